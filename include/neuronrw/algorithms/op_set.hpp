@@ -1,0 +1,87 @@
+// neuronrw/algorithms/op_set.hpp — a set of ops that is a flat array when the IR numbers its ops
+// densely (indexed_ir) and a hash set otherwise. Algorithms use it for "visited" and "in cluster"
+// marks so the reference IR gets array speed while any IR still works (LLVM's GenericDomTree
+// makes the same choice for numbered nodes).
+//
+// Customization points: none; uses ir_traits<G>::op_index/op_index_bound when present and
+// neuronrw::handle_hash otherwise.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+#include <neuronrw/concepts/ir.hpp>
+
+namespace neuronrw {
+
+template <class G>
+class op_set {
+  using op = op_handle_t<G>;
+
+ public:
+  explicit op_set(const G& g) : g_(&g) {
+    if constexpr (indexed_ir<G>) stamp_.assign(ir::traits<G>::op_index_bound(g), 0);
+  }
+  /// Inserts; true when `o` was not present. O(1) (amortized for the hash variant).
+  bool insert(op o) {
+    if constexpr (indexed_ir<G>) {
+      auto i = index(o);
+      if (stamp_[i] == epoch_) return false;
+      stamp_[i] = epoch_;
+      ++size_;
+      return true;
+    } else {
+      return set_.insert(o).second;
+    }
+  }
+  bool contains(op o) const {
+    if constexpr (indexed_ir<G>) {
+      auto i = ir::traits<G>::op_index(*g_, o);
+      return i < stamp_.size() && stamp_[i] == epoch_;
+    } else {
+      return set_.count(o) != 0;
+    }
+  }
+  bool erase(op o) {
+    if constexpr (indexed_ir<G>) {
+      auto i = ir::traits<G>::op_index(*g_, o);
+      if (i >= stamp_.size() || stamp_[i] != epoch_) return false;
+      stamp_[i] = 0;
+      --size_;
+      return true;
+    } else {
+      return set_.erase(o) != 0;
+    }
+  }
+  std::size_t size() const noexcept {
+    if constexpr (indexed_ir<G>) return size_; else return set_.size();
+  }
+  /// Empties the set. O(1) for the array variant (a new epoch), O(size) otherwise.
+  void clear() {
+    if constexpr (indexed_ir<G>) {
+      if (++epoch_ == 0) {  // wrapped: old stamps could alias the new epoch
+        std::fill(stamp_.begin(), stamp_.end(), 0);
+        epoch_ = 1;
+      }
+      size_ = 0;
+    } else {
+      set_.clear();
+    }
+  }
+
+ private:
+  std::size_t index(op o) {
+    auto i = ir::traits<G>::op_index(*g_, o);
+    if (i >= stamp_.size()) stamp_.resize(ir::traits<G>::op_index_bound(*g_) > i ? ir::traits<G>::op_index_bound(*g_) : i + 1, 0);
+    return i;
+  }
+  const G* g_;
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t epoch_ = 1;
+  std::size_t size_ = 0;
+  std::unordered_set<op, handle_hash<op>> set_;
+};
+
+}  // namespace neuronrw

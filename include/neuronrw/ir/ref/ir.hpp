@@ -1,0 +1,598 @@
+// neuronrw/ir/ref/ir.hpp — the reference IR: a compact SSA module (SPEC §2), the embedded default
+// that every algorithm runs on when the user brings no compiler of their own.
+//
+// Shape: module → top block of ops (functions are `func.func` ops, as in MLIR) → each op has a
+// name, operands, typed results, an ordered attribute list and at most one region with one block
+// (with block arguments). Types and attribute values are opaque, balanced text: the reference IR
+// needs no type system, and keeping the text verbatim makes print(parse(x)) a fixed point.
+//
+// Layout (why it looks like this): the dependence walk and the order queries are the hot paths
+// (SPEC §8), so the fields they touch live in flat structure-of-arrays vectors indexed by 32-bit
+// ids — an op's kind, block and operand range; a value's defining op; a use's value and owner.
+// Everything else (names, attributes, locations) sits in a cold record. Handles are plain ids:
+// cheap to copy, hash and compare, and stable across moves. Erased ops keep their id (a
+// tombstone), so a handle never silently aliases a newer op.
+//
+// Block order lives in an order_maintenance structure (neuronrw/algorithms/order.hpp): op ids are
+// its node ids, block ids its list ids, so is_before/move are O(1) amortized.
+//
+// Customization points: none; this header is a concrete IR. Its concept mapping is in
+// neuronrw/ir/ref/traits.hpp.
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/algorithms/order.hpp>
+#include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/diagnostic.hpp>
+
+namespace neuronrw::ref {
+
+inline constexpr std::uint32_t npos = 0xFFFFFFFFu;
+
+#define NEURONRW_REF_HANDLE(type_name)                                                      \
+  struct type_name {                                                                        \
+    std::uint32_t id = npos;                                                                \
+    constexpr bool valid() const noexcept { return id != npos; }                            \
+    friend constexpr bool operator==(type_name, type_name) = default;                       \
+    friend constexpr auto operator<=>(type_name, type_name) = default;                      \
+  }
+
+NEURONRW_REF_HANDLE(op_ref);
+NEURONRW_REF_HANDLE(value_ref);
+NEURONRW_REF_HANDLE(block_ref);
+NEURONRW_REF_HANDLE(type_ref);
+
+#undef NEURONRW_REF_HANDLE
+
+/// One attribute: name and opaque value text, e.g. {"all_gather_dimension", "0 : i64"}.
+struct attribute {
+  std::string name;
+  std::string value;
+  friend bool operator==(const attribute&, const attribute&) = default;
+};
+
+/// The kind of an op of the reference IR: its name without the dialect prefix
+/// ("mhlo.all_gather" and "stablehlo.all_gather" → all_gather; "func.return" → return).
+/// A user whose dialect spells an all_gather differently writes an adapter instead.
+constexpr kind_id classify_op_name(std::string_view name) noexcept {
+  auto dot = name.find('.');
+  return kind_id_of(dot == std::string_view::npos ? name : name.substr(dot + 1));
+}
+
+/// Function-specific data of a `func.func` op (kept apart so ordinary ops stay small).
+struct func_info {
+  std::string sym_name;
+  std::string visibility;              ///< "" (public), "private" or "nested"
+  std::vector<type_ref> result_types;
+  std::vector<std::string> result_attrs;  ///< per result: "" or a dictionary text "{...}"
+  std::vector<std::string> arg_attrs;     ///< per argument: "" or a dictionary text
+  std::vector<type_ref> decl_arg_types;   ///< argument types of a declaration (no body)
+  bool declaration = false;               ///< `func.func private @f(i32) -> i32` has no body
+};
+
+/// The reference module. Move-only: it owns every op, value and block.
+class module {
+ public:
+  module() {
+    body_ = create_block(op_ref{});
+  }
+  module(const module&) = delete;
+  module& operator=(const module&) = delete;
+  module(module&&) noexcept = default;
+  module& operator=(module&&) noexcept = default;
+
+  // ---------------------------------------------------------------- strings and types
+  type_ref intern_type(std::string_view text) { return type_ref{strings_.intern(text)}; }
+  std::string_view type_text(type_ref t) const { return strings_.text(t.id); }
+
+  // ---------------------------------------------------------------- module level
+  /// The block holding the module's top-level ops (functions).
+  block_ref body() const noexcept { return body_; }
+  /// `module @name attributes {...}` parts and top-level alias definitions, kept verbatim.
+  std::string sym_name;                      ///< without '@'; empty when absent
+  std::string attributes_text;               ///< "{...}" or empty
+  std::string module_loc_text;               ///< trailing "loc(...)" of the module or empty
+  std::vector<std::string> alias_definitions;  ///< "#loc1 = loc(...)", "!t = i32" in input order
+  std::string source_name;                   ///< file name used in diagnostics
+
+  // ---------------------------------------------------------------- creating ops
+  /// A new detached op. Results are fresh values of `result_types`.
+  op_ref create_op(std::string_view name, std::span<const value_ref> operands,
+                   std::span<const type_ref> result_types, std::vector<attribute> attrs = {},
+                   source_loc loc = {}) {
+    const auto id = static_cast<std::uint32_t>(op_kind_.size());
+    order_.add_node();
+    op_kind_.push_back(classify_op_name(name));
+    op_block_.push_back(npos);
+    op_operand_begin_.push_back(static_cast<std::uint32_t>(use_value_.size()));
+    op_operand_count_.push_back(static_cast<std::uint32_t>(operands.size()));
+    op_result_begin_.push_back(static_cast<std::uint32_t>(value_def_.size()));
+    op_result_count_.push_back(static_cast<std::uint32_t>(result_types.size()));
+    op_region_.push_back(npos);
+    cold_.push_back(op_cold{});
+    auto& c = cold_.back();
+    c.name = strings_.intern(name);
+    c.attrs = std::move(attrs);
+    c.loc = loc;
+    for (auto v : operands) append_use(v, op_ref{id});
+    for (std::uint32_t i = 0; i < result_types.size(); ++i)
+      new_value(op_ref{id}, i, npos, result_types[i]);
+    return op_ref{id};
+  }
+
+  /// Gives `op` a region with one empty block whose arguments have `arg_types`; returns it.
+  /// @pre op has no region yet.
+  block_ref add_region(op_ref op, std::span<const type_ref> arg_types = {}) {
+    assert(op_region_[op.id] == npos);
+    auto b = create_block(op);
+    op_region_[op.id] = b.id;
+    for (auto t : arg_types) add_block_argument(b, t);
+    return b;
+  }
+
+  value_ref add_block_argument(block_ref b, type_ref t, std::string name_hint = {}) {
+    auto idx = static_cast<std::uint32_t>(block_args_[b.id].size());
+    auto v = new_value(op_ref{}, idx, b.id, t);
+    block_args_[b.id].push_back(v);
+    value_cold_[v.id].name_hint = std::move(name_hint);
+    return v;
+  }
+
+  /// Marks `op` as a function and returns its function record.
+  func_info& make_function(op_ref op) {
+    cold_[op.id].func = static_cast<std::uint32_t>(funcs_.size());
+    funcs_.emplace_back();
+    return funcs_.back();
+  }
+
+  // ---------------------------------------------------------------- placing and moving ops
+  void push_back(block_ref b, op_ref op) { place(op, b); order_.push_back(b.id, op.id); }
+  void push_front(block_ref b, op_ref op) { place(op, b); order_.push_front(b.id, op.id); }
+  /// @pre op detached, anchor in a block.
+  void insert_before(op_ref op, op_ref anchor) {
+    place(op, block_of(anchor));
+    order_.insert_before(op.id, anchor.id);
+  }
+  void insert_after(op_ref op, op_ref anchor) {
+    place(op, block_of(anchor));
+    order_.insert_after(op.id, anchor.id);
+  }
+  /// Moves `op` (attached or detached) to just before `anchor`. O(1) amortized.
+  void move_before(op_ref op, op_ref anchor) {
+    if (op == anchor) return;
+    place(op, block_of(anchor));
+    order_.move_before(op.id, anchor.id);
+  }
+  void move_after(op_ref op, op_ref anchor) {
+    if (op == anchor) return;
+    place(op, block_of(anchor));
+    order_.move_after(op.id, anchor.id);
+  }
+  void move_to_end(op_ref op, block_ref b) {
+    if (order_.attached(op.id)) order_.detach(op.id);
+    push_back(b, op);
+  }
+  void detach(op_ref op) {
+    if (order_.attached(op.id)) order_.detach(op.id);
+    op_block_[op.id] = npos;
+  }
+
+  // ---------------------------------------------------------------- erasing
+  /// Erases `op` and everything in its region. @pre no result of op (or of a region op) is used
+  /// outside the erased ops. Operand uses are dropped. The id stays a tombstone.
+  void erase_op(op_ref op) {
+    if (auto r = op_region_[op.id]; r != npos) {
+      // Erase inner ops back to front so uses inside the region are dropped before their defs.
+      std::vector<op_ref> inner;
+      for (auto o : ops(block_ref{r})) inner.push_back(o);
+      for (auto it = inner.rbegin(); it != inner.rend(); ++it) erase_op(*it);
+    }
+    drop_operands(op);
+    detach(op);
+    cold_[op.id].erased = true;
+  }
+  bool erased(op_ref op) const { return cold_[op.id].erased; }
+
+  // ---------------------------------------------------------------- reading ops
+  std::size_t op_capacity() const noexcept { return op_kind_.size(); }
+  std::string_view name(op_ref op) const { return strings_.text(cold_[op.id].name); }
+  kind_id kind(op_ref op) const noexcept { return op_kind_[op.id]; }
+  source_loc loc(op_ref op) const { return cold_[op.id].loc; }
+  void set_loc(op_ref op, source_loc l) { cold_[op.id].loc = l; }
+  /// Trailing `loc(...)` text of the op as parsed ("" when none).
+  const std::string& loc_text(op_ref op) const { return cold_[op.id].loc_text; }
+  void set_loc_text(op_ref op, std::string t) { cold_[op.id].loc_text = std::move(t); }
+  /// Generic-form properties `<{...}>` of a registered op other than func.*, kept verbatim.
+  const std::string& properties_text(op_ref op) const { return cold_[op.id].properties; }
+  void set_properties_text(op_ref op, std::string t) { cold_[op.id].properties = std::move(t); }
+  /// Name hint of the op's result group (printed as %hint or %hint:N).
+  const std::string& name_hint(op_ref op) const { return cold_[op.id].name_hint; }
+  void set_name_hint(op_ref op, std::string h) { cold_[op.id].name_hint = std::move(h); }
+
+  std::span<const value_ref> operands(op_ref op) const noexcept {
+    return {use_value_.data() + op_operand_begin_[op.id], op_operand_count_[op.id]};
+  }
+  std::size_t num_operands(op_ref op) const noexcept { return op_operand_count_[op.id]; }
+  value_ref operand(op_ref op, std::size_t i) const { return operands(op)[i]; }
+  /// Replaces operand i, keeping the use lists right.
+  void set_operand(op_ref op, std::size_t i, value_ref v) {
+    auto u = op_operand_begin_[op.id] + static_cast<std::uint32_t>(i);
+    unlink_use(u);
+    use_value_[u] = v;
+    link_use(u);
+  }
+  /// Replaces the whole operand list (the old uses are dropped; new ones appended to the pool).
+  void set_operands(op_ref op, std::span<const value_ref> vs) {
+    drop_operands(op);
+    op_operand_begin_[op.id] = static_cast<std::uint32_t>(use_value_.size());
+    op_operand_count_[op.id] = static_cast<std::uint32_t>(vs.size());
+    for (auto v : vs) append_use(v, op);
+  }
+
+  std::size_t num_results(op_ref op) const noexcept { return op_result_count_[op.id]; }
+  value_ref result(op_ref op, std::size_t i) const noexcept {
+    return value_ref{op_result_begin_[op.id] + static_cast<std::uint32_t>(i)};
+  }
+  class value_range;  // defined below
+  value_range results(op_ref op) const noexcept;
+
+  bool has_region(op_ref op) const noexcept { return op_region_[op.id] != npos; }
+  /// The region's block, or an invalid handle.
+  block_ref region_block(op_ref op) const noexcept { return block_ref{op_region_[op.id]}; }
+
+  const std::vector<attribute>& attributes(op_ref op) const { return cold_[op.id].attrs; }
+  std::vector<attribute>& attributes(op_ref op) { return cold_[op.id].attrs; }
+  const attribute* find_attribute(op_ref op, std::string_view key) const {
+    for (auto& a : cold_[op.id].attrs)
+      if (a.name == key) return &a;
+    return nullptr;
+  }
+  /// Sets (replacing in place, or appending) an attribute.
+  void set_attribute(op_ref op, std::string_view key, std::string value) {
+    for (auto& a : cold_[op.id].attrs)
+      if (a.name == key) {
+        a.value = std::move(value);
+        return;
+      }
+    cold_[op.id].attrs.push_back({std::string(key), std::move(value)});
+  }
+  bool remove_attribute(op_ref op, std::string_view key) {
+    auto& as = cold_[op.id].attrs;
+    for (auto it = as.begin(); it != as.end(); ++it)
+      if (it->name == key) {
+        as.erase(it);
+        return true;
+      }
+    return false;
+  }
+
+  bool is_function(op_ref op) const { return cold_[op.id].func != npos; }
+  const func_info& function(op_ref op) const { return funcs_[cold_[op.id].func]; }
+  func_info& function(op_ref op) { return funcs_[cold_[op.id].func]; }
+
+  // ---------------------------------------------------------------- blocks and order
+  block_ref block_of(op_ref op) const noexcept { return block_ref{op_block_[op.id]}; }
+  /// The op owning the region the block belongs to; invalid for the module body.
+  op_ref parent_op_of_block(block_ref b) const noexcept { return block_parent_[b.id]; }
+  /// The op owning the region `op` sits in; invalid for top-level ops or detached ops.
+  op_ref parent_op(op_ref op) const noexcept {
+    auto b = op_block_[op.id];
+    return b == npos ? op_ref{} : block_parent_[b];
+  }
+  std::span<const value_ref> arguments(block_ref b) const noexcept { return block_args_[b.id]; }
+
+  /// @pre a and b are in the same block. O(1).
+  bool is_before_in_block(op_ref a, op_ref b) const { return order_.is_before(a.id, b.id); }
+  op_ref next_op(op_ref op) const { return op_ref{order_.next(op.id)}; }
+  op_ref prev_op(op_ref op) const { return op_ref{order_.prev(op.id)}; }
+  op_ref front(block_ref b) const { return op_ref{order_.first(b.id)}; }
+  op_ref back(block_ref b) const { return op_ref{order_.last(b.id)}; }
+  std::size_t size(block_ref b) const { return order_.size(b.id); }
+  bool empty(block_ref b) const { return order_.empty(b.id); }
+  std::size_t block_count() const noexcept { return block_parent_.size(); }
+
+  class op_range;
+  /// The ops of a block, in order.
+  op_range ops(block_ref b) const noexcept;
+
+  // ---------------------------------------------------------------- values and uses
+  std::size_t value_capacity() const noexcept { return value_def_.size(); }
+  /// The defining op, or an invalid handle for a block argument.
+  op_ref defining_op(value_ref v) const noexcept { return op_ref{value_def_[v.id]}; }
+  /// Result index (for a result) or argument index (for a block argument).
+  std::uint32_t value_index(value_ref v) const noexcept { return value_index_[v.id]; }
+  /// The block of a block argument (invalid for results).
+  block_ref argument_block(value_ref v) const noexcept { return block_ref{value_cold_[v.id].block}; }
+  /// The block the value is visible from: the argument's block or the defining op's block.
+  block_ref defining_block(value_ref v) const noexcept {
+    auto d = value_def_[v.id];
+    return d == npos ? block_ref{value_cold_[v.id].block} : block_ref{op_block_[d]};
+  }
+  type_ref type(value_ref v) const noexcept { return value_cold_[v.id].type; }
+  std::string_view type_text(value_ref v) const { return type_text(type(v)); }
+  void set_type(value_ref v, type_ref t) { value_cold_[v.id].type = t; }
+  /// Name hint of a block argument.
+  const std::string& arg_name_hint(value_ref v) const { return value_cold_[v.id].name_hint; }
+  void set_arg_name_hint(value_ref v, std::string h) { value_cold_[v.id].name_hint = std::move(h); }
+  /// Trailing `loc(...)` of a block argument ("" when none).
+  const std::string& arg_loc_text(value_ref v) const { return value_cold_[v.id].loc_text; }
+  void set_arg_loc_text(value_ref v, std::string t) { value_cold_[v.id].loc_text = std::move(t); }
+
+  bool has_uses(value_ref v) const noexcept { return value_first_use_[v.id] != npos; }
+  class user_range;
+  /// The ops using `v`, one entry per use (an op using v twice appears twice), most recent
+  /// use first.
+  user_range users(value_ref v) const noexcept;
+
+  /// Rewires every use of `from` to `to`.
+  void replace_all_uses(value_ref from, value_ref to) {
+    replace_uses_if(from, to, [](op_ref) { return true; });
+  }
+  /// Rewires the uses of `from` whose owner satisfies `pred`.
+  template <class Pred>
+  void replace_uses_if(value_ref from, value_ref to, Pred&& pred) {
+    if (from == to) return;
+    auto u = value_first_use_[from.id];
+    while (u != npos) {
+      auto next = use_next_[u];
+      if (pred(op_ref{use_owner_[u]})) {
+        unlink_use(u);
+        use_value_[u] = to;
+        link_use(u);
+      }
+      u = next;
+    }
+  }
+
+  /// The order structure (read-only), for benchmarks and adapters.
+  const order_maintenance& order() const noexcept { return order_; }
+
+ private:
+  struct string_pool {
+    std::vector<std::string> texts;
+    std::unordered_map<std::string, std::uint32_t> index;  // string-keyed: ids by first use
+    std::uint32_t intern(std::string_view s) {
+      auto it = index.find(std::string(s));
+      if (it != index.end()) return it->second;
+      auto id = static_cast<std::uint32_t>(texts.size());
+      texts.emplace_back(s);
+      index.emplace(texts.back(), id);
+      return id;
+    }
+    std::string_view text(std::uint32_t id) const { return texts[id]; }
+  };
+
+  struct op_cold {
+    std::uint32_t name = npos;
+    std::vector<attribute> attrs;
+    source_loc loc;
+    std::string loc_text;
+    std::string properties;
+    std::string name_hint;
+    std::uint32_t func = npos;
+    bool erased = false;
+  };
+  struct value_cold {
+    type_ref type;
+    std::uint32_t block = npos;  // block of an argument
+    std::string name_hint;
+    std::string loc_text;
+  };
+
+  block_ref create_block(op_ref parent) {
+    auto l = order_.create_list();
+    assert(l == block_parent_.size());
+    (void)l;
+    block_parent_.push_back(parent);
+    block_args_.emplace_back();
+    return block_ref{static_cast<std::uint32_t>(block_parent_.size() - 1)};
+  }
+
+  void place(op_ref op, block_ref b) {
+    if (order_.attached(op.id)) order_.detach(op.id);
+    op_block_[op.id] = b.id;
+  }
+
+  value_ref new_value(op_ref def, std::uint32_t index, std::uint32_t block, type_ref t) {
+    auto id = static_cast<std::uint32_t>(value_def_.size());
+    value_def_.push_back(def.id);
+    value_index_.push_back(index);
+    value_first_use_.push_back(npos);
+    value_cold_.push_back(value_cold{t, block, {}, {}});
+    return value_ref{id};
+  }
+
+  void append_use(value_ref v, op_ref owner) {
+    auto u = static_cast<std::uint32_t>(use_value_.size());
+    use_value_.push_back(v);
+    use_owner_.push_back(owner.id);
+    use_next_.push_back(npos);
+    use_prev_.push_back(npos);
+    link_use(u);
+  }
+  void link_use(std::uint32_t u) {
+    auto v = use_value_[u].id;
+    if (v == npos) return;
+    auto head = value_first_use_[v];
+    use_next_[u] = head;
+    use_prev_[u] = npos;
+    if (head != npos) use_prev_[head] = u;
+    value_first_use_[v] = u;
+  }
+  void unlink_use(std::uint32_t u) {
+    auto v = use_value_[u].id;
+    if (v == npos) return;
+    auto p = use_prev_[u], n = use_next_[u];
+    if (p != npos) use_next_[p] = n; else value_first_use_[v] = n;
+    if (n != npos) use_prev_[n] = p;
+    use_next_[u] = use_prev_[u] = npos;
+  }
+  void drop_operands(op_ref op) {
+    auto b = op_operand_begin_[op.id];
+    for (std::uint32_t i = 0; i < op_operand_count_[op.id]; ++i) {
+      unlink_use(b + i);
+      use_value_[b + i] = value_ref{};
+    }
+    op_operand_count_[op.id] = 0;
+  }
+
+  string_pool strings_;
+  order_maintenance order_;
+  block_ref body_;
+
+  // hot op fields
+  std::vector<kind_id> op_kind_;
+  std::vector<std::uint32_t> op_block_;
+  std::vector<std::uint32_t> op_operand_begin_, op_operand_count_;
+  std::vector<std::uint32_t> op_result_begin_, op_result_count_;
+  std::vector<std::uint32_t> op_region_;
+  std::vector<op_cold> cold_;
+  std::vector<func_info> funcs_;
+
+  // hot value fields
+  std::vector<std::uint32_t> value_def_, value_index_, value_first_use_;
+  std::vector<value_cold> value_cold_;
+
+  // uses (one per operand slot)
+  std::vector<value_ref> use_value_;
+  std::vector<std::uint32_t> use_owner_, use_next_, use_prev_;
+
+  // blocks
+  std::vector<op_ref> block_parent_;
+  std::vector<std::vector<value_ref>> block_args_;
+
+  friend class user_range;
+
+ public:
+  /// Consecutive value ids [first, first + n).
+  class value_range {
+   public:
+    class iterator {
+     public:
+      using value_type = value_ref;
+      using difference_type = std::ptrdiff_t;
+      using iterator_category = std::forward_iterator_tag;
+      iterator() = default;
+      explicit iterator(std::uint32_t i) : i_(i) {}
+      value_ref operator*() const noexcept { return value_ref{i_}; }
+      iterator& operator++() noexcept { ++i_; return *this; }
+      iterator operator++(int) noexcept { auto t = *this; ++i_; return t; }
+      friend bool operator==(iterator, iterator) = default;
+     private:
+      std::uint32_t i_ = 0;
+    };
+    value_range() = default;
+    value_range(std::uint32_t first, std::uint32_t n) : first_(first), n_(n) {}
+    iterator begin() const noexcept { return iterator{first_}; }
+    iterator end() const noexcept { return iterator{first_ + n_}; }
+    std::size_t size() const noexcept { return n_; }
+    bool empty() const noexcept { return n_ == 0; }
+    value_ref operator[](std::size_t i) const noexcept { return value_ref{first_ + static_cast<std::uint32_t>(i)}; }
+   private:
+    std::uint32_t first_ = 0, n_ = 0;
+  };
+
+  class op_range {
+   public:
+    class iterator {
+     public:
+      using value_type = op_ref;
+      using difference_type = std::ptrdiff_t;
+      using iterator_category = std::forward_iterator_tag;
+      iterator() = default;
+      iterator(const order_maintenance* o, std::uint32_t n) : o_(o), n_(n) {}
+      op_ref operator*() const noexcept { return op_ref{n_}; }
+      iterator& operator++() { n_ = o_->next(n_); return *this; }
+      iterator operator++(int) { auto t = *this; ++*this; return t; }
+      friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.n_ == b.n_; }
+     private:
+      const order_maintenance* o_ = nullptr;
+      std::uint32_t n_ = npos;
+    };
+    op_range() = default;
+    op_range(const order_maintenance* o, std::uint32_t first) : o_(o), first_(first) {}
+    iterator begin() const { return iterator{o_, first_}; }
+    iterator end() const { return iterator{o_, npos}; }
+   private:
+    const order_maintenance* o_ = nullptr;
+    std::uint32_t first_ = npos;
+  };
+
+  class user_range {
+   public:
+    class iterator {
+     public:
+      using value_type = op_ref;
+      using difference_type = std::ptrdiff_t;
+      using iterator_category = std::forward_iterator_tag;
+      iterator() = default;
+      iterator(const module* m, std::uint32_t u) : m_(m), u_(u) {}
+      op_ref operator*() const noexcept { return op_ref{m_->use_owner_[u_]}; }
+      iterator& operator++() noexcept { u_ = m_->use_next_[u_]; return *this; }
+      iterator operator++(int) noexcept { auto t = *this; ++*this; return t; }
+      friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.u_ == b.u_; }
+     private:
+      const module* m_ = nullptr;
+      std::uint32_t u_ = npos;
+    };
+    user_range() = default;
+    user_range(const module* m, std::uint32_t first) : m_(m), first_(first) {}
+    iterator begin() const noexcept { return iterator{m_, first_}; }
+    iterator end() const noexcept { return iterator{m_, npos}; }
+    bool empty() const noexcept { return first_ == npos; }
+   private:
+    const module* m_ = nullptr;
+    std::uint32_t first_ = npos;
+  };
+};
+
+inline module::value_range module::results(op_ref op) const noexcept {
+  return value_range{op_result_begin_[op.id], op_result_count_[op.id]};
+}
+inline module::op_range module::ops(block_ref b) const noexcept {
+  return op_range{&order_, order_.first(b.id)};
+}
+inline module::user_range module::users(value_ref v) const noexcept {
+  return user_range{this, value_first_use_[v.id]};
+}
+
+/// The functions (func.func ops) of the module, in module order.
+inline std::vector<op_ref> functions(const module& m) {
+  std::vector<op_ref> fs;
+  for (auto op : m.ops(m.body()))
+    if (m.is_function(op)) fs.push_back(op);
+  return fs;
+}
+
+/// The function op with symbol `name`, or an invalid handle.
+inline op_ref lookup_function(const module& m, std::string_view name) {
+  for (auto op : m.ops(m.body()))
+    if (m.is_function(op) && m.function(op).sym_name == name) return op;
+  return op_ref{};
+}
+
+}  // namespace neuronrw::ref
+
+template <>
+struct std::hash<neuronrw::ref::op_ref> {
+  std::size_t operator()(neuronrw::ref::op_ref h) const noexcept { return std::hash<std::uint32_t>{}(h.id); }
+};
+template <>
+struct std::hash<neuronrw::ref::value_ref> {
+  std::size_t operator()(neuronrw::ref::value_ref h) const noexcept { return std::hash<std::uint32_t>{}(h.id); }
+};
+template <>
+struct std::hash<neuronrw::ref::block_ref> {
+  std::size_t operator()(neuronrw::ref::block_ref h) const noexcept { return std::hash<std::uint32_t>{}(h.id); }
+};

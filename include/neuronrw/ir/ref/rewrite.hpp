@@ -1,0 +1,213 @@
+// neuronrw/ir/ref/rewrite.hpp — structural rewrites of the reference IR that the groupable and
+// outlinable concepts ask for: group a run of ops into a region op, clone a region into a new
+// private function, replace an op by a new one, and MLIR string-literal quoting.
+//
+// Customization points: none (concrete IR). ir/ref/traits.hpp forwards the concept requirements
+// here.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+
+namespace neuronrw::ref {
+
+/// MLIR string literal of `s`: quotes, `\\`, `\"`, `\n`, `\t`, other control bytes as `\XX`.
+inline std::string quote(std::string_view s) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string r = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': r += "\\\""; break;
+      case '\\': r += "\\\\"; break;
+      case '\n': r += "\\n"; break;
+      case '\t': r += "\\t"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          r += '\\';
+          r += hex[c >> 4];
+          r += hex[c & 15];
+        } else {
+          r += static_cast<char>(c);
+        }
+    }
+  }
+  r += '"';
+  return r;
+}
+
+/// The value of an MLIR string literal (`"a\22b"` → `a"b`), or nullopt when `text` is not
+/// exactly one well-formed string literal.
+inline std::optional<std::string> unquote(std::string_view text) {
+  if (text.size() < 2 || text.front() != '"' || text.back() != '"') return std::nullopt;
+  auto hexval = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string r;
+  for (std::size_t i = 1; i + 1 < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') return std::nullopt;  // an unescaped quote ends the literal early
+    if (c != '\\') {
+      r += c;
+      continue;
+    }
+    if (i + 2 >= text.size()) return std::nullopt;
+    char e = text[++i];
+    switch (e) {
+      case '"': case '\\': r += e; break;
+      case 'n': r += '\n'; break;
+      case 't': r += '\t'; break;
+      default: {
+        int hi = hexval(e), lo = hexval(text[i + 1]);
+        if (hi < 0 || lo < 0 || i + 2 >= text.size()) return std::nullopt;
+        r += static_cast<char>(hi * 16 + lo);
+        ++i;
+      }
+    }
+  }
+  return r;
+}
+
+/// True when `op` is `ancestor` or nested (at any depth) inside ancestor's region.
+inline bool is_inside(const module& m, op_ref op, op_ref ancestor) {
+  for (auto o = op; o.valid(); o = m.parent_op(o))
+    if (o == ancestor) return true;
+  return false;
+}
+
+inline std::vector<attribute> to_attributes(std::span<const named_attribute> attrs) {
+  std::vector<attribute> r;
+  r.reserve(attrs.size());
+  for (auto& a : attrs) r.push_back({std::string(a.name), std::string(a.value)});
+  return r;
+}
+
+/// groupable_ir requirement 14 on the reference IR. Cost: O(|ops| + uses of the live values +
+/// nesting depth per use).
+/// @pre `ops` non-empty, contiguous and in order in one block; live_ins defined outside the run,
+/// live_outs results of ops in the run.
+inline op_ref group_ops(module& m, const group_request<op_ref, value_ref>& r) {
+  std::vector<type_ref> out_types, in_types;
+  for (auto v : r.live_outs) out_types.push_back(m.type(v));
+  for (auto v : r.live_ins) in_types.push_back(m.type(v));
+  auto g = m.create_op(r.op_name, r.live_ins, out_types, to_attributes(r.attrs), m.loc(r.ops.front()));
+  m.insert_before(g, r.ops.front());
+  auto body = m.add_region(g, in_types);
+  for (auto op : r.ops) m.move_to_end(op, body);
+  auto args = m.arguments(body);
+  for (std::size_t i = 0; i < r.live_ins.size(); ++i)
+    m.replace_uses_if(r.live_ins[i], args[i], [&](op_ref user) { return user != g && is_inside(m, user, g); });
+  auto term = m.create_op(r.terminator_name, r.live_outs, {}, {}, m.loc(r.ops.back()));
+  m.push_back(body, term);
+  for (std::size_t i = 0; i < r.live_outs.size(); ++i)
+    m.replace_uses_if(r.live_outs[i], m.result(g, i), [&](op_ref user) { return !is_inside(m, user, g); });
+  return g;
+}
+
+namespace detail {
+// Clones the ops of `src` to the end of `dst`, mapping values through `map` (indexed by value
+// id; npos = not mapped, i.e. defined outside the cloned region and used as is).
+inline void clone_block_ops(module& m, block_ref src, block_ref dst, std::vector<std::uint32_t>& map) {
+  auto mapped = [&](value_ref v) {
+    return v.valid() && v.id < map.size() && map[v.id] != npos ? value_ref{map[v.id]} : v;
+  };
+  std::vector<op_ref> src_ops;
+  for (auto o : m.ops(src)) src_ops.push_back(o);
+  for (auto o : src_ops) {
+    std::vector<value_ref> operands;
+    for (auto v : m.operands(o)) operands.push_back(mapped(v));
+    std::vector<type_ref> types;
+    for (auto v : m.results(o)) types.push_back(m.type(v));
+    auto c = m.create_op(m.name(o), operands, types, m.attributes(o), m.loc(o));
+    m.set_loc_text(c, m.loc_text(o));
+    m.set_properties_text(c, m.properties_text(o));
+    m.set_name_hint(c, m.name_hint(o));
+    m.push_back(dst, c);
+    map.resize(m.value_capacity(), npos);
+    for (std::size_t i = 0; i < types.size(); ++i) map[m.result(o, i).id] = m.result(c, i).id;
+    if (m.has_region(o)) {
+      auto sb = m.region_block(o);
+      std::vector<type_ref> arg_types;
+      for (auto a : m.arguments(sb)) arg_types.push_back(m.type(a));
+      auto db = m.add_region(c, arg_types);
+      map.resize(m.value_capacity(), npos);
+      auto sargs = m.arguments(sb);
+      auto dargs = m.arguments(db);
+      for (std::size_t i = 0; i < sargs.size(); ++i) {
+        map[sargs[i].id] = dargs[i].id;
+        m.set_arg_name_hint(dargs[i], m.arg_name_hint(sargs[i]));
+      }
+      clone_block_ops(m, sb, db, map);
+    }
+  }
+}
+}  // namespace detail
+
+/// outlinable_ir requirement 19 on the reference IR: a private function at the module's end
+/// with region_owner's signature and a clone of its region; the region terminator (any
+/// `*.return`) becomes `func.return`. Cost: O(size of the region).
+inline op_ref outline_region(module& m, const outline_request<op_ref>& r) {
+  auto f = m.create_op("func.func", {}, {}, to_attributes(r.attrs), m.loc(r.region_owner));
+  auto& fi = m.make_function(f);
+  fi.sym_name = std::string(r.symbol);
+  fi.visibility = "private";
+  for (auto v : m.results(r.region_owner)) fi.result_types.push_back(m.type(v));
+  fi.result_attrs.assign(fi.result_types.size(), {});
+  std::vector<type_ref> in_types;
+  for (auto v : m.operands(r.region_owner)) in_types.push_back(m.type(v));
+  fi.arg_attrs.assign(in_types.size(), {});
+  m.push_back(m.body(), f);
+  auto body = m.add_region(f, in_types);
+  if (!m.has_region(r.region_owner)) return f;
+  auto src = m.region_block(r.region_owner);
+  std::vector<std::uint32_t> map(m.value_capacity(), npos);
+  auto sargs = m.arguments(src);
+  auto dargs = m.arguments(body);
+  for (std::size_t i = 0; i < sargs.size() && i < dargs.size(); ++i) {
+    map[sargs[i].id] = dargs[i].id;
+    m.set_arg_name_hint(dargs[i], m.arg_name_hint(sargs[i]));
+  }
+  detail::clone_block_ops(m, src, body, map);
+  auto term = m.back(body);
+  if (term.valid() && m.kind(term) == kind_id_v<kinds::return_> && m.name(term) != "func.return") {
+    std::vector<value_ref> vals(m.operands(term).begin(), m.operands(term).end());
+    auto ret = m.create_op("func.return", vals, {}, {}, m.loc(term));
+    m.insert_after(ret, term);
+    m.erase_op(term);
+  }
+  return f;
+}
+
+/// outlinable_ir requirement 20 on the reference IR.
+inline op_ref replace_op(module& m, const replace_request<op_ref>& r) {
+  std::vector<value_ref> operands(m.operands(r.old).begin(), m.operands(r.old).end());
+  std::vector<type_ref> types;
+  for (auto v : m.results(r.old)) types.push_back(m.type(v));
+  auto n = m.create_op(r.op_name, operands, types, to_attributes(r.attrs), m.loc(r.old));
+  m.insert_before(n, r.old);
+  m.set_name_hint(n, m.name_hint(r.old));
+  for (std::size_t i = 0; i < types.size(); ++i) m.replace_all_uses(m.result(r.old, i), m.result(n, i));
+  return n;
+}
+
+/// True when a top-level op (function or an op with a `sym_name` attribute) defines `name`.
+inline bool has_symbol(const module& m, std::string_view name) {
+  for (auto op : m.ops(m.body())) {
+    if (m.is_function(op)) {
+      if (m.function(op).sym_name == name) return true;
+    } else if (auto* a = m.find_attribute(op, "sym_name")) {
+      if (auto s = unquote(a->value); s && *s == name) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace neuronrw::ref

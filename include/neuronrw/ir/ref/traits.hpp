@@ -1,0 +1,65 @@
+// neuronrw/ir/ref/traits.hpp — the reference IR models every IR concept (read, ordered,
+// reschedulable, groupable, outlinable) and the optional dense op numbering.
+//
+// Customization points: this file *is* one — the `ir_traits<ref::module>` specialization, the
+// pattern a user's own IR follows (see examples/ and docs/concepts.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/rewrite.hpp>
+
+template <>
+struct neuronrw::ir_traits<neuronrw::ref::module> {
+  using G = ref::module;
+  using op_handle = ref::op_ref;
+  using value_handle = ref::value_ref;
+  using block_handle = ref::block_ref;
+
+  // read
+  static op_handle null_op() noexcept { return {}; }
+  static kind_id kind(const G& g, op_handle o) noexcept { return g.kind(o); }
+  static auto operands(const G& g, op_handle o) noexcept { return g.operands(o); }
+  static op_handle defining_op(const G& g, value_handle v) noexcept { return g.defining_op(v); }
+  static auto users(const G& g, value_handle v) noexcept { return g.users(v); }
+  static auto results(const G& g, op_handle o) noexcept { return g.results(o); }
+  static op_handle parent_op(const G& g, op_handle o) noexcept { return g.parent_op(o); }
+
+  // ordered
+  static block_handle block_of(const G& g, op_handle o) noexcept { return g.block_of(o); }
+  static auto ops(const G& g, block_handle b) noexcept { return g.ops(b); }
+  static bool is_before_in_block(const G& g, op_handle a, op_handle b) { return g.is_before_in_block(a, b); }
+  static op_handle next_op(const G& g, op_handle o) { return g.next_op(o); }
+  static op_handle prev_op(const G& g, op_handle o) { return g.prev_op(o); }
+
+  // reschedulable
+  static void move_before(G& g, op_handle o, op_handle anchor) { g.move_before(o, anchor); }
+  static void move_after(G& g, op_handle o, op_handle anchor) { g.move_after(o, anchor); }
+
+  // groupable
+  static op_handle group_ops(G& g, const group_request<op_handle, value_handle>& r) { return ref::group_ops(g, r); }
+  static std::optional<std::string> string_attribute(const G& g, op_handle o, std::string_view name) {
+    auto* a = g.find_attribute(o, name);
+    if (!a) return std::nullopt;
+    return ref::unquote(a->value);
+  }
+
+  // outlinable
+  static auto functions(const G& g) { return ref::functions(g); }
+  static bool has_attribute(const G& g, op_handle o, std::string_view name) { return g.find_attribute(o, name) != nullptr; }
+  static bool has_symbol(const G& g, std::string_view name) { return ref::has_symbol(g, name); }
+  static op_handle outline_region(G& g, const outline_request<op_handle>& r) { return ref::outline_region(g, r); }
+  static op_handle replace_op(G& g, const replace_request<op_handle>& r) { return ref::replace_op(g, r); }
+  static void erase_op(G& g, op_handle o) { g.erase_op(o); }
+
+  // optional: dense numbering
+  static std::size_t op_index(const G&, op_handle o) noexcept { return o.id; }
+  static std::size_t op_index_bound(const G& g) noexcept { return g.op_capacity(); }
+};
+
+static_assert(neuronrw::outlinable_ir<neuronrw::ref::module>);
+static_assert(neuronrw::indexed_ir<neuronrw::ref::module>);

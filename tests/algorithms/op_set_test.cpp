@@ -1,0 +1,47 @@
+// op_set: the dense (indexed IR) and hashed (archetype) variants give the same answers.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include <neuronrw/algorithms/op_set.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+
+#include "archetype/archetype_ir.hpp"
+
+namespace nr = neuronrw;
+
+TEST_CASE("op_set: dense on the reference IR, hashed on the archetype, same answers") {
+  nr::ref::module m;
+  std::vector<nr::ref::op_ref> rops;
+  for (int i = 0; i < 10; ++i) rops.push_back(m.create_op("foo.x", {}, {}));
+  nr::archetype::ir a;
+  std::vector<nr::archetype::op_h> aops;
+  for (int i = 0; i < 10; ++i) aops.push_back(a.add(0, "foo.x", {}));
+
+  nr::op_set<nr::ref::module> rs(m);
+  nr::op_set<nr::archetype::ir> as(a);
+  for (int i = 0; i < 10; i += 3) {
+    CHECK(rs.insert(rops[static_cast<std::size_t>(i)]));
+    CHECK(as.insert(aops[static_cast<std::size_t>(i)]));
+  }
+  CHECK_FALSE(rs.insert(rops[3]));
+  CHECK_FALSE(as.insert(aops[3]));
+  CHECK(rs.size() == 4);
+  CHECK(as.size() == 4);
+  for (int i = 0; i < 10; ++i) {
+    CHECK(rs.contains(rops[static_cast<std::size_t>(i)]) == (i % 3 == 0));
+    CHECK(as.contains(aops[static_cast<std::size_t>(i)]) == (i % 3 == 0));
+  }
+  CHECK(rs.erase(rops[6]));
+  CHECK_FALSE(rs.erase(rops[6]));
+  CHECK(rs.size() == 3);
+  rs.clear();
+  as.clear();
+  CHECK(rs.size() == 0);
+  CHECK_FALSE(rs.contains(rops[0]));
+  CHECK_FALSE(as.contains(aops[0]));
+  // Ops created after the set was made are still accepted.
+  auto late = m.create_op("foo.late", {}, {});
+  CHECK(rs.insert(late));
+  CHECK(rs.contains(late));
+}

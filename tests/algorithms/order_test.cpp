@@ -1,0 +1,453 @@
+// Tests for neuronrw/algorithms/order.hpp: exact small cases, a randomized comparison against a
+// naive vector-of-vectors model, and adversarial patterns that force relabelling and splits.
+#include <neuronrw/algorithms/order.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <random>
+#include <ranges>
+#include <vector>
+
+namespace {
+
+using neuronrw::order_maintenance;
+using neuronrw::order_maintenance_options;
+using node_id = order_maintenance::node_id;
+using list_id = order_maintenance::list_id;
+constexpr auto npos = order_maintenance::npos;
+
+std::vector<node_id> contents(const order_maintenance& om, list_id l) {
+  std::vector<node_id> out;
+  for (node_id n : om.nodes(l)) out.push_back(n);
+  return out;
+}
+
+std::vector<node_id> contents_backwards(const order_maintenance& om, list_id l) {
+  std::vector<node_id> out;
+  for (node_id n = om.last(l); n != npos; n = om.prev(n)) out.push_back(n);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::vector<node_id> add_nodes(order_maintenance& om, std::size_t n) {
+  std::vector<node_id> ids;
+  for (std::size_t i = 0; i < n; ++i) ids.push_back(om.add_node());
+  return ids;
+}
+
+// Checks a sample of is_before answers of list l against the position of each node in `order`.
+void check_sampled_order(const order_maintenance& om, const std::vector<node_id>& order, std::size_t samples,
+                         std::uint32_t seed) {
+  std::vector<std::size_t> pos(om.node_count(), 0);
+  for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = i;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, order.size() - 1);
+  std::size_t wrong = 0;
+  for (std::size_t s = 0; s < samples; ++s) {
+    const node_id a = order[pick(rng)], b = order[pick(rng)];
+    wrong += om.is_before(a, b) != (pos[a] < pos[b]);
+  }
+  // Neighbours are the pairs most likely to be mislabelled after a local relabel.
+  for (std::size_t s = 0; s + 1 < order.size(); s += 1 + order.size() / samples) {
+    wrong += !om.is_before(order[s], order[s + 1]);
+    wrong += om.is_before(order[s + 1], order[s]);
+  }
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_SUITE("order_maintenance") {
+
+TEST_CASE("empty structure and empty list") {
+  order_maintenance om;
+  CHECK(om.node_count() == 0);
+  CHECK(om.list_count() == 0);
+  const list_id l = om.create_list();
+  CHECK(l == 0);
+  CHECK(om.list_count() == 1);
+  CHECK(om.empty(l));
+  CHECK(om.size(l) == 0);
+  CHECK(om.first(l) == npos);
+  CHECK(om.last(l) == npos);
+  CHECK(om.nodes(l).begin() == om.nodes(l).end());
+  CHECK(std::ranges::distance(om.nodes(l)) == 0);
+  CHECK(om.group_count() == 0);
+  CHECK(om.invariants_hold());
+}
+
+TEST_CASE("node ids are dense and start detached") {
+  order_maintenance om;
+  om.reserve_nodes(10);
+  for (node_id i = 0; i < 5; ++i) CHECK(om.add_node() == i);
+  CHECK(om.node_count() == 5);
+  for (node_id i = 0; i < 5; ++i) {
+    CHECK_FALSE(om.attached(i));
+    CHECK(om.list_of(i) == npos);
+    CHECK(om.next(i) == npos);
+    CHECK(om.prev(i) == npos);
+  }
+}
+
+TEST_CASE("single node") {
+  order_maintenance om;
+  const list_id l = om.create_list();
+  const node_id a = om.add_node();
+  om.push_back(l, a);
+  CHECK(om.attached(a));
+  CHECK(om.list_of(a) == l);
+  CHECK(om.size(l) == 1);
+  CHECK_FALSE(om.empty(l));
+  CHECK(om.first(l) == a);
+  CHECK(om.last(l) == a);
+  CHECK(om.next(a) == npos);
+  CHECK(om.prev(a) == npos);
+  CHECK_FALSE(om.is_before(a, a));
+  CHECK(contents(om, l) == std::vector<node_id>{a});
+
+  om.move_before(a, a);  // move to self: no-op
+  om.move_after(a, a);
+  CHECK(contents(om, l) == std::vector<node_id>{a});
+
+  om.detach(a);
+  CHECK_FALSE(om.attached(a));
+  CHECK(om.list_of(a) == npos);
+  CHECK(om.empty(l));
+  CHECK(om.first(l) == npos);
+  CHECK(om.group_count() == 0);  // the emptied group is recycled
+  CHECK(om.invariants_hold());
+
+  om.push_front(l, a);  // reattach
+  CHECK(contents(om, l) == std::vector<node_id>{a});
+  CHECK(om.group_count() == 1);
+}
+
+TEST_CASE("exact small sequences") {
+  order_maintenance om;
+  const list_id l = om.create_list();
+  const auto v = add_nodes(om, 5);  // 0..4
+  om.push_back(l, v[1]);
+  om.push_front(l, v[0]);
+  om.push_back(l, v[3]);
+  om.insert_before(v[2], v[3]);
+  om.insert_after(v[4], v[3]);
+  CHECK(contents(om, l) == std::vector<node_id>{0, 1, 2, 3, 4});
+  CHECK(contents_backwards(om, l) == std::vector<node_id>{0, 1, 2, 3, 4});
+  CHECK(om.is_before(0, 4));
+  CHECK(om.is_before(2, 3));
+  CHECK_FALSE(om.is_before(3, 2));
+  CHECK(om.next(4) == npos);
+  CHECK(om.prev(0) == npos);
+  CHECK(om.next(1) == 2);
+  CHECK(om.prev(1) == 0);
+
+  SUBCASE("move to self and to the current place are no-ops") {
+    om.move_before(2, 2);
+    om.move_after(2, 2);
+    om.move_before(2, 3);  // already right before 3
+    om.move_after(2, 1);   // already right after 1
+    CHECK(contents(om, l) == std::vector<node_id>{0, 1, 2, 3, 4});
+  }
+  SUBCASE("move within the list") {
+    om.move_before(4, 0);
+    CHECK(contents(om, l) == std::vector<node_id>{4, 0, 1, 2, 3});
+    om.move_after(4, 3);
+    CHECK(contents(om, l) == std::vector<node_id>{0, 1, 2, 3, 4});
+    om.move_after(0, 2);
+    CHECK(contents(om, l) == std::vector<node_id>{1, 2, 0, 3, 4});
+    CHECK(om.is_before(2, 0));
+    CHECK(om.is_before(0, 3));
+    CHECK(om.first(l) == 1);
+  }
+  SUBCASE("move across lists") {
+    const list_id m = om.create_list();
+    const node_id x = om.add_node();  // 5
+    om.push_back(m, x);
+    om.move_before(2, x);
+    om.move_after(4, x);
+    CHECK(contents(om, l) == std::vector<node_id>{0, 1, 3});
+    CHECK(contents(om, m) == std::vector<node_id>{2, 5, 4});
+    CHECK(om.list_of(2) == m);
+    CHECK(om.list_of(1) == l);
+    CHECK(om.size(l) == 3);
+    CHECK(om.size(m) == 3);
+    CHECK(om.is_before(2, 4));
+    CHECK(om.is_before(1, 3));
+    // Emptying a list and moving its last node elsewhere.
+    om.move_after(x, 3);
+    om.move_after(2, 3);
+    om.move_after(4, 0);
+    CHECK(om.empty(m));
+    CHECK(om.first(m) == npos);
+    CHECK(contents(om, l) == std::vector<node_id>{0, 4, 1, 3, 2, 5});
+  }
+  SUBCASE("a detached node moves into a list") {
+    om.detach(2);
+    CHECK(contents(om, l) == std::vector<node_id>{0, 1, 3, 4});
+    om.move_after(2, 4);
+    CHECK(contents(om, l) == std::vector<node_id>{0, 1, 3, 4, 2});
+    om.detach(2);
+    om.move_before(2, 0);
+    CHECK(contents(om, l) == std::vector<node_id>{2, 0, 1, 3, 4});
+  }
+  CHECK(om.invariants_hold());
+}
+
+TEST_CASE("node range is a view usable with std::ranges") {
+  order_maintenance om;
+  const list_id l = om.create_list();
+  for (node_id i = 0; i < 10; ++i) om.push_back(l, om.add_node());
+  auto r = om.nodes(l);
+  static_assert(std::ranges::forward_range<decltype(r)>);
+  static_assert(std::ranges::bidirectional_range<decltype(r)>);
+  CHECK(std::ranges::distance(r) == 10);
+  CHECK(*std::ranges::find(r, node_id{7}) == 7);
+  // Not `r | std::views::reverse`: clang 14 cannot instantiate any libstdc++ 12 view adaptor.
+  const std::vector<node_id> rev(std::make_reverse_iterator(r.end()), std::make_reverse_iterator(r.begin()));
+  CHECK(rev == std::vector<node_id>{9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
+  CHECK(std::ranges::is_sorted(r, [&](node_id a, node_id b) { return om.is_before(a, b); }));
+  CHECK(*r.begin() == 0);
+  CHECK_FALSE(r.empty());
+  CHECK(r.size() == 10);
+  CHECK(std::ranges::size(r) == 10);
+}
+
+TEST_CASE("rejects an unusable group capacity") {
+  CHECK_THROWS_AS(order_maintenance(order_maintenance_options{.group_capacity = 1}), std::invalid_argument);
+  CHECK_THROWS_AS(order_maintenance(order_maintenance_options{.group_capacity = 1u << 20}), std::invalid_argument);
+  CHECK_NOTHROW(order_maintenance(order_maintenance_options{.group_capacity = 2}));
+}
+
+// ---- randomized comparison with a naive model --------------------------------------------
+
+namespace {
+
+struct model {
+  std::vector<std::vector<node_id>> lists;
+  std::vector<list_id> where;  // npos when detached
+
+  std::size_t index(node_id n) const {
+    const auto& v = lists[where[n]];
+    return static_cast<std::size_t>(std::find(v.begin(), v.end(), n) - v.begin());
+  }
+  void erase(node_id n) {
+    auto& v = lists[where[n]];
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(index(n)));
+    where[n] = npos;
+  }
+  void insert_at(node_id n, list_id l, std::size_t i) {
+    lists[l].insert(lists[l].begin() + static_cast<std::ptrdiff_t>(i), n);
+    where[n] = l;
+  }
+};
+
+void run_random(std::uint32_t seed, std::uint32_t capacity, std::size_t ops) {
+  constexpr std::size_t node_total = 300;
+  constexpr std::size_t list_total = 4;
+  order_maintenance om(order_maintenance_options{.group_capacity = capacity});
+  model m;
+  for (std::size_t i = 0; i < list_total; ++i) {
+    om.create_list();
+    m.lists.emplace_back();
+  }
+  for (std::size_t i = 0; i < node_total; ++i) {
+    om.add_node();
+    m.where.push_back(npos);
+  }
+  std::mt19937 rng(seed);
+  auto uniform = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  std::size_t attached = 0;
+  auto random_attached = [&]() -> node_id {
+    for (;;) {
+      const auto n = static_cast<node_id>(uniform(node_total));
+      if (m.where[n] != npos) return n;
+    }
+  };
+
+  std::size_t mismatches = 0;
+  std::size_t queries = 0;
+  for (std::size_t step = 0; step < ops; ++step) {
+    const auto n = static_cast<node_id>(uniform(node_total));
+    const auto l = static_cast<list_id>(uniform(list_total));
+    const std::size_t kind = uniform(100);
+    if (m.where[n] == npos) {
+      // Keep the lists populated: reattach a detached node somewhere.
+      if (attached == 0 || kind < 20) {
+        om.push_back(l, n);
+        m.insert_at(n, l, m.lists[l].size());
+      } else if (kind < 35) {
+        om.push_front(l, n);
+        m.insert_at(n, l, 0);
+      } else {
+        const node_id a = random_attached();
+        const list_id al = m.where[a];
+        const std::size_t ai = m.index(a);
+        if (kind < 55) {
+          om.insert_before(n, a);
+          m.insert_at(n, al, ai);
+        } else if (kind < 75) {
+          om.insert_after(n, a);
+          m.insert_at(n, al, ai + 1);
+        } else if (kind < 88) {
+          om.move_before(n, a);
+          m.insert_at(n, al, ai);
+        } else {
+          om.move_after(n, a);
+          m.insert_at(n, al, ai + 1);
+        }
+      }
+      ++attached;
+    } else if (kind < 12) {
+      om.detach(n);
+      m.erase(n);
+      --attached;
+    } else {
+      // Anchors include n itself (a no-op) and nodes of other lists.
+      const node_id a = random_attached();
+      const bool before = kind < 56;
+      if (before) om.move_before(n, a); else om.move_after(n, a);
+      if (a != n) {
+        m.erase(n);
+        const std::size_t ai = m.index(a);
+        m.insert_at(n, m.where[a], before ? ai : ai + 1);
+      }
+    }
+
+    // Random queries against the model.
+    for (int q = 0; q < 3; ++q) {
+      const auto ql = static_cast<list_id>(uniform(list_total));
+      const auto& v = m.lists[ql];
+      ++queries;
+      mismatches += om.size(ql) != v.size();
+      mismatches += om.empty(ql) != v.empty();
+      mismatches += om.first(ql) != (v.empty() ? npos : v.front());
+      mismatches += om.last(ql) != (v.empty() ? npos : v.back());
+      if (!v.empty()) {
+        const std::size_t i = uniform(v.size()), j = uniform(v.size());
+        mismatches += om.is_before(v[i], v[j]) != (i < j);
+        mismatches += om.next(v[i]) != (i + 1 < v.size() ? v[i + 1] : npos);
+        mismatches += om.prev(v[i]) != (i > 0 ? v[i - 1] : npos);
+      }
+      const auto qn = static_cast<node_id>(uniform(node_total));
+      mismatches += om.list_of(qn) != m.where[qn];
+      mismatches += om.attached(qn) != (m.where[qn] != npos);
+    }
+    if (step % 997 == 0 || step + 1 == ops) {
+      REQUIRE(om.invariants_hold());
+      for (list_id k = 0; k < list_total; ++k) REQUIRE(contents(om, k) == m.lists[k]);
+    }
+    if (mismatches != 0) {
+      INFO("seed " << seed << ", capacity " << capacity << ", step " << step);
+      REQUIRE(mismatches == 0);
+    }
+  }
+  CHECK(queries == 3 * ops);
+}
+
+}  // namespace
+
+TEST_CASE("random operations match a naive model") {
+  constexpr std::size_t ops = 100'000;
+  SUBCASE("fixed seed, default capacity") { run_random(20240601u, 64, ops); }
+  SUBCASE("seed 1, capacity 2 (a split on nearly every insert)") { run_random(1u, 2, ops); }
+  SUBCASE("seed 2, capacity 5") { run_random(2u, 5, ops); }
+  SUBCASE("seed 3, capacity 16") { run_random(3u, 16, ops); }
+}
+
+// ---- adversarial patterns ------------------------------------------------------------------
+
+TEST_CASE("always inserting at the front") {
+  for (const std::uint32_t cap : {64u, 2u}) {
+    CAPTURE(cap);
+    order_maintenance om(order_maintenance_options{.group_capacity = cap});
+    const list_id l = om.create_list();
+    constexpr std::size_t count = 100'000;
+    const auto v = add_nodes(om, count);
+    for (node_id n : v) om.push_front(l, n);
+    std::vector<node_id> expected(v.rbegin(), v.rend());
+    CHECK(om.invariants_hold());
+    CHECK(contents(om, l) == expected);
+    check_sampled_order(om, expected, 20'000, cap);
+    // Built by edge inserts, groups stay full.
+    CHECK(om.group_count() == (count + cap - 1) / cap);
+  }
+}
+
+TEST_CASE("always inserting after one node and before another (gap halving from both sides)") {
+  for (const std::uint32_t cap : {64u, 2u, 7u}) {
+    CAPTURE(cap);
+    order_maintenance om(order_maintenance_options{.group_capacity = cap});
+    const list_id l = om.create_list();
+    constexpr std::size_t count = 50'000;
+    const auto v = add_nodes(om, 2 * count + 2);
+    // Two fixed anchors in the middle of one list: insert right after the left one and right
+    // before the right one, so both sides of the same gap are halved over and over.
+    om.push_back(l, v[0]);
+    om.push_back(l, v[1]);
+    for (std::size_t i = 0; i < count; ++i) {
+      om.insert_after(v[2 + 2 * i], v[0]);
+      om.insert_before(v[3 + 2 * i], v[1]);
+    }
+    std::vector<node_id> expected{v[0]};
+    for (std::size_t i = count; i-- > 0;) expected.push_back(v[2 + 2 * i]);
+    for (std::size_t i = 0; i < count; ++i) expected.push_back(v[3 + 2 * i]);
+    expected.push_back(v[1]);
+    CHECK(om.invariants_hold());
+    CHECK(contents(om, l) == expected);
+    check_sampled_order(om, expected, 20'000, cap + 1);
+  }
+}
+
+TEST_CASE("alternating moves of the first node to the end") {
+  for (const std::uint32_t cap : {64u, 3u}) {
+    CAPTURE(cap);
+    order_maintenance om(order_maintenance_options{.group_capacity = cap});
+    const list_id l = om.create_list();
+    constexpr std::size_t count = 1000;
+    std::vector<node_id> expected = add_nodes(om, count);
+    for (node_id n : expected) om.push_back(l, n);
+    for (std::size_t step = 0; step < 100'000; ++step) {
+      if (step % 3 == 2) {
+        om.move_before(om.last(l), om.first(l));  // and back again, now and then
+        std::rotate(expected.rbegin(), expected.rbegin() + 1, expected.rend());
+      } else {
+        om.move_after(om.first(l), om.last(l));
+        std::rotate(expected.begin(), expected.begin() + 1, expected.end());
+      }
+      if (step % 10'007 == 0) {
+        REQUIRE(om.invariants_hold());
+        REQUIRE(contents(om, l) == expected);
+      }
+    }
+    CHECK(om.invariants_hold());
+    CHECK(contents(om, l) == expected);
+    check_sampled_order(om, expected, 20'000, cap + 2);
+    // Emptied groups are recycled rather than leaked.
+    CHECK(om.group_count() <= count);
+  }
+}
+
+TEST_CASE("a 1M-node list built by inserting after one anchor") {
+  order_maintenance om;
+  const list_id l = om.create_list();
+  constexpr std::size_t count = 1'000'000;
+  om.reserve_nodes(count);
+  const auto v = add_nodes(om, count);
+  om.push_back(l, v[0]);
+  for (std::size_t i = 1; i < count; ++i) om.insert_after(v[i], v[0]);
+  // Final order: v[0], v[count-1], ..., v[1].
+  std::vector<node_id> expected{v[0]};
+  for (std::size_t i = count; i-- > 1;) expected.push_back(v[i]);
+  CHECK(om.size(l) == count);
+  CHECK(om.first(l) == v[0]);
+  CHECK(om.last(l) == v[1]);
+  CHECK(om.next(v[0]) == v[count - 1]);
+  CHECK(om.invariants_hold());
+  check_sampled_order(om, expected, 100'000, 7u);
+}
+
+}  // TEST_SUITE
