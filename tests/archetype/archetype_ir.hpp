@@ -187,6 +187,11 @@ struct neuronrw::ir_traits<neuronrw::archetype::ir> {
     return p > 0 ? op_handle{v[p - 1]} : op_handle{};
   }
 
+  static std::vector<block_handle> regions(const G& g, op_handle o) {
+    if (g.op(o).region < 0) return {};
+    return {block_handle{g.op(o).region}};
+  }
+
   static void move_before(G& g, op_handle o, op_handle anchor) {
     if (o == anchor) return;
     g.remove_from_block(o);

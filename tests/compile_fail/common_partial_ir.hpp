@@ -35,6 +35,7 @@ struct neuronrw::ir_traits<partial_ir> {
 #endif
   static p_op next_op(const partial_ir&, p_op) { return {}; }
   static p_op prev_op(const partial_ir&, p_op) { return {}; }
+  static std::vector<int> regions(const partial_ir&, p_op) { return {}; }
 #ifndef OMIT_MOVES
   static void move_before(partial_ir&, p_op, p_op) {}
   static void move_after(partial_ir&, p_op, p_op) {}

@@ -21,6 +21,10 @@
 //                   10. static R ops(const G&, block_handle)      — ops of a block, in order
 //                   11. static bool is_before_in_block(const G&, op_handle a, op_handle b)
 //                   12. static op_handle next_op / prev_op(const G&, op_handle) — null at ends
+//                   12b. static R regions(const G&, op_handle) — range of block_handle: the
+//                       blocks of the op's regions (empty when it has none). Required, not
+//                       optional: an IR with regions that forgot it would get silently wrong
+//                       dependences (a use inside a region counts as a use by the region's op).
 //   reschedulable_ir 13. static void move_before / move_after(G&, op_handle op, op_handle anchor)
 //   groupable_ir    14. static op_handle group_ops(G&, const group_request<op_handle, value_handle>&)
 //                   15. static std::optional<std::string> string_attribute(const G&, op_handle,
@@ -170,6 +174,10 @@ template <class G> concept has_next_prev = requires(const G& g, typename ir_trai
   { ir_traits<G>::prev_op(g, o) } -> std::same_as<typename ir_traits<G>::op_handle>;
 };
 
+template <class G> concept has_regions = requires(const G& g, typename ir_traits<G>::op_handle o) {
+  { ir_traits<G>::regions(g, o) } -> range_of<typename ir_traits<G>::block_handle>;
+};
+
 template <class G> concept has_moves = requires(G& g, typename ir_traits<G>::op_handle o) {
   ir_traits<G>::move_before(g, o, o);
   ir_traits<G>::move_after(g, o, o);
@@ -216,7 +224,8 @@ concept read_ir = concepts_detail::specialized<G> && concepts_detail::has_op_han
 
 template <class G>
 concept ordered_ir = read_ir<G> && concepts_detail::has_block<G> && concepts_detail::has_block_ops<G> &&
-                     concepts_detail::has_is_before<G> && concepts_detail::has_next_prev<G>;
+                     concepts_detail::has_is_before<G> && concepts_detail::has_next_prev<G> &&
+                     concepts_detail::has_regions<G>;
 
 template <class G>
 concept reschedulable_ir = ordered_ir<G> && concepts_detail::has_moves<G>;
@@ -307,6 +316,9 @@ constexpr bool require_ordered_ir() {
   NEURONRW_IR_CHECK(concepts_detail::has_next_prev<G>,
       "neuronrw ordered_ir requirement 12: ir_traits<G> lacks `static op_handle next_op(const G&, "
       "op_handle)` and/or `prev_op` (null_op() at the ends of the block).")
+  NEURONRW_IR_CHECK(concepts_detail::has_regions<G>,
+      "neuronrw ordered_ir requirement 12b: ir_traits<G> lacks `static auto regions(const G&, "
+      "op_handle)` returning the blocks of the op's regions (an empty range when ops have none).")
   else return true;
 }
 
@@ -376,6 +388,7 @@ template <class G> bool is_before_in_block(const G& g, op_handle_t<G> a, op_hand
 }
 template <class G> auto next_op(const G& g, op_handle_t<G> o) { return traits<G>::next_op(g, o); }
 template <class G> auto prev_op(const G& g, op_handle_t<G> o) { return traits<G>::prev_op(g, o); }
+template <class G> decltype(auto) regions(const G& g, op_handle_t<G> o) { return traits<G>::regions(g, o); }
 template <class G> void move_before(G& g, op_handle_t<G> o, op_handle_t<G> anchor) { traits<G>::move_before(g, o, anchor); }
 template <class G> void move_after(G& g, op_handle_t<G> o, op_handle_t<G> anchor) { traits<G>::move_after(g, o, anchor); }
 template <class G> bool is_null(op_handle_t<G> o) { return o == traits<G>::null_op(); }

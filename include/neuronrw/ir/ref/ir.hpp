@@ -119,7 +119,7 @@ class module {
     op_operand_count_.push_back(static_cast<std::uint32_t>(operands.size()));
     op_result_begin_.push_back(static_cast<std::uint32_t>(value_def_.size()));
     op_result_count_.push_back(static_cast<std::uint32_t>(result_types.size()));
-    op_region_.push_back(npos);
+    op_region_.push_back(block_ref{});
     cold_.push_back(op_cold{});
     auto& c = cold_.back();
     c.name = strings_.intern(name);
@@ -134,9 +134,9 @@ class module {
   /// Gives `op` a region with one empty block whose arguments have `arg_types`; returns it.
   /// @pre op has no region yet.
   block_ref add_region(op_ref op, std::span<const type_ref> arg_types = {}) {
-    assert(op_region_[op.id] == npos);
+    assert(!op_region_[op.id].valid());
     auto b = create_block(op);
-    op_region_[op.id] = b.id;
+    op_region_[op.id] = b;
     for (auto t : arg_types) add_block_argument(b, t);
     return b;
   }
@@ -192,10 +192,10 @@ class module {
   /// Erases `op` and everything in its region. @pre no result of op (or of a region op) is used
   /// outside the erased ops. Operand uses are dropped. The id stays a tombstone.
   void erase_op(op_ref op) {
-    if (auto r = op_region_[op.id]; r != npos) {
+    if (auto r = op_region_[op.id]; r.valid()) {
       // Erase inner ops back to front so uses inside the region are dropped before their defs.
       std::vector<op_ref> inner;
-      for (auto o : ops(block_ref{r})) inner.push_back(o);
+      for (auto o : ops(r)) inner.push_back(o);
       for (auto it = inner.rbegin(); it != inner.rend(); ++it) erase_op(*it);
     }
     drop_operands(op);
@@ -247,9 +247,13 @@ class module {
   class value_range;  // defined below
   value_range results(op_ref op) const noexcept;
 
-  bool has_region(op_ref op) const noexcept { return op_region_[op.id] != npos; }
+  bool has_region(op_ref op) const noexcept { return op_region_[op.id].valid(); }
   /// The region's block, or an invalid handle.
-  block_ref region_block(op_ref op) const noexcept { return block_ref{op_region_[op.id]}; }
+  block_ref region_block(op_ref op) const noexcept { return op_region_[op.id]; }
+  /// The region's block as a span of zero or one handle (what generic code iterates).
+  std::span<const block_ref> region_blocks(op_ref op) const noexcept {
+    return {op_region_.data() + op.id, op_region_[op.id].valid() ? 1u : 0u};
+  }
 
   const std::vector<attribute>& attributes(op_ref op) const { return cold_[op.id].attrs; }
   std::vector<attribute>& attributes(op_ref op) { return cold_[op.id].attrs; }
@@ -456,7 +460,7 @@ class module {
   std::vector<std::uint32_t> op_block_;
   std::vector<std::uint32_t> op_operand_begin_, op_operand_count_;
   std::vector<std::uint32_t> op_result_begin_, op_result_count_;
-  std::vector<std::uint32_t> op_region_;
+  std::vector<block_ref> op_region_;
   std::vector<op_cold> cold_;
   std::vector<func_info> funcs_;
 

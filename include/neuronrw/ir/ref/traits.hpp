@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,8 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   static bool is_before_in_block(const G& g, op_handle a, op_handle b) { return g.is_before_in_block(a, b); }
   static op_handle next_op(const G& g, op_handle o) { return g.next_op(o); }
   static op_handle prev_op(const G& g, op_handle o) { return g.prev_op(o); }
+  /// At most one region with one block: a span of zero or one block handle.
+  static std::span<const block_handle> regions(const G& g, op_handle o) noexcept { return g.region_blocks(o); }
 
   // reschedulable
   static void move_before(G& g, op_handle o, op_handle anchor) { g.move_before(o, anchor); }
