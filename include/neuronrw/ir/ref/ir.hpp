@@ -26,6 +26,7 @@
 #include <functional>
 #include <iterator>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -157,29 +158,45 @@ class module {
   }
 
   // ---------------------------------------------------------------- placing and moving ops
-  void push_back(block_ref b, op_ref op) { place(op, b); order_.push_back(b.id, op.id); }
-  void push_front(block_ref b, op_ref op) { place(op, b); order_.push_front(b.id, op.id); }
-  /// @pre op detached, anchor in a block.
+  void push_back(block_ref b, op_ref op) {
+    check_block_not_inside(b, op);
+    place(op, b);
+    order_.push_back(b.id, op.id);
+  }
+  void push_front(block_ref b, op_ref op) {
+    check_block_not_inside(b, op);
+    place(op, b);
+    order_.push_front(b.id, op.id);
+  }
+  /// @pre op detached, anchor in a block (so anchor cannot be inside op's region... unless op
+  /// was detached with its region intact; checked like move_before).
   void insert_before(op_ref op, op_ref anchor) {
+    check_not_inside(anchor, op);
     place(op, block_of(anchor));
     order_.insert_before(op.id, anchor.id);
   }
   void insert_after(op_ref op, op_ref anchor) {
+    check_not_inside(anchor, op);
     place(op, block_of(anchor));
     order_.insert_after(op.id, anchor.id);
   }
-  /// Moves `op` (attached or detached) to just before `anchor`. O(1) amortized.
+  /// Moves `op` (attached or detached) to just before `anchor`. O(1) amortized plus the nesting
+  /// depth of anchor. Throws std::invalid_argument when anchor lies inside op's region: the
+  /// move would make op its own ancestor.
   void move_before(op_ref op, op_ref anchor) {
     if (op == anchor) return;
+    check_not_inside(anchor, op);
     place(op, block_of(anchor));
     order_.move_before(op.id, anchor.id);
   }
   void move_after(op_ref op, op_ref anchor) {
     if (op == anchor) return;
+    check_not_inside(anchor, op);
     place(op, block_of(anchor));
     order_.move_after(op.id, anchor.id);
   }
   void move_to_end(op_ref op, block_ref b) {
+    check_block_not_inside(b, op);  // before detaching, so a refused move changes nothing
     if (order_.attached(op.id)) order_.detach(op.id);
     push_back(b, op);
   }
@@ -190,17 +207,25 @@ class module {
 
   // ---------------------------------------------------------------- erasing
   /// Erases `op` and everything in its region. @pre no result of op (or of a region op) is used
-  /// outside the erased ops. Operand uses are dropped. The id stays a tombstone.
+  /// outside the erased ops. Operand uses are dropped. The ids stay tombstones.
+  /// Iterative (an explicit stack), so deep nesting cannot overflow the call stack.
   void erase_op(op_ref op) {
-    if (auto r = op_region_[op.id]; r.valid()) {
-      // Erase inner ops back to front so uses inside the region are dropped before their defs.
-      std::vector<op_ref> inner;
-      for (auto o : ops(r)) inner.push_back(o);
-      for (auto it = inner.rbegin(); it != inner.rend(); ++it) erase_op(*it);
+    // Post-order: every op's region ops (back to front) are erased before the op itself, so uses
+    // inside a region are dropped before their definitions.
+    std::vector<std::pair<op_ref, bool>> stack{{op, false}};
+    while (!stack.empty()) {
+      auto [o, expanded] = stack.back();
+      if (!expanded) {
+        stack.back().second = true;
+        if (auto r = op_region_[o.id]; r.valid())
+          for (auto x = front(r); x.valid(); x = next_op(x)) stack.push_back({x, false});
+        continue;
+      }
+      stack.pop_back();
+      drop_operands(o);
+      detach(o);
+      cold_[o.id].erased = true;
     }
-    drop_operands(op);
-    detach(op);
-    cold_[op.id].erased = true;
   }
   bool erased(op_ref op) const { return cold_[op.id].erased; }
 
@@ -401,6 +426,16 @@ class module {
     block_parent_.push_back(parent);
     block_args_.emplace_back();
     return block_ref{static_cast<std::uint32_t>(block_parent_.size() - 1)};
+  }
+
+  void check_not_inside(op_ref anchor, op_ref op) const { check_block_not_inside(block_ref{op_block_[anchor.id]}, op); }
+  void check_block_not_inside(block_ref target, op_ref op) const {
+    for (auto b = target.id; b != npos;) {
+      auto p = block_parent_[b];
+      if (!p.valid()) return;
+      if (p == op) throw std::invalid_argument("neuronrw::ref::module: cannot move an op into its own region");
+      b = op_block_[p.id];
+    }
   }
 
   void place(op_ref op, block_ref b) {

@@ -1,0 +1,565 @@
+// neuronrw/ir/ref/verify.hpp — the reference IR's verifier: SSA scoping and dominance,
+// terminators, function signatures, calls and symbols (SPEC §2, §9: every pass output verifies).
+//
+// Customization points: none; this header checks the concrete reference IR.
+//
+//   neuronrw::diagnostics neuronrw::ref::verify(const module& m);
+//
+// returns every problem found (empty = valid). Each diagnostic carries `file = m.source_name`
+// and `loc = the op's source_loc`; their order is deterministic: ops in module walk order
+// (pre-order: an op, then the ops of its region, then its next sibling), and for one op the
+// rules in the order listed below.
+//
+// Rules and their messages (fixed text; where mlir-opt (LLVM 22) reports the same problem the
+// text is mlir-opt's, without its "see current operation" note). NAME is a plain symbol name
+// (`has space`); @F is a symbol as written (`@f`, `@"has space"`). Names are compared plain, so
+// `@"f"` and `@f` are the same symbol.
+//   1. Top-level symbol names are unique (a function's sym_name, or a top-level op's
+//      `sym_name = "..."` attribute or property). Reported at the later definition:
+//        redefinition of symbol named 'NAME'
+//   2. Functions (`func.func`):
+//        'func.func' op requires attribute 'sym_name'                (empty sym_name)
+//        'func.func' op symbol declaration cannot have public visibility
+//                     (a declaration whose visibility is "" or "public"; "nested" and
+//                      "private" are accepted, as mlir-opt does)
+//        function '@F' has an empty body            (a definition whose body has no ops)
+//        function '@F' does not end with a terminator   (last op is not a terminator)
+//        function '@F' does not end with 'func.return'  (last op is another terminator)
+//   3. Any other op with a region: its block must be empty (no ops, no arguments) or end with a
+//      terminator — an op without results whose kind is `return` (`func.return`,
+//      `mhlo.return`, ...) or whose name ends in `.yield` or `.terminator`:
+//        region of 'OP' does not end with a terminator
+//   4. Operands. For operand #I of op U using value V, let B be V's defining block and A be U or
+//      the nearest ancestor of U (following parent_op) that lies in B:
+//        operand #I is null                                 (no value)
+//        operand #I uses a value defined outside its scope  (no such A: the value is inside a
+//                     region U is not in, in another function, detached or erased)
+//        operand #I uses a value defined outside function '@F'  (A exists, but only above
+//                     U's innermost enclosing function: functions are isolated from above)
+//        operand #I does not dominate this use  (V is a result of op D and D is not strictly
+//                     before A in B; D == A also fails: an op's results are not visible in its
+//                     own region). Block arguments of B are visible throughout B's region.
+//   5. Terminators:
+//        'func.return' op expects parent op 'func.func'  (func.return outside a function body)
+//        'OP' op must be the last operation in the parent block   (not in the module body)
+//   6. `func.return` against its function's result types (every mismatching operand is
+//      reported):
+//        'func.return' op has N operands, but enclosing function (@F) returns M
+//        type of return operand I ('T') doesn't match function result type ('R') in function @F
+//   7. `func.call` (callee from its `callee` attribute or property):
+//        'func.call' op requires attribute 'callee'
+//        'func.call' op 'G' does not reference a valid function
+//        'func.call' op incorrect number of operands for callee
+//        'func.call' op operand type mismatch: expected operand type 'T', but provided 'U' for
+//                     operand number I
+//        'func.call' op incorrect number of results for callee
+//        'func.call' op result type mismatch at index I
+//   8. Every symbol reference `@name` / `@"quoted name"` (for `@a::@b`, its root `@a`) in an op's
+//      attribute values, properties text and a function's argument/result attributes, outside
+//      string literals, names a top-level symbol:
+//        '@F' does not reference a valid symbol
+//      (a func.call's own callee is left to rule 7, so it is reported once). The module's own
+//      name (`module @m`) is accepted as a root too: `@m::@f` is how a nested module's symbols
+//      are named from outside, and this module may be nested by whoever reads it.
+//
+// Where we are stricter than mlir-opt (deliberately: the reference IR has no op registry, so it
+// cannot know which unknown op is exempt, and its passes rely on SSA order in every block):
+// rule 3 applies to unregistered ops, which mlir-opt lets end with any op (or with no op after
+// block arguments); rule 4's dominance applies in every block, while mlir-opt treats the module
+// body and the regions of unregistered ops as graph regions (forward references allowed);
+// rule 8 checks the attributes of any op, which mlir-opt only does for symbol users it knows;
+// a function ending in an unregistered terminator (`"x.yield"`) is rejected by rule 2.
+// tests/corpus/invalid/ holds one case of each, marked `// mlir-opt: accepts: WHY`.
+//
+// Robustness: ops that were erased or detached are not walked, nor are ops in blocks that are
+// not reachable from the module body; a reachable use of a value they define is reported by
+// rule 4. Null operands and null types are reported or tolerated, never dereferenced. The walk
+// uses an explicit stack, so deep region nesting cannot overflow the call stack.
+//
+// Complexity: O(ops + operands + blocks + attribute text + symbol name lengths) time, O(blocks
+// + top-level symbols + nesting depth) words and one bit per op of extra space. Why it is linear: the walk keeps, for every
+// block on the current root-to-op path, the path op that lies in it (`anchor`), so finding A
+// for an operand is one array read instead of a walk up the parents; and "D strictly before A"
+// is the IR's O(1) order query (is_before_in_block), not a scan of B. Symbol lookups are
+// string-keyed hash lookups, O(name length).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+
+namespace neuronrw::ref {
+
+namespace verify_detail {
+
+inline bool is_bare_id_start(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+inline bool is_bare_id_char(char c) noexcept {
+  return is_bare_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
+}
+inline int hex_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// Reads an MLIR string literal starting at text[i] == '"'; on success returns its unescaped
+/// contents and leaves i just past the closing quote. Unterminated → nullopt, i at the end.
+inline std::optional<std::string> read_string(std::string_view text, std::size_t& i) {
+  std::string out;
+  ++i;  // opening quote
+  while (i < text.size()) {
+    char c = text[i++];
+    if (c == '"') return out;
+    if (c != '\\' || i >= text.size()) {
+      out += c;
+      continue;
+    }
+    char e = text[i++];
+    switch (e) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case '"': case '\\': out += e; break;
+      default:
+        if (i < text.size() && hex_value(e) >= 0 && hex_value(text[i]) >= 0) {
+          out += static_cast<char>(hex_value(e) * 16 + hex_value(text[i]));
+          ++i;
+        } else {
+          out += e;
+        }
+    }
+  }
+  i = text.size();
+  return std::nullopt;
+}
+
+/// Reads a symbol name after '@' at text[i] (bare id or string literal); advances i.
+inline std::optional<std::string> read_symbol_name(std::string_view text, std::size_t& i) {
+  if (i >= text.size()) return std::nullopt;
+  if (text[i] == '"') return read_string(text, i);
+  if (!is_bare_id_start(text[i])) return std::nullopt;
+  auto b = i;
+  while (i < text.size() && is_bare_id_char(text[i])) ++i;
+  return std::string(text.substr(b, i - b));
+}
+
+/// Calls f(root_name) for every symbol reference outside string literals; for `@a::@b` only
+/// the root `a` is reported. One pass over the text.
+template <class F>
+void for_each_symbol_ref(std::string_view text, F&& f) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '"') {
+      (void)read_string(text, i);
+    } else if (c == '@') {
+      ++i;
+      auto name = read_symbol_name(text, i);
+      if (!name) continue;
+      f(*name);
+      // Nested components name symbols inside the root's table, not the module's.
+      while (i + 2 < text.size() && text.substr(i, 3) == "::@") {
+        i += 3;
+        if (!read_symbol_name(text, i)) break;
+      }
+    } else {
+      ++i;
+    }
+  }
+}
+
+/// The string value of key `key` at the outer level of an attribute dictionary text, where the
+/// text is `{...}`, `<{...}>` or a bare `k = v, ...` list: `sym_name = "f"` → "f". One pass.
+inline std::optional<std::string> find_dict_string(std::string_view text, std::string_view key) {
+  int depth = 0;  // counts ( [ { only: '<' '>' also occur unbalanced in `->`
+  char prev = '{';  // last significant character seen
+  std::size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '"') {
+      (void)read_string(text, i);
+      prev = '"';
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (is_bare_id_start(c) && depth <= 1 && (prev == '{' || prev == ',' || prev == '<')) {
+      auto b = i;
+      while (i < text.size() && is_bare_id_char(text[i])) ++i;
+      auto word = text.substr(b, i - b);
+      auto j = i;
+      while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
+      if (word == key && j < text.size() && text[j] == '=') {
+        ++j;
+        while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
+        if (j < text.size() && text[j] == '"') return read_string(text, j);
+        return std::nullopt;
+      }
+      prev = 'a';
+      continue;
+    }
+    if (c != ' ' && c != '\n' && c != '\t' && c != '\r') prev = c;
+    ++i;
+  }
+  return std::nullopt;
+}
+
+/// The root name of the symbol reference at the outer level of `text` under `key`
+/// (`callee = @g` → "g"), for properties; or of a whole attribute value (`@g`).
+inline std::optional<std::string> leading_symbol(std::string_view value) {
+  std::size_t i = 0;
+  while (i < value.size() && (value[i] == ' ' || value[i] == '\t' || value[i] == '\n')) ++i;
+  if (i >= value.size() || value[i] != '@') return std::nullopt;
+  ++i;
+  return read_symbol_name(value, i);
+}
+inline std::optional<std::string> find_dict_symbol(std::string_view text, std::string_view key) {
+  // The key is searched textually but only where it starts a `key = @...` entry; the callee
+  // property of func.call is the only use, and its dictionary has no nested entries.
+  std::size_t pos = 0;
+  while ((pos = text.find(key, pos)) != std::string_view::npos) {
+    bool starts = pos == 0 || !is_bare_id_char(text[pos - 1]);
+    auto j = pos + key.size();
+    pos = j;
+    if (!starts || (j < text.size() && is_bare_id_char(text[j]))) continue;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n')) ++j;
+    if (j < text.size() && text[j] == '=') return leading_symbol(text.substr(j + 1));
+  }
+  return std::nullopt;
+}
+
+inline bool is_terminator(const module& m, op_ref op) {
+  if (m.num_results(op) != 0) return false;
+  if (m.kind(op) == kind_id_v<kinds::return_>) return true;
+  auto n = m.name(op);
+  return n.ends_with(".yield") || n.ends_with(".terminator");
+}
+
+inline std::string_view type_text_or_null(const module& m, type_ref t) {
+  return t.valid() ? m.type_text(t) : std::string_view("<<NULL TYPE>>");
+}
+
+/// A stored symbol name as the plain name. The parser keeps a name that is not a bare id as its
+/// string literal (`"has space"`, escapes as written), so quoted text is unescaped here; any
+/// other text is taken literally.
+inline std::string plain_symbol(std::string_view s) {
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
+    std::size_t i = 0;
+    if (auto r = read_string(s, i); r && i == s.size()) return *r;
+  }
+  return std::string(s);
+}
+
+/// How a plain symbol name is written after '@': bare when it can be, else a string literal.
+inline std::string symbol_ref_text(std::string_view name) {
+  bool bare = !name.empty() && is_bare_id_start(name.front());
+  for (char c : name) bare = bare && is_bare_id_char(c);
+  std::string out = "@";
+  if (bare) return out += name;
+  out += '"';
+  for (char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {  // MLIR spells unprintable bytes as \XX
+      constexpr char hex[] = "0123456789ABCDEF";
+      out += '\\';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+      continue;
+    }
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out += '"';
+}
+
+/// The symbol a top-level op defines (functions: sym_name; others: a `sym_name` string
+/// attribute or property), as a plain name, or nullopt.
+inline std::optional<std::string> defined_symbol(const module& m, op_ref op) {
+  if (m.is_function(op)) return plain_symbol(m.function(op).sym_name);
+  if (auto* a = m.find_attribute(op, "sym_name")) {
+    std::size_t i = 0;
+    auto v = std::string_view(a->value);
+    while (i < v.size() && v[i] == ' ') ++i;
+    if (i < v.size() && v[i] == '"') return read_string(v, i);
+    return std::nullopt;
+  }
+  if (!m.properties_text(op).empty()) return find_dict_string(m.properties_text(op), "sym_name");
+  return std::nullopt;
+}
+
+class verifier {
+ public:
+  explicit verifier(const module& m) : m_(m), anchor_(m.block_count(), npos),
+                                       depth_(m.block_count(), 0),
+                                       redefined_(m.op_capacity(), false) {}
+
+  diagnostics run() {
+    collect_symbols();
+    walk();
+    return std::move(out_);
+  }
+
+ private:
+  struct frame {
+    block_ref block;
+    op_ref next;       // next op of `block` to visit
+    op_ref function;   // innermost function whose body encloses this block (or invalid)
+    std::uint32_t function_depth;  // depth of that function's body block (0 = none)
+  };
+
+  void error(op_ref op, std::string message) {
+    out_.push_back(diagnostic{m_.source_name, m_.loc(op), std::move(message)});
+  }
+
+  static std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+  /// `@f` / `@"has space"`: a function as diagnostics name it.
+  std::string function_ref(op_ref fn) const {
+    return symbol_ref_text(plain_symbol(m_.function(fn).sym_name));
+  }
+
+  // Pass 1 over the top-level ops: the symbol table, so references may point forward.
+  void collect_symbols() {
+    module_symbol_ = plain_symbol(m_.sym_name);
+    for (auto op : m_.ops(m_.body())) {
+      if (m_.erased(op)) continue;
+      auto name = defined_symbol(m_, op);
+      if (!name || name->empty()) continue;
+      if (!symbols_.emplace(*name, op).second) redefined_[op.id] = true;
+    }
+  }
+
+  // Pre-order walk with an explicit stack; see the header comment for `anchor_`.
+  void walk() {
+    std::vector<frame> stack;
+    auto body = m_.body();
+    depth_[body.id] = 1;
+    stack.push_back(frame{body, m_.front(body), op_ref{}, 0});
+    while (!stack.empty()) {
+      frame& f = stack.back();
+      if (!f.next.valid()) {
+        anchor_[f.block.id] = npos;
+        stack.pop_back();
+        continue;
+      }
+      const op_ref op = f.next;
+      f.next = m_.next_op(op);
+      anchor_[f.block.id] = op.id;
+      const frame cur = f;  // `f` dangles once a frame is pushed
+      if (m_.erased(op)) continue;
+      check_op(op, cur);
+      auto rb = m_.region_block(op);
+      if (rb.valid() && rb.id < anchor_.size()) {
+        auto depth = static_cast<std::uint32_t>(stack.size() + 1);
+        depth_[rb.id] = depth;
+        bool is_fn = m_.is_function(op);
+        stack.push_back(frame{rb, m_.front(rb), is_fn ? op : cur.function,
+                              is_fn ? depth : cur.function_depth});
+      }
+    }
+  }
+
+  void check_op(op_ref op, const frame& f) {
+    const bool top = f.block == m_.body();
+    if (top && redefined_[op.id])
+      error(op, "redefinition of symbol named " + quote(*defined_symbol(m_, op)));
+    if (m_.is_function(op))
+      check_function(op);
+    else
+      check_region_terminator(op);
+    check_operands(op, f);
+    check_terminator_position(op, f, top);
+    if (m_.name(op) == "func.call") check_call(op);
+    check_symbol_refs(op);
+  }
+
+  void check_function(op_ref op) {
+    const auto& fi = m_.function(op);
+    if (fi.sym_name.empty()) error(op, "'func.func' op requires attribute 'sym_name'");
+    if (fi.declaration) {
+      if (fi.visibility.empty() || fi.visibility == "public")
+        error(op, "'func.func' op symbol declaration cannot have public visibility");
+      return;
+    }
+    auto rb = m_.region_block(op);
+    const std::string fname = "function '" + function_ref(op) + "'";
+    if (!rb.valid() || m_.empty(rb)) {
+      error(op, fname + " has an empty body");
+      return;
+    }
+    auto last = m_.back(rb);
+    if (!is_terminator(m_, last))
+      error(op, fname + " does not end with a terminator");
+    else if (m_.name(last) != "func.return")
+      error(op, fname + " does not end with 'func.return'");
+  }
+
+  void check_region_terminator(op_ref op) {
+    auto rb = m_.region_block(op);
+    if (!rb.valid()) return;
+    if (m_.empty(rb) ? !m_.arguments(rb).empty() : !is_terminator(m_, m_.back(rb)))
+      error(op, "region of " + quote(m_.name(op)) + " does not end with a terminator");
+  }
+
+  void check_operands(op_ref op, const frame& f) {
+    auto vs = m_.operands(op);
+    for (std::size_t i = 0; i < vs.size(); ++i) {
+      const value_ref v = vs[i];
+      // Built only on error: valid operands must not pay for a string.
+      auto which = [i] { return "operand #" + std::to_string(i); };
+      if (!v.valid() || v.id >= m_.value_capacity()) {
+        error(op, which() + " is null");
+        continue;
+      }
+      const block_ref b = m_.defining_block(v);
+      const std::uint32_t a = b.valid() && b.id < anchor_.size() ? anchor_[b.id] : npos;
+      if (a == npos) {
+        error(op, which() + " uses a value defined outside its scope");
+        continue;
+      }
+      if (f.function.valid() && depth_[b.id] < f.function_depth) {
+        error(op, which() + " uses a value defined outside function '" +
+                      function_ref(f.function) + "'");
+        continue;
+      }
+      const op_ref d = m_.defining_op(v);
+      if (!d.valid()) continue;  // a block argument of B: visible in all of B's region
+      // d's block is B (that is how B was found); the order query needs d to be in B's list,
+      // which a badly spliced op might not be, so check that first (O(1)).
+      const auto& ord = m_.order();
+      if (!ord.attached(d.id) || ord.list_of(d.id) != b.id ||
+          !m_.is_before_in_block(d, op_ref{a}))
+        error(op, which() + " does not dominate this use");
+    }
+  }
+
+  void check_terminator_position(op_ref op, const frame& f, bool top) {
+    if (m_.name(op) == "func.return") {
+      op_ref parent = m_.parent_op_of_block(f.block);
+      if (!parent.valid() || !m_.is_function(parent)) {
+        error(op, "'func.return' op expects parent op 'func.func'");
+        return;
+      }
+    }
+    if (!top && is_terminator(m_, op) && m_.next_op(op).valid())
+      error(op, quote(m_.name(op)) + " op must be the last operation in the parent block");
+    if (m_.name(op) == "func.return") check_return(op, m_.parent_op_of_block(f.block));
+  }
+
+  void check_return(op_ref op, op_ref fn) {
+    const auto& fi = m_.function(fn);
+    auto vs = m_.operands(op);
+    if (vs.size() != fi.result_types.size()) {
+      error(op, "'func.return' op has " + std::to_string(vs.size()) +
+                    " operands, but enclosing function (" + function_ref(fn) + ") returns " +
+                    std::to_string(fi.result_types.size()));
+      return;
+    }
+    for (std::size_t i = 0; i < vs.size(); ++i) {
+      if (!vs[i].valid() || vs[i].id >= m_.value_capacity()) continue;  // reported by rule 4
+      auto got = type_text_or_null(m_, m_.type(vs[i]));
+      auto want = type_text_or_null(m_, fi.result_types[i]);
+      if (got != want)
+        error(op, "type of return operand " + std::to_string(i) + " (" + quote(got) +
+                      ") doesn't match function result type (" + quote(want) +
+                      ") in function " + function_ref(fn));
+    }
+  }
+
+  std::optional<std::string> callee_of(op_ref op) const {
+    if (auto* a = m_.find_attribute(op, "callee")) return leading_symbol(a->value);
+    return find_dict_symbol(m_.properties_text(op), "callee");
+  }
+
+  void check_call(op_ref op) {
+    auto callee = callee_of(op);
+    if (!callee) {
+      error(op, "'func.call' op requires attribute 'callee'");
+      return;
+    }
+    auto it = symbols_.find(*callee);
+    if (it == symbols_.end() || !m_.is_function(it->second)) {
+      error(op, "'func.call' op " + quote(*callee) + " does not reference a valid function");
+      return;
+    }
+    const op_ref fn = it->second;
+    const auto& fi = m_.function(fn);
+    // The signature is read in place (no copy): a call costs O(its own operands and results)
+    // even when the callee has many more arguments.
+    const bool has_body = !fi.declaration && m_.has_region(fn);
+    const auto body_args =
+        has_body ? m_.arguments(m_.region_block(fn)) : std::span<const value_ref>{};
+    const std::size_t num_args = has_body ? body_args.size() : fi.decl_arg_types.size();
+    auto arg_type = [&](std::size_t i) {
+      return has_body ? m_.type(body_args[i]) : fi.decl_arg_types[i];
+    };
+    auto vs = m_.operands(op);
+    if (vs.size() != num_args) {
+      error(op, "'func.call' op incorrect number of operands for callee");
+    } else {
+      for (std::size_t i = 0; i < vs.size(); ++i) {
+        if (!vs[i].valid() || vs[i].id >= m_.value_capacity()) continue;
+        auto got = type_text_or_null(m_, m_.type(vs[i]));
+        auto want = type_text_or_null(m_, arg_type(i));
+        if (got != want)
+          error(op, "'func.call' op operand type mismatch: expected operand type " + quote(want) +
+                        ", but provided " + quote(got) + " for operand number " +
+                        std::to_string(i));
+      }
+    }
+    if (m_.num_results(op) != fi.result_types.size()) {
+      error(op, "'func.call' op incorrect number of results for callee");
+      return;
+    }
+    for (std::size_t i = 0; i < fi.result_types.size(); ++i) {
+      if (type_text_or_null(m_, m_.type(m_.result(op, i))) !=
+          type_text_or_null(m_, fi.result_types[i]))
+        error(op, "'func.call' op result type mismatch at index " + std::to_string(i));
+    }
+  }
+
+  void check_symbol_refs(op_ref op) {
+    std::optional<std::string> callee;
+    if (m_.name(op) == "func.call") callee = callee_of(op);
+    auto check = [&](const std::string& name) {
+      if (callee && name == *callee) return;
+      if (!symbols_.contains(name) && (module_symbol_.empty() || name != module_symbol_))
+        error(op, quote(symbol_ref_text(name)) + " does not reference a valid symbol");
+    };
+    for (const auto& a : m_.attributes(op)) for_each_symbol_ref(a.value, check);
+    for_each_symbol_ref(m_.properties_text(op), check);
+    if (m_.is_function(op)) {
+      const auto& fi = m_.function(op);
+      for (const auto& t : fi.arg_attrs) for_each_symbol_ref(t, check);
+      for (const auto& t : fi.result_attrs) for_each_symbol_ref(t, check);
+    }
+  }
+
+  const module& m_;
+  diagnostics out_;
+  // For each block on the current walk path: the path op lying in it (npos off the path).
+  std::vector<std::uint32_t> anchor_;
+  // For each block on the current walk path: its depth (module body = 1).
+  std::vector<std::uint32_t> depth_;
+  std::unordered_map<std::string, op_ref> symbols_;  // looked up only, never iterated
+  std::string module_symbol_;  // `module @name`: a valid root for `@name::@f`
+  std::vector<bool> redefined_;  // by op id: a later definition of an existing symbol
+};
+
+}  // namespace verify_detail
+
+/// Checks `m` against the rules in this header's comment and returns every violation, in walk
+/// order (empty = valid). Never modifies `m`. O(size of m); see the header comment.
+inline diagnostics verify(const module& m) { return verify_detail::verifier(m).run(); }
+
+}  // namespace neuronrw::ref
