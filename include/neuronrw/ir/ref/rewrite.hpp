@@ -156,6 +156,7 @@ inline void clone_block_ops(module& m, block_ref src, block_ref dst, std::vector
 /// `*.return`) becomes `func.return`. Cost: O(size of the region).
 inline op_ref outline_region(module& m, const outline_request<op_ref>& r) {
   auto f = m.create_op("func.func", {}, {}, to_attributes(r.attrs), m.loc(r.region_owner));
+  m.set_loc_text(f, m.loc_text(r.region_owner));
   auto& fi = m.make_function(f);
   fi.sym_name = std::string(r.symbol);
   fi.visibility = "private";
@@ -180,6 +181,7 @@ inline op_ref outline_region(module& m, const outline_request<op_ref>& r) {
   if (term.valid() && m.kind(term) == kind_id_v<kinds::return_> && m.name(term) != "func.return") {
     std::vector<value_ref> vals(m.operands(term).begin(), m.operands(term).end());
     auto ret = m.create_op("func.return", vals, {}, {}, m.loc(term));
+    m.set_loc_text(ret, m.loc_text(term));
     m.insert_after(ret, term);
     m.erase_op(term);
   }
@@ -194,6 +196,7 @@ inline op_ref replace_op(module& m, const replace_request<op_ref>& r) {
   auto n = m.create_op(r.op_name, operands, types, to_attributes(r.attrs), m.loc(r.old));
   m.insert_before(n, r.old);
   m.set_name_hint(n, m.name_hint(r.old));
+  m.set_loc_text(n, m.loc_text(r.old));
   for (std::size_t i = 0; i < types.size(); ++i) m.replace_all_uses(m.result(r.old, i), m.result(n, i));
   return n;
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""End-to-end tests of neuronrw-opt: exit codes, messages, output files, goldens.
+
+Usage: driver_test.py NEURONRW_OPT TESTS_DIR EXAMPLES_DIR QUICKSTART
+Each check prints one line; the script exits 1 if any failed.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+opt, tests_dir, examples_dir, quickstart = sys.argv[1:5]
+golden_dir = os.path.join(tests_dir, "driver", "golden")
+failures = 0
+
+
+def run(args, stdin=None):
+    return subprocess.run([opt] + args, input=stdin, capture_output=True, text=True)
+
+
+def check(name, cond, detail=""):
+    global failures
+    print(("ok   " if cond else "FAIL ") + name)
+    if not cond:
+        failures += 1
+        if detail:
+            print("     " + detail.replace("\n", "\n     "))
+
+
+def read(p):
+    with open(p, encoding="utf-8") as f:
+        return f.read()
+
+
+# --help: exit 0, lists the options and the exit codes.
+r = run(["--help"])
+check("--help exits 0", r.returncode == 0, r.stderr)
+check("--help lists -o and exit codes", "-o FILE" in r.stdout and "EXIT CODES" in r.stdout, r.stdout)
+
+# Usage errors: exit 2, message on stderr, nothing on stdout.
+r = run(["--no-such-pass", "x.mlir"])
+check("unknown flag exits 2", r.returncode == 2 and r.stdout == "", f"rc={r.returncode}")
+check("unknown flag message",
+      r.stderr == "neuronrw-opt: unknown option '--no-such-pass'\nTry 'neuronrw-opt --help'.\n", r.stderr)
+r = run(["a.mlir", "b.mlir"])
+check("two inputs exit 2", r.returncode == 2 and "more than one input file ('a.mlir' and 'b.mlir')" in r.stderr, r.stderr)
+r = run(["-o"])
+check("-o without a file exits 2", r.returncode == 2 and "option '-o' needs a file name" in r.stderr, r.stderr)
+
+# Input errors: exit 1, located message, no output.
+r = run(["/nonexistent/in.mlir"])
+check("missing input exits 1", r.returncode == 1 and r.stderr == "/nonexistent/in.mlir: error: cannot open input file\n", r.stderr)
+bad = 'func.func @f() {\n  %0 = "foo.bar"( : () -> i32\n  return\n}\n'
+r = run(["-"], stdin=bad)
+check("parse error exits 1 with a located message and no output",
+      r.returncode == 1 and r.stdout == "" and r.stderr.startswith("<stdin>:2:"), r.stderr)
+unverified = 'func.func @f() -> i32 {\n  %0 = "foo.bar"() : () -> i32\n}\n'
+r = run(["-"], stdin=unverified)
+check("verifier error exits 1 with a located message",
+      r.returncode == 1 and r.stdout == "" and r.stderr.startswith("<stdin>:1:"), r.stderr)
+
+# Round trip of every shipped example: exit 0, output equals the golden, and is a fixed point.
+for name in sorted(os.listdir(os.path.join(examples_dir, "mlir"))):
+    if not name.endswith(".mlir"):
+        continue
+    path = os.path.join(examples_dir, "mlir", name)
+    r = run([path])
+    check(f"round trip {name} exits 0", r.returncode == 0, r.stderr)
+    golden = os.path.join(golden_dir, name + ".roundtrip")
+    if os.path.exists(golden):
+        check(f"round trip {name} matches golden", r.stdout == read(golden),
+              "--- got ---\n" + r.stdout)
+    r2 = run(["-"], stdin=r.stdout)
+    check(f"round trip {name} is a fixed point", r2.returncode == 0 and r2.stdout == r.stdout, r2.stderr)
+
+# -o writes the file only on success and never leaves a partial file behind.
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "out.mlir")
+    r = run(["-o", out, os.path.join(examples_dir, "mlir", "layer.mlir")])
+    check("-o writes the output file", r.returncode == 0 and r.stdout == "" and os.path.exists(out), r.stderr)
+    good = read(out) if os.path.exists(out) else ""
+    r = run(["-o", out, "-"], stdin=bad)
+    check("-o leaves an existing file untouched on error",
+          r.returncode == 1 and os.path.exists(out) and read(out) == good and not os.path.exists(out + ".tmp"))
+    out2 = os.path.join(tmp, "never.mlir")
+    r = run(["-o", out2, "-"], stdin=bad)
+    check("-o creates nothing on error", r.returncode == 1 and not os.path.exists(out2))
+
+# --mlir-style-names numbers values like mlir-opt.
+r = run(["--mlir-style-names", os.path.join(examples_dir, "mlir", "layer.mlir")])
+check("--mlir-style-names prints %arg0 and %0", r.returncode == 0 and "%arg0" in r.stdout and "%0 =" in r.stdout, r.stdout)
+
+# The README's example prints exactly its golden.
+r = subprocess.run([quickstart], capture_output=True, text=True)
+check("quickstart prints its golden", r.returncode == 0 and r.stdout == read(os.path.join(golden_dir, "quickstart.out")),
+      r.stdout + r.stderr)
+
+print(f"{failures} check(s) failed" if failures else "all checks passed")
+sys.exit(1 if failures else 0)
