@@ -73,6 +73,35 @@ for name in sorted(os.listdir(os.path.join(examples_dir, "mlir"))):
     r2 = run(["-"], stdin=r.stdout)
     check(f"round trip {name} is a fixed point", r2.returncode == 0 and r2.stdout == r.stdout, r2.stderr)
 
+# Host programs (chosen by the .py extension): round trip, the pass, idempotence, dry run.
+for name in sorted(os.listdir(os.path.join(examples_dir, "host"))):
+    if not name.endswith(".py"):
+        continue
+    path = os.path.join(examples_dir, "host", name)
+    r = run([path])
+    check(f"host round trip {name} exits 0", r.returncode == 0 and r.stdout != "", r.stderr)
+    r2 = run(["--input-kind=host", "-"], stdin=r.stdout)
+    check(f"host round trip {name} is a fixed point", r2.returncode == 0 and r2.stdout == r.stdout, r2.stderr)
+    p1 = run(["--materialize-comm-domain-scopes", path])
+    check(f"--materialize-comm-domain-scopes {name} exits 0 with scopes",
+          p1.returncode == 0 and "pl._dump.comm_domain(" in p1.stdout, p1.stderr)
+    p2 = run(["--input-kind=host", "--materialize-comm-domain-scopes", "-"], stdin=p1.stdout)
+    check(f"--materialize-comm-domain-scopes {name} is idempotent", p2.returncode == 0 and p2.stdout == p1.stdout, p2.stderr)
+    d = run(["--materialize-comm-domain-scopes-dry-run", path])
+    check(f"dry run {name} prints a plan and no program",
+          d.returncode == 0 and "scope comm_d0" in d.stdout and "def " not in d.stdout, d.stdout + d.stderr)
+    golden = os.path.join(golden_dir, name + ".scopes")
+    if os.path.exists(golden):
+        check(f"--materialize-comm-domain-scopes {name} matches golden", p1.stdout == read(golden), p1.stdout)
+
+r = run(["--materialize-comm-domain-scopes", os.path.join(examples_dir, "mlir", "layer.mlir")])
+check("a host pass on MLIR input is a usage error", r.returncode == 2 and "does not apply to MLIR input" in r.stderr, r.stderr)
+r = run(["--fusion-to-composite", os.path.join(examples_dir, "host", "pipeline.py")])
+check("an MLIR pass on a host program is a usage error", r.returncode == 2 and "does not apply to host programs" in r.stderr, r.stderr)
+bad_host = "@pl.program\nclass P:\n    def f(self\n"
+r = run(["--input-kind=host", "-"], stdin=bad_host)
+check("host parse error exits 1 with a located message", r.returncode == 1 and r.stdout == "" and r.stderr.startswith("<stdin>:"), r.stderr)
+
 # -o writes the file only on success and never leaves a partial file behind.
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "out.mlir")

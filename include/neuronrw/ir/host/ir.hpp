@@ -1,0 +1,520 @@
+// neuronrw/ir/host/ir.hpp — the reference host IR (SPEC §6): pypto-style host programs — a program
+// of functions with a level (HOST, CHIP, ...) and a role (Orchestrator, ...); statements
+// (assignment, for over pl.range, while, expression statement, return, comm-domain scope);
+// expressions (variables, integer / bool / string constants, symbols such as pl.FP32, None,
+// lists, calls of ops or functions with positional arguments, keyword arguments and attributes);
+// and types (unknown, scalar, tensor, distributed tensor carrying a WindowBuffer, pointer).
+//
+// Customization points: none; this header is a concrete IR. Its host-concept mapping is in
+// neuronrw/ir/host/traits.hpp, its text format in text.hpp, structural equality in hash.hpp.
+//
+// Ownership, and why: every node lives on the heap behind a unique_ptr owned by its parent, so
+// the raw pointers handed out as handles (function*, stmt*, expr*, var*) stay valid while a pass
+// moves statements around (wrapping a body in a scope moves unique_ptrs, never nodes). A variable
+// is owned by its definition (an assignment target, a loop variable, a parameter); every
+// reference is a non-owning `var*`, so references can never form an ownership cycle — a
+// WindowBuffer points back at its base variable, whose own type may in turn name a WindowBuffer.
+// WindowBuffers are shared and immutable (`std::shared_ptr<const window_buffer>`): all the views
+// of one allocation share ONE object, and that pointer identity is part of the program (the
+// structural equality of hash.hpp compares it like a variable binding).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/diagnostic.hpp>
+
+namespace neuronrw::host {
+
+struct var;
+struct expr;
+struct stmt;
+struct window_buffer;
+
+using expr_ptr = std::unique_ptr<expr>;
+using stmt_ptr = std::unique_ptr<stmt>;
+using var_ptr = std::unique_ptr<var>;
+using window_ptr = std::shared_ptr<const window_buffer>;
+
+// ------------------------------------------------------------------------------------- types
+
+enum class type_kind : std::uint8_t {
+  unknown,             ///< `pl.UnknownType`: nothing is known (an op the IR does not model)
+  scalar,              ///< `pl.Scalar[pl.INDEX]`
+  tensor,              ///< `pl.Tensor[[256, 4], pl.FP32]`
+  distributed_tensor,  ///< `pld.DistributedTensor[[256], pl.FP32]`, optionally with a WindowBuffer
+  ptr,                 ///< `pl.Ptr`: the result of pld.tensor.alloc_window_buffer
+};
+
+/// One dimension of a shape: an integer, or a variable (a dynamic dimension).
+struct dim {
+  std::int64_t value = 0;
+  var* sym = nullptr;  ///< non-null for a symbolic dimension
+};
+
+/// A value type. Plain data, cheap to copy; `window` is shared, never copied.
+struct type {
+  type_kind kind = type_kind::unknown;
+  std::string dtype;        ///< "FP32", "INDEX", ... for scalar / tensor / distributed_tensor
+  std::vector<dim> shape;   ///< tensor / distributed_tensor
+  window_ptr window;        ///< distributed_tensor only: the WindowBuffer backing it, or null
+
+  static type unknown() { return {}; }
+  static type scalar(std::string dtype) { return {type_kind::scalar, std::move(dtype), {}, nullptr}; }
+  static type ptr() { return {type_kind::ptr, {}, {}, nullptr}; }
+  static type tensor(std::vector<dim> shape, std::string dtype) {
+    return {type_kind::tensor, std::move(dtype), std::move(shape), nullptr};
+  }
+  static type distributed(std::vector<dim> shape, std::string dtype, window_ptr w = nullptr) {
+    return {type_kind::distributed_tensor, std::move(dtype), std::move(shape), std::move(w)};
+  }
+};
+
+/// A variable: a binding. Two variables are different even when their names are equal.
+struct var {
+  std::string name;  ///< a hint: the printer keeps it when it can, renames on collisions
+  host::type type;
+  source_loc loc;
+};
+
+// ------------------------------------------------------------------------------- expressions
+
+enum class expr_kind : std::uint8_t {
+  var_ref,     ///< `x`
+  int_const,   ///< `16`, `-1`
+  bool_const,  ///< `True` / `False`
+  str_const,   ///< `"buf"`
+  symbol,      ///< `pl.FP32`: a dotted name that is not called
+  none,        ///< `None`
+  list,        ///< `[256, n]`
+  call,        ///< `pld.tensor.window(buf, [256], dtype=pl.FP32)`, `self.chip_fn(v, device=r)`
+};
+
+enum class callee_kind : std::uint8_t {
+  op,        ///< a named op: `pld.tensor.window`
+  function,  ///< a function of the program, by name: `self.chip_fn`
+};
+
+/// A keyword argument or an attribute: name and value, kept in order.
+struct keyword {
+  std::string name;
+  expr_ptr value;
+};
+
+/// One expression node. A single node type (with a kind) rather than a class hierarchy: the IR is
+/// small, every pass switches on the kind anyway, and the fields that do not apply stay empty.
+struct expr {
+  expr_kind kind = expr_kind::none;
+  source_loc loc;
+  var* ref = nullptr;          ///< var_ref
+  std::int64_t value = 0;      ///< int_const; bool_const (0 or 1)
+  std::string text;            ///< str_const value; symbol path; callee name of a call
+  host::callee_kind callee = callee_kind::op;  ///< call
+  std::vector<expr_ptr> args;  ///< call: positional arguments; list: elements
+  std::vector<keyword> kwargs;  ///< call: keyword arguments (`dtype=pl.FP32`, `name="buf"`)
+  std::vector<keyword> attrs;   ///< call: attributes (`device=r`, `attrs={...}`)
+  host::type type;              ///< call: the result type the IR records for it
+};
+
+/// The statement forms.
+enum class stmt_kind : std::uint8_t {
+  assign,             ///< `target = value`
+  for_range,          ///< `for target in pl.range(start, stop, step): body`
+  while_loop,         ///< `while value: body`
+  expr_stmt,          ///< `value`
+  ret,                ///< `return values...`
+  comm_domain_scope,  ///< `with pl._dump.comm_domain(name=..., devices=..., slots=..., attrs=...): body`
+};
+
+/// One statement node (same single-node design as expr).
+struct stmt {
+  stmt_kind kind = stmt_kind::expr_stmt;
+  source_loc loc;
+  var_ptr target;                ///< assign: the variable defined; for_range: the loop variable
+  expr_ptr value;                ///< assign: value; expr_stmt: the expression; while: condition
+  expr_ptr start, stop, step;    ///< for_range
+  std::vector<expr_ptr> values;  ///< ret
+  std::vector<stmt_ptr> body;    ///< for_range, while_loop, comm_domain_scope
+  // comm_domain_scope:
+  std::string name;                    ///< "comm_d0"
+  std::vector<std::int64_t> devices;   ///< ascending; empty means every device
+  std::vector<window_ptr> slots;       ///< WindowBuffers, in allocation order
+  std::vector<keyword> attrs;          ///< scope attributes
+};
+
+/// A WindowBuffer (SPEC §6): the host-side metadata of one window allocation. Immutable once
+/// built and shared by every view of the allocation. Its name is its base variable's name.
+struct window_buffer {
+  const var* base = nullptr;   ///< the allocation variable (a back-reference; not owned)
+  expr_ptr size;               ///< its own copy of the size expression
+  bool load_from_host = false;  ///< host-staging flags (placeholders upstream; kept and printed)
+  bool store_to_host = false;
+  source_loc loc;
+
+  std::string_view name() const noexcept { return base ? std::string_view(base->name) : std::string_view(); }
+};
+
+struct function {
+  std::string name;
+  std::string level;  ///< "HOST", "CHIP", ...; empty when the decorator has none
+  std::string role;   ///< "Orchestrator", ...; empty when the decorator has none
+  std::vector<var_ptr> params;
+  std::optional<host::type> return_type;
+  std::vector<stmt_ptr> body;
+  source_loc loc;
+};
+
+/// A host program: an ordered list of functions. Move-only (it owns every node).
+struct program {
+  std::string name = "Program";
+  std::vector<std::unique_ptr<function>> functions;
+  std::string file;  ///< the source name used in diagnostics
+
+  program() = default;
+  program(program&&) noexcept = default;
+  program& operator=(program&&) noexcept = default;
+  program(const program&) = delete;
+  program& operator=(const program&) = delete;
+
+  function* find_function(std::string_view n) const noexcept {
+    for (auto& f : functions)
+      if (f->name == n) return f.get();
+    return nullptr;
+  }
+};
+
+// ---------------------------------------------------------------------------------- builders
+// Free functions that build nodes the way the parser does, for passes and tests.
+
+inline var_ptr make_var(std::string name, host::type t = {}, source_loc loc = {}) {
+  auto v = std::make_unique<var>();
+  v->name = std::move(name);
+  v->type = std::move(t);
+  v->loc = loc;
+  return v;
+}
+
+inline expr_ptr make_var_ref(var* v, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::var_ref;
+  e->ref = v;
+  e->loc = loc;
+  return e;
+}
+inline expr_ptr make_int(std::int64_t v, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::int_const;
+  e->value = v;
+  e->loc = loc;
+  return e;
+}
+inline expr_ptr make_bool(bool v, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::bool_const;
+  e->value = v ? 1 : 0;
+  e->loc = loc;
+  return e;
+}
+inline expr_ptr make_str(std::string s, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::str_const;
+  e->text = std::move(s);
+  e->loc = loc;
+  return e;
+}
+inline expr_ptr make_symbol(std::string path, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::symbol;
+  e->text = std::move(path);
+  e->loc = loc;
+  return e;
+}
+inline expr_ptr make_none(source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::none;
+  e->loc = loc;
+  return e;
+}
+inline expr_ptr make_list(std::vector<expr_ptr> elems, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::list;
+  e->args = std::move(elems);
+  e->loc = loc;
+  return e;
+}
+/// A call. Its type is `t`; use infer_call_type for the type the text format derives.
+inline expr_ptr make_call(host::callee_kind ck, std::string callee, std::vector<expr_ptr> args,
+                          std::vector<keyword> kwargs = {}, std::vector<keyword> attrs = {},
+                          host::type t = {}, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::call;
+  e->callee = ck;
+  e->text = std::move(callee);
+  e->args = std::move(args);
+  e->kwargs = std::move(kwargs);
+  e->attrs = std::move(attrs);
+  e->type = std::move(t);
+  e->loc = loc;
+  return e;
+}
+inline keyword make_keyword(std::string name, expr_ptr value) { return keyword{std::move(name), std::move(value)}; }
+
+inline stmt_ptr make_assign(var_ptr target, expr_ptr value, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::assign;
+  s->target = std::move(target);
+  s->value = std::move(value);
+  s->loc = loc;
+  return s;
+}
+inline stmt_ptr make_for(var_ptr loop_var, expr_ptr start, expr_ptr stop, expr_ptr step,
+                         std::vector<stmt_ptr> body, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::for_range;
+  s->target = std::move(loop_var);
+  s->start = std::move(start);
+  s->stop = std::move(stop);
+  s->step = std::move(step);
+  s->body = std::move(body);
+  s->loc = loc;
+  return s;
+}
+inline stmt_ptr make_while(expr_ptr cond, std::vector<stmt_ptr> body, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::while_loop;
+  s->value = std::move(cond);
+  s->body = std::move(body);
+  s->loc = loc;
+  return s;
+}
+inline stmt_ptr make_expr_stmt(expr_ptr e, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::expr_stmt;
+  s->value = std::move(e);
+  s->loc = loc;
+  return s;
+}
+inline stmt_ptr make_return(std::vector<expr_ptr> values, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::ret;
+  s->values = std::move(values);
+  s->loc = loc;
+  return s;
+}
+inline stmt_ptr make_scope(std::string name, std::vector<std::int64_t> devices, std::vector<window_ptr> slots,
+                           std::vector<keyword> attrs, std::vector<stmt_ptr> body, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::comm_domain_scope;
+  s->name = std::move(name);
+  s->devices = std::move(devices);
+  s->slots = std::move(slots);
+  s->attrs = std::move(attrs);
+  s->body = std::move(body);
+  s->loc = loc;
+  return s;
+}
+
+// ------------------------------------------------------------------------------ type queries
+
+namespace detail {
+inline bool same_dims(const std::vector<dim>& a, const std::vector<dim>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].sym != b[i].sym || (a[i].sym == nullptr && a[i].value != b[i].value)) return false;
+  return true;
+}
+}  // namespace detail
+
+/// Equality of two types of ONE program: variables and WindowBuffers by identity.
+/// (hash.hpp compares types of two different programs, up to a renaming.)
+inline bool same_type(const type& a, const type& b) {
+  return a.kind == b.kind && a.dtype == b.dtype && detail::same_dims(a.shape, b.shape) && a.window == b.window;
+}
+/// same_type, ignoring the WindowBuffer.
+inline bool same_type_but_window(const type& a, const type& b) {
+  return a.kind == b.kind && a.dtype == b.dtype && detail::same_dims(a.shape, b.shape);
+}
+
+/// The type of an expression: a variable's type, INDEX for integers, BOOL for booleans, a
+/// call's recorded type, unknown for the rest.
+inline type type_of(const expr& e) {
+  switch (e.kind) {
+    case expr_kind::var_ref: return e.ref ? e.ref->type : type{};
+    case expr_kind::int_const: return type::scalar("INDEX");
+    case expr_kind::bool_const: return type::scalar("BOOL");
+    case expr_kind::call: return e.type;
+    default: return {};
+  }
+}
+
+/// Op names the IR knows the result type of (SPEC §6, pypto's pld namespace).
+namespace ops {
+inline constexpr std::string_view alloc_window_buffer = "pld.tensor.alloc_window_buffer";
+inline constexpr std::string_view window = "pld.tensor.window";
+inline constexpr std::string_view world_size = "pld.system.world_size";
+}  // namespace ops
+
+/// The result type the IR derives for a call from its callee and arguments (pypto's op type
+/// inference, for the ops of SPEC §6): alloc_window_buffer → pl.Ptr; window(base, [dims],
+/// dtype=pl.X) → pld.DistributedTensor[[dims], pl.X] without a WindowBuffer (the pass attaches
+/// it); world_size → pl.Scalar[pl.INDEX]; the in-place collectives → the type of the argument
+/// they return (allreduce / broadcast / reduce_scatter: argument 0; allgather / all_to_all /
+/// all_to_all_v: argument 1); function calls and other ops → unknown.
+/// The text format prints a call in its plain form exactly when this reproduces its type.
+inline type infer_call_type(const expr& call) {
+  if (call.kind != expr_kind::call || call.callee != callee_kind::op) return {};
+  const std::string_view op = call.text;
+  if (op == ops::alloc_window_buffer) return type::ptr();
+  if (op == ops::world_size) return type::scalar("INDEX");
+  if (op == ops::window) {
+    if (call.args.size() < 2 || call.args[1]->kind != expr_kind::list) return {};
+    std::vector<dim> shape;
+    for (auto& d : call.args[1]->args) {
+      if (d->kind == expr_kind::int_const) shape.push_back({d->value, nullptr});
+      else if (d->kind == expr_kind::var_ref && d->ref) shape.push_back({0, d->ref});
+      else return {};
+    }
+    for (auto& k : call.kwargs) {
+      if (k.name != "dtype") continue;
+      if (k.value->kind != expr_kind::symbol || k.value->text.rfind("pl.", 0) != 0 || k.value->text.size() <= 3 ||
+          k.value->text.find('.', 3) != std::string::npos)
+        return {};
+      return type::distributed(std::move(shape), k.value->text.substr(3));
+    }
+    return {};
+  }
+  if (op == "pld.tensor.allreduce" || op == "pld.tensor.broadcast" || op == "pld.tensor.reduce_scatter")
+    return call.args.empty() ? type{} : type_of(*call.args[0]);
+  if (op == "pld.tensor.allgather" || op == "pld.tensor.all_to_all" || op == "pld.tensor.all_to_all_v")
+    return call.args.size() < 2 ? type{} : type_of(*call.args[1]);
+  return {};
+}
+
+// ------------------------------------------------------------------------------------ clone
+
+/// A deep copy of `p`: fresh variables and WindowBuffers, with every reference (and every pointer
+/// identity between WindowBuffers) mapped onto the copy. A reference to a variable that `p` does
+/// not define stays pointing at the original. O(size of p).
+class cloner {
+ public:
+  program clone(const program& p) {
+    program out;
+    out.name = p.name;
+    out.file = p.file;
+    // Definitions first, so forward references (a WindowBuffer in a parameter type naming a body
+    // variable as its base) map onto the copy.
+    for (auto& f : p.functions) {
+      for (auto& v : f->params) declare(*v);
+      for (auto& s : f->body) declare_stmt(*s);
+    }
+    for (auto& f : p.functions) {
+      auto nf = std::make_unique<function>();
+      nf->name = f->name;
+      nf->level = f->level;
+      nf->role = f->role;
+      nf->loc = f->loc;
+      for (auto& v : f->params) nf->params.push_back(take(*v));
+      if (f->return_type) nf->return_type = clone_type(*f->return_type);
+      for (auto& s : f->body) nf->body.push_back(clone_stmt(*s));
+      out.functions.push_back(std::move(nf));
+    }
+    return out;
+  }
+
+ private:
+  std::unordered_map<const var*, var_ptr> fresh_;  // original → its copy, until placed
+  std::unordered_map<const var*, var*> vars_;      // original → copy
+  std::unordered_map<const window_buffer*, window_ptr> windows_;
+
+  void declare(const var& v) {
+    auto nv = make_var(v.name, {}, v.loc);
+    vars_[&v] = nv.get();
+    fresh_[&v] = std::move(nv);
+  }
+  void declare_stmt(const stmt& s) {
+    if (s.target) declare(*s.target);
+    for (auto& b : s.body) declare_stmt(*b);
+  }
+  var* map(const var* v) const {
+    if (!v) return nullptr;
+    auto it = vars_.find(v);
+    return it == vars_.end() ? const_cast<var*>(v) : it->second;
+  }
+  var_ptr take(const var& v) {
+    auto it = fresh_.find(&v);
+    var_ptr nv = it != fresh_.end() && it->second ? std::move(it->second) : make_var(v.name, {}, v.loc);
+    nv->type = clone_type(v.type);
+    return nv;
+  }
+  window_ptr clone_window(const window_ptr& w) {
+    if (!w) return nullptr;
+    auto it = windows_.find(w.get());
+    if (it != windows_.end()) return it->second;
+    auto nw = std::make_shared<window_buffer>();
+    windows_[w.get()] = nw;  // before the size: a size expression may name this window again
+    nw->base = map(w->base);
+    nw->load_from_host = w->load_from_host;
+    nw->store_to_host = w->store_to_host;
+    nw->loc = w->loc;
+    if (w->size) nw->size = clone_expr(*w->size);
+    return nw;
+  }
+  type clone_type(const type& t) {
+    type out = t;
+    for (auto& d : out.shape) d.sym = map(d.sym);
+    out.window = clone_window(t.window);
+    return out;
+  }
+  std::vector<keyword> clone_keywords(const std::vector<keyword>& ks) {
+    std::vector<keyword> out;
+    for (auto& k : ks) out.push_back({k.name, k.value ? clone_expr(*k.value) : nullptr});
+    return out;
+  }
+
+ public:
+  expr_ptr clone_expr(const expr& e) {
+    auto ne = std::make_unique<expr>();
+    ne->kind = e.kind;
+    ne->loc = e.loc;
+    ne->ref = map(e.ref);
+    ne->value = e.value;
+    ne->text = e.text;
+    ne->callee = e.callee;
+    for (auto& a : e.args) ne->args.push_back(a ? clone_expr(*a) : nullptr);
+    ne->kwargs = clone_keywords(e.kwargs);
+    ne->attrs = clone_keywords(e.attrs);
+    ne->type = clone_type(e.type);
+    return ne;
+  }
+
+ private:
+  stmt_ptr clone_stmt(const stmt& s) {
+    auto ns = std::make_unique<stmt>();
+    ns->kind = s.kind;
+    ns->loc = s.loc;
+    if (s.target) ns->target = take(*s.target);
+    if (s.value) ns->value = clone_expr(*s.value);
+    if (s.start) ns->start = clone_expr(*s.start);
+    if (s.stop) ns->stop = clone_expr(*s.stop);
+    if (s.step) ns->step = clone_expr(*s.step);
+    for (auto& v : s.values) ns->values.push_back(v ? clone_expr(*v) : nullptr);
+    for (auto& b : s.body) ns->body.push_back(clone_stmt(*b));
+    ns->name = s.name;
+    ns->devices = s.devices;
+    for (auto& w : s.slots) ns->slots.push_back(clone_window(w));
+    ns->attrs = clone_keywords(s.attrs);
+    return ns;
+  }
+};
+
+/// A deep copy of `p` (see cloner).
+inline program clone(const program& p) { return cloner{}.clone(p); }
+
+}  // namespace neuronrw::host

@@ -1,0 +1,1482 @@
+// neuronrw/ir/host/text.hpp — the text format of the reference host IR, in the style of pypto's
+// Python printer: a `@pl.program` class of `@pl.function(level=..., role=...)` methods, Python
+// statements, `pl.` / `pld.` calls, and the private `pl._dump.*` forms that save what the pass
+// materializes (comm-domain scopes, WindowBuffers and their sharing, recorded call types).
+//
+//   print_program(const program&) -> std::string       deterministic; ends with a newline
+//   parse_program(std::string_view text, std::string_view file) -> parse_result
+//
+// Contract (SPEC §6): for every self-contained program p (every variable referenced where it is
+// visible, every called function defined, every WindowBuffer referenced from one function only,
+// names that are identifiers), parse(print(p)) is structurally equal to p (hash.hpp) and has the
+// same structural hash; no pass is re-run. Bad input gives `FILE:LINE:COL: error: MESSAGE`,
+// never a crash and never a partial program. The grammar is in docs/host-programs.md.
+//
+// Customization points: none.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/ir/host/ir.hpp>
+
+namespace neuronrw::host {
+
+namespace text_detail {
+
+inline bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+inline bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+/// Python's keywords, plus the names the format reserves (a variable called `self` would read as
+/// the method receiver).
+inline bool is_reserved(std::string_view s) {
+  static constexpr std::string_view words[] = {
+      "False", "None",  "True",  "and",    "as",     "assert", "async", "await",    "break",
+      "class", "continue", "def", "del",   "elif",   "else",   "except", "finally", "for",
+      "from",  "global", "if",   "import", "in",     "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",  "raise", "return", "try",    "while",  "with",   "yield",    "self"};
+  for (auto w : words)
+    if (w == s) return true;
+  return false;
+}
+
+inline bool is_ident(std::string_view s) {
+  if (s.empty() || !is_ident_start(s[0])) return false;
+  for (char c : s)
+    if (!is_ident_char(c)) return false;
+  return true;
+}
+
+/// `a.b` or longer, every component an identifier.
+inline bool is_dotted(std::string_view s) {
+  if (s.find('.') == std::string_view::npos) return false;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t dot = s.find('.', start);
+    if (!is_ident(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+inline bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+/// A double-quoted literal the lexer reads back byte for byte.
+inline std::string quote(std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += "\\x";
+          out += hex[c >> 4];
+          out += hex[c & 15];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+/// A printable variable name for a hint: identifier characters only, not reserved.
+inline std::string sanitize(std::string_view hint) {
+  std::string s;
+  for (char c : hint) s += is_ident_char(c) ? c : '_';
+  if (s.empty() || !is_ident_start(s[0])) s = "v" + s;
+  if (is_reserved(s)) s += '_';
+  return s;
+}
+
+// =========================================================================================
+// Printer
+// =========================================================================================
+
+class printer {
+ public:
+  std::string print(const program& p) {
+    out_ = "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\nclass ";
+    out_ += is_ident(p.name) && !is_reserved(p.name) ? p.name : sanitize(p.name);
+    out_ += ":\n";
+    if (p.functions.empty()) out_ += "    pass\n";
+    bool first = true;
+    for (auto& f : p.functions) {
+      if (!first) out_ += '\n';
+      first = false;
+      print_function(*f);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  std::string out_;
+  int indent_ = 0;
+  // Per function: printed names, WindowBuffer labels, and the order things were first seen in.
+  std::unordered_map<const var*, std::string> names_;
+  std::vector<const var*> defs_, refs_;
+  std::unordered_set<const var*> seen_vars_;
+  std::unordered_set<const var*> defined_;
+  std::unordered_map<const window_buffer*, std::string> labels_;
+  std::vector<const window_buffer*> windows_;
+
+  void line_start() { out_.append(static_cast<std::size_t>(indent_) * 4, ' '); }
+
+  // ---- naming --------------------------------------------------------------------------
+  void see_def(const var* v) {
+    if (!v) return;
+    if (defined_.insert(v).second) defs_.push_back(v);
+    seen_vars_.insert(v);
+    see_type(v->type);
+  }
+  void see_ref(const var* v) {
+    if (!v || !seen_vars_.insert(v).second) return;
+    refs_.push_back(v);
+    see_type(v->type);
+  }
+  void see_window(const window_ptr& w) {
+    if (!w || labels_.count(w.get())) return;
+    labels_[w.get()];  // reserve: a size expression may mention this window again
+    windows_.push_back(w.get());
+    see_ref(w->base);
+    if (w->size) see_expr(*w->size);
+  }
+  void see_type(const type& t) {
+    for (auto& d : t.shape) see_ref(d.sym);
+    see_window(t.window);
+  }
+  void see_keywords(const std::vector<keyword>& ks) {
+    for (auto& k : ks)
+      if (k.value) see_expr(*k.value);
+  }
+  void see_expr(const expr& e) {
+    if (e.kind == expr_kind::var_ref) see_ref(e.ref);
+    for (auto& a : e.args)
+      if (a) see_expr(*a);
+    see_keywords(e.kwargs);
+    see_keywords(e.attrs);
+    if (e.kind == expr_kind::call) see_type(e.type);
+  }
+  void see_stmt(const stmt& s) {
+    for (auto& w : s.slots) see_window(w);
+    see_keywords(s.attrs);
+    for (const expr* e : {s.start.get(), s.stop.get(), s.step.get(), s.value.get()})
+      if (e) see_expr(*e);
+    for (auto& v : s.values)
+      if (v) see_expr(*v);
+    if (s.target) see_def(s.target.get());
+    for (auto& b : s.body) see_stmt(*b);
+  }
+
+  void name_function(const function& f) {
+    names_.clear();
+    defs_.clear();
+    refs_.clear();
+    seen_vars_.clear();
+    defined_.clear();
+    labels_.clear();
+    windows_.clear();
+    for (auto& v : f.params) see_def(v.get());
+    if (f.return_type) see_type(*f.return_type);
+    for (auto& s : f.body) see_stmt(*s);
+    std::unordered_set<std::string> used;
+    auto assign = [&](const var* v) {
+      const std::string base = sanitize(v->name);
+      std::string cand = base;
+      for (std::size_t n = 1; used.count(cand); ++n) cand = base + "_" + std::to_string(n);
+      used.insert(cand);
+      names_[v] = std::move(cand);
+    };
+    for (const var* v : defs_) assign(v);
+    for (const var* v : refs_)
+      if (!defined_.count(v)) assign(v);
+    std::unordered_set<std::string> used_labels;
+    for (const window_buffer* w : windows_) {
+      const std::string base = w->base ? name(w->base) + "_window" : std::string("window");
+      std::string cand = base;
+      for (std::size_t n = 1; used_labels.count(cand); ++n) cand = base + "_" + std::to_string(n);
+      used_labels.insert(cand);
+      labels_[w] = std::move(cand);
+    }
+  }
+
+  std::string name(const var* v) const {
+    if (!v) return "None";
+    auto it = names_.find(v);
+    return it != names_.end() ? it->second : sanitize(v->name);
+  }
+
+  // ---- types ---------------------------------------------------------------------------
+  std::string dims(const std::vector<dim>& shape) const {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      if (i) s += ", ";
+      s += shape[i].sym ? name(shape[i].sym) : std::to_string(shape[i].value);
+    }
+    return s + "]";
+  }
+  std::string window_ref(const window_buffer* w) const {
+    auto it = labels_.find(w);
+    return "pl._dump.window_ref(" + quote(it != labels_.end() ? it->second : std::string("window")) + ")";
+  }
+  std::string type_text(const type& t) const {
+    switch (t.kind) {
+      case type_kind::unknown: return "pl.UnknownType";
+      case type_kind::ptr: return "pl.Ptr";
+      case type_kind::scalar: return "pl.Scalar[pl." + t.dtype + "]";
+      case type_kind::tensor: return "pl.Tensor[" + dims(t.shape) + ", pl." + t.dtype + "]";
+      case type_kind::distributed_tensor: {
+        std::string s = "pld.DistributedTensor[" + dims(t.shape) + ", pl." + t.dtype;
+        if (t.window) s += ", " + window_ref(t.window.get());
+        return s + "]";
+      }
+    }
+    return "pl.UnknownType";
+  }
+
+  // ---- expressions -----------------------------------------------------------------------
+  std::string dict(const std::vector<keyword>& ks) const {
+    std::string s = "{";
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      if (i) s += ", ";
+      s += quote(ks[i].name) + ": " + expr_text(ks[i].value.get());
+    }
+    return s + "}";
+  }
+  static bool unique_names(const std::vector<keyword>& ks) {
+    for (std::size_t i = 0; i < ks.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (ks[i].name == ks[j].name) return false;
+    return true;
+  }
+  /// The plain form re-creates exactly this call (callee, keyword split, recorded type)?
+  static bool plain_form(const expr& c) {
+    if (!unique_names(c.kwargs) || !unique_names(c.attrs)) return false;
+    for (auto& k : c.kwargs)
+      if (!is_ident(k.name) || k.name == "attrs" ||
+          (c.callee == callee_kind::function && k.name == "device"))
+        return false;
+    if (c.callee == callee_kind::op) {
+      if (!is_dotted(c.text) || starts_with(c.text, "pl._dump.") || starts_with(c.text, "self.")) return false;
+    } else if (!is_ident(c.text)) {
+      return false;
+    }
+    return same_type(infer_call_type(c), c.type);
+  }
+  std::string args_text(const expr& c, bool& any) const {
+    std::string s;
+    for (auto& a : c.args) {
+      s += any ? ", " : "";
+      any = true;
+      s += expr_text(a.get());
+    }
+    return s;
+  }
+  std::string call_text(const expr& c) const {
+    bool any = false;
+    std::string s;
+    if (!plain_form(c)) {
+      s = "pl._dump.call(" + (c.callee == callee_kind::op ? quote(c.text) : "self." + c.text) + ", [";
+      s += args_text(c, any) + "], " + type_text(c.type);
+      if (!c.kwargs.empty()) s += ", kwargs=" + dict(c.kwargs);
+      if (!c.attrs.empty()) s += ", attrs=" + dict(c.attrs);
+      return s + ")";
+    }
+    s = (c.callee == callee_kind::op ? c.text : "self." + c.text) + "(" + args_text(c, any);
+    for (auto& k : c.kwargs) {
+      s += any ? ", " : "";
+      any = true;
+      s += k.name + "=" + expr_text(k.value.get());
+    }
+    std::size_t first_attr = 0;
+    if (c.callee == callee_kind::function && !c.attrs.empty() && c.attrs[0].name == "device") {
+      s += any ? ", " : "";
+      any = true;
+      s += "device=" + expr_text(c.attrs[0].value.get());
+      first_attr = 1;
+    }
+    if (first_attr < c.attrs.size()) {
+      s += any ? ", attrs={" : "attrs={";
+      for (std::size_t i = first_attr; i < c.attrs.size(); ++i) {
+        if (i > first_attr) s += ", ";
+        s += quote(c.attrs[i].name) + ": " + expr_text(c.attrs[i].value.get());
+      }
+      s += "}";
+    }
+    return s + ")";
+  }
+  std::string expr_text(const expr* e) const {
+    if (!e) return "None";
+    switch (e->kind) {
+      case expr_kind::var_ref: return name(e->ref);
+      case expr_kind::int_const: return std::to_string(e->value);
+      case expr_kind::bool_const: return e->value ? "True" : "False";
+      case expr_kind::str_const: return quote(e->text);
+      case expr_kind::symbol:
+        if (is_dotted(e->text) && !starts_with(e->text, "pl._dump.") && !starts_with(e->text, "self."))
+          return e->text;
+        return "pl._dump.symbol(" + quote(e->text) + ")";
+      case expr_kind::none: return "None";
+      case expr_kind::list: {
+        std::string s = "[";
+        for (std::size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr_text(e->args[i].get());
+        return s + "]";
+      }
+      case expr_kind::call: return call_text(*e);
+    }
+    return "None";
+  }
+
+  // ---- statements ------------------------------------------------------------------------
+  /// `buf = pld.tensor.alloc_window_buffer(size, name="n")` keeps its logical name apart from the
+  /// variable: when the two differ (a renamed variable, a user's choice) the assignment says so
+  /// with the pl._dump.alloc_window_buffer form.
+  std::string assign_value(const stmt& s) const {
+    const expr* v = s.value.get();
+    if (v && v->kind == expr_kind::call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer &&
+        v->args.size() == 1 && v->kwargs.size() == 1 && v->kwargs[0].name == "name" && v->kwargs[0].value &&
+        v->kwargs[0].value->kind == expr_kind::str_const && v->attrs.empty() && same_type(v->type, type::ptr()) &&
+        v->kwargs[0].value->text != name(s.target.get()))
+      return "pl._dump.alloc_window_buffer(" + expr_text(v->args[0].get()) + ", name=" +
+             quote(v->kwargs[0].value->text) + ")";
+    return expr_text(v);
+  }
+
+  void print_block(const std::vector<stmt_ptr>& body) {
+    ++indent_;
+    if (body.empty()) {
+      line_start();
+      out_ += "pass\n";
+    }
+    for (auto& s : body) print_stmt(*s);
+    --indent_;
+  }
+
+  void print_stmt(const stmt& s) {
+    line_start();
+    switch (s.kind) {
+      case stmt_kind::assign:
+        if (!s.target) {
+          out_ += expr_text(s.value.get()) + "\n";
+          return;
+        }
+        out_ += name(s.target.get());
+        if (!s.value || !same_type(s.target->type, type_of(*s.value))) out_ += ": " + type_text(s.target->type);
+        out_ += " = " + assign_value(s) + "\n";
+        return;
+      case stmt_kind::for_range: {
+        out_ += "for " + (s.target ? name(s.target.get()) : std::string("_")) + " in pl.range(";
+        const bool unit_step = s.step && s.step->kind == expr_kind::int_const && s.step->value == 1;
+        const bool zero_start = s.start && s.start->kind == expr_kind::int_const && s.start->value == 0;
+        if (!(unit_step && zero_start)) out_ += expr_text(s.start.get()) + ", ";
+        out_ += expr_text(s.stop.get());
+        if (!unit_step) out_ += ", " + expr_text(s.step.get());
+        if (s.target && !same_type(s.target->type, type::scalar("INDEX")))
+          out_ += ", var_type=" + type_text(s.target->type);
+        out_ += "):\n";
+        print_block(s.body);
+        return;
+      }
+      case stmt_kind::while_loop:
+        out_ += "while " + expr_text(s.value.get()) + ":\n";
+        print_block(s.body);
+        return;
+      case stmt_kind::expr_stmt: out_ += expr_text(s.value.get()) + "\n"; return;
+      case stmt_kind::ret:
+        out_ += "return";
+        for (std::size_t i = 0; i < s.values.size(); ++i) out_ += (i ? ", " : " ") + expr_text(s.values[i].get());
+        out_ += "\n";
+        return;
+      case stmt_kind::comm_domain_scope: {
+        out_ += "with pl._dump.comm_domain(name=" + quote(s.name) + ", devices=[";
+        for (std::size_t i = 0; i < s.devices.size(); ++i) out_ += (i ? ", " : "") + std::to_string(s.devices[i]);
+        out_ += "], slots=[";
+        for (std::size_t i = 0; i < s.slots.size(); ++i)
+          out_ += (i ? ", " : "") + (s.slots[i] ? window_ref(s.slots[i].get()) : std::string("None"));
+        out_ += "], attrs=" + dict(s.attrs) + "):\n";
+        print_block(s.body);
+        return;
+      }
+    }
+  }
+
+  void print_function(const function& f) {
+    name_function(f);
+    indent_ = 1;
+    line_start();
+    out_ += "@pl.function";
+    if (!f.level.empty() || !f.role.empty()) {
+      out_ += "(";
+      if (!f.level.empty()) out_ += "level=pl.Level." + f.level;
+      if (!f.role.empty()) out_ += (f.level.empty() ? "" : ", ") + std::string("role=pl.Role.") + f.role;
+      out_ += ")";
+    }
+    out_ += "\n";
+    line_start();
+    out_ += "def " + f.name + "(self";
+    for (auto& p : f.params) {
+      out_ += ", " + name(p.get());
+      if (p->type.kind != type_kind::unknown) out_ += ": " + type_text(p->type);
+    }
+    out_ += ")";
+    if (f.return_type) out_ += " -> " + type_text(*f.return_type);
+    out_ += ":\n";
+    indent_ = 2;
+    // WindowBuffers first: the parser registers them, then binds base and size to the body.
+    for (const window_buffer* w : windows_) {
+      line_start();
+      out_ += "pl._dump.window_buffer(" + quote(labels_[w]) + ", base=" +
+              (w->base ? quote(name(w->base)) : std::string("None")) + ", size=" + expr_text(w->size.get()) +
+              ", load_from_host=" + (w->load_from_host ? "True" : "False") +
+              ", store_to_host=" + (w->store_to_host ? "True" : "False") + ")\n";
+    }
+    if (f.body.empty() && windows_.empty()) {
+      line_start();
+      out_ += "pass\n";
+    }
+    for (auto& s : f.body) print_stmt(*s);
+    indent_ = 0;
+  }
+};
+
+// =========================================================================================
+// Lexer
+// =========================================================================================
+
+enum class tok : std::uint8_t { name, integer, string, punct, newline, indent, dedent, eof };
+
+struct token {
+  tok kind = tok::eof;
+  std::string text;  ///< name / digits / decoded string / punctuation
+  source_loc loc;
+};
+
+struct failure {
+  source_loc loc;
+  std::string message;
+};
+
+inline constexpr std::size_t max_nesting = 200;
+
+class lexer {
+ public:
+  explicit lexer(std::string_view src) : src_(src) {}
+
+  std::vector<token> run() {
+    bool line_start = true;
+    while (pos_ < src_.size()) {
+      if (line_start && brackets_.empty()) {
+        std::size_t width = 0;
+        while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\r' ||
+                                      src_[pos_] == '\f')) {
+          if (src_[pos_] == '\t') fail(here(), "tab in indentation (indent with spaces)");
+          if (src_[pos_] == ' ') ++width;
+          ++pos_;
+        }
+        if (pos_ >= src_.size()) break;
+        if (src_[pos_] == '\n' || src_[pos_] == '#') {  // blank or comment-only line
+          skip_line();
+          continue;
+        }
+        if (width > indents_.back()) {
+          indents_.push_back(width);
+          if (indents_.size() > max_nesting) fail(here(), "nesting too deep");
+          emit(tok::indent, "", here());
+        } else {
+          while (width < indents_.back()) {
+            indents_.pop_back();
+            emit(tok::dedent, "", here());
+          }
+          if (width != indents_.back()) fail(here(), "unindent does not match any outer indentation level");
+        }
+        line_start = false;
+      }
+      const char c = src_[pos_];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
+        ++pos_;
+      } else if (c == '#') {
+        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+      } else if (c == '\n') {
+        if (brackets_.empty()) {
+          emit(tok::newline, "", here());
+          line_start = true;
+        }
+        newline();
+      } else if (is_ident_start(c)) {
+        const source_loc at = here();
+        const std::size_t b = pos_;
+        while (pos_ < src_.size() && is_ident_char(src_[pos_])) ++pos_;
+        emit(tok::name, std::string(src_.substr(b, pos_ - b)), at);
+      } else if (c >= '0' && c <= '9') {
+        const source_loc at = here();
+        const std::size_t b = pos_;
+        while (pos_ < src_.size() && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
+        if (pos_ < src_.size() && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))
+          fail(at, "invalid integer literal (only decimal integers are supported)");
+        emit(tok::integer, std::string(src_.substr(b, pos_ - b)), at);
+      } else if (c == '"' || c == '\'') {
+        lex_string();
+      } else {
+        lex_punct();
+      }
+    }
+    if (!brackets_.empty()) fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
+    if (!out_.empty() && out_.back().kind != tok::newline && out_.back().kind != tok::dedent)
+      emit(tok::newline, "", here());
+    while (indents_.size() > 1) {
+      indents_.pop_back();
+      emit(tok::dedent, "", here());
+    }
+    emit(tok::eof, "", here());
+    return std::move(out_);
+  }
+
+ private:
+  struct open_bracket {
+    char open;
+    source_loc loc;
+  };
+  std::string_view src_;
+  std::size_t pos_ = 0;
+  std::size_t line_begin_ = 0;
+  std::uint32_t line_ = 1;
+  std::vector<std::size_t> indents_{0};
+  std::vector<open_bracket> brackets_;
+  std::vector<token> out_;
+
+  source_loc here() const { return {line_, static_cast<std::uint32_t>(pos_ - line_begin_ + 1)}; }
+  [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
+  void emit(tok k, std::string text, source_loc at) { out_.push_back({k, std::move(text), at}); }
+  void newline() {
+    ++pos_;
+    ++line_;
+    line_begin_ = pos_;
+  }
+  void skip_line() {
+    while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+    if (pos_ < src_.size()) newline();
+  }
+  static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+  void lex_string() {
+    const source_loc at = here();
+    const char q = src_[pos_++];
+    std::string value;
+    for (;;) {
+      if (pos_ >= src_.size() || src_[pos_] == '\n') fail(at, "unterminated string literal");
+      const char c = src_[pos_++];
+      if (c == q) break;
+      if (c != '\\') {
+        value += c;
+        continue;
+      }
+      if (pos_ >= src_.size()) fail(at, "unterminated string literal");
+      const source_loc esc = {line_, static_cast<std::uint32_t>(pos_ - line_begin_)};
+      const char e = src_[pos_++];
+      switch (e) {
+        case 'n': value += '\n'; break;
+        case 't': value += '\t'; break;
+        case 'r': value += '\r'; break;
+        case '0': value += '\0'; break;
+        case '\\': value += '\\'; break;
+        case '"': value += '"'; break;
+        case '\'': value += '\''; break;
+        case 'x': {
+          const int h = pos_ < src_.size() ? hex_digit(src_[pos_]) : -1;
+          const int l = pos_ + 1 < src_.size() ? hex_digit(src_[pos_ + 1]) : -1;
+          if (h < 0 || l < 0) fail(esc, "invalid \\x escape (two hex digits expected)");
+          value += static_cast<char>(h * 16 + l);
+          pos_ += 2;
+          break;
+        }
+        default: fail(esc, std::string("unknown escape sequence '\\") + (e >= 0x20 && e < 0x7f ? std::string(1, e) : "?") + "'");
+      }
+    }
+    emit(tok::string, std::move(value), at);
+  }
+  void lex_punct() {
+    const source_loc at = here();
+    const char c = src_[pos_];
+    if (c == '-' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '>') {
+      pos_ += 2;
+      emit(tok::punct, "->", at);
+      return;
+    }
+    static constexpr std::string_view singles = "()[]{},:.=@-";
+    if (singles.find(c) == std::string_view::npos) {
+      const auto u = static_cast<unsigned char>(c);
+      static constexpr char hex[] = "0123456789abcdef";
+      fail(at, u >= 0x20 && u < 0x7f ? std::string("unexpected character '") + c + "'"
+                                     : std::string("unexpected byte 0x") + hex[u >> 4] + hex[u & 15]);
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      brackets_.push_back({c, at});
+      if (brackets_.size() > max_nesting) fail(at, "nesting too deep");
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (brackets_.empty()) fail(at, std::string("unmatched '") + c + "'");
+      if (brackets_.back().open != want)
+        fail(at, std::string("closing '") + c + "' does not match '" + brackets_.back().open + "'");
+      brackets_.pop_back();
+    }
+    ++pos_;
+    emit(tok::punct, std::string(1, c), at);
+  }
+};
+
+// =========================================================================================
+// Parser
+// =========================================================================================
+
+class parser {
+ public:
+  parser(std::vector<token> toks, std::string_view file) : t_(std::move(toks)) { prog_.file = std::string(file); }
+
+  program run() {
+    while (at_name("import") || at_name("from")) {
+      next();
+      while (!is(tok::newline) && !is(tok::eof)) {
+        if (!is(tok::name) && !at_punct(".") && !at_punct(",")) fail(peek().loc, "malformed import line");
+        next();
+      }
+      expect_newline();
+    }
+    expect_punct("@", "at the start of the program (@pl.program)");
+    expect_path("pl.program", "a program decorator");
+    expect_newline();
+    expect_keyword("class");
+    prog_.name = expect_ident("a program name");
+    expect_punct(":", "after the class name");
+    expect_newline();
+    expect(tok::indent, "an indented class body");
+    if (at_name("pass")) {
+      next();
+      expect_newline();
+    } else {
+      while (!is(tok::dedent) && !is(tok::eof)) parse_function();
+    }
+    expect(tok::dedent, "the end of the class body");
+    expect(tok::eof, "the end of input after the program");
+    for (auto& [name, loc] : calls_)
+      if (!prog_.find_function(name)) fail(loc, "call of undefined function '" + name + "'");
+    return std::move(prog_);
+  }
+
+ private:
+  std::vector<token> t_;
+  std::size_t i_ = 0;
+  program prog_;
+  std::vector<std::pair<std::string, source_loc>> calls_;
+  std::size_t depth_ = 0;
+
+  // Per function.
+  struct window_entry {
+    std::shared_ptr<window_buffer> obj = std::make_shared<window_buffer>();
+    bool declared = false;
+    source_loc first_ref;
+    source_loc decl_loc;
+    std::optional<std::string> base;  ///< the base variable's name; nullopt for base=None
+    std::string signature;            ///< the declaration's tokens, to tell duplicates from conflicts
+    std::size_t size_token = 0;       ///< where the size expression starts; 0 for size=None
+  };
+  /// How a bare name resolves: lexically (the normal case); not at all (a first, throw-away pass
+  /// over a WindowBuffer's size, which may name variables the body defines later); or among all
+  /// bindings of the function (the second pass over that size, once the body is parsed).
+  enum class names : std::uint8_t { lexical, skip, function_wide };
+  std::vector<std::unordered_map<std::string, var*>> scopes_;
+  std::unordered_map<std::string, std::vector<var*>> bindings_;  // every binding of the function
+  std::unordered_map<std::string, window_entry> windows_;
+  std::vector<std::string> window_order_;
+  names names_ = names::lexical;
+  std::string window_label_;  // the WindowBuffer whose size is being parsed function-wide
+  std::string function_name_;
+
+  // ---- tokens -----------------------------------------------------------------------------
+  const token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
+  const token& next() {
+    const token& tk = t_[std::min(i_, t_.size() - 1)];
+    if (i_ < t_.size() - 1) ++i_;
+    return tk;
+  }
+  bool is(tok k) const { return peek().kind == k; }
+  bool at_punct(std::string_view p, std::size_t k = 0) const {
+    return peek(k).kind == tok::punct && peek(k).text == p;
+  }
+  bool at_name(std::string_view n, std::size_t k = 0) const { return peek(k).kind == tok::name && peek(k).text == n; }
+  [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
+
+  static std::string describe(const token& tk) {
+    switch (tk.kind) {
+      case tok::name:
+      case tok::integer:
+      case tok::punct: return "'" + tk.text + "'";
+      case tok::string: return "string " + quote(tk.text);
+      case tok::newline: return "end of line";
+      case tok::indent: return "indent";
+      case tok::dedent: return "dedent";
+      case tok::eof: return "end of input";
+    }
+    return "token";
+  }
+  [[noreturn]] void unexpected(std::string_view wanted) const {
+    fail(peek().loc, "expected " + std::string(wanted) + ", got " + describe(peek()));
+  }
+  void expect(tok k, std::string_view wanted) {
+    if (!is(k)) unexpected(wanted);
+    next();
+  }
+  void expect_newline() {
+    if (!is(tok::newline)) unexpected("end of line");
+    next();
+  }
+  void expect_punct(std::string_view p, std::string_view where) {
+    if (!at_punct(p)) unexpected("'" + std::string(p) + "' " + std::string(where));
+    next();
+  }
+  void expect_keyword(std::string_view k) {
+    if (!at_name(k)) unexpected("'" + std::string(k) + "'");
+    next();
+  }
+  std::string expect_ident(std::string_view what) {
+    if (!is(tok::name)) unexpected(what);
+    return next().text;
+  }
+  std::string expect_string(std::string_view what) {
+    if (!is(tok::string)) unexpected(what);
+    return next().text;
+  }
+  /// NAME ('.' NAME)*
+  std::string dotted() {
+    std::string path = expect_ident("a name");
+    while (at_punct(".") && peek(1).kind == tok::name) {
+      next();
+      path += "." + next().text;
+    }
+    if (at_punct(".")) {
+      next();
+      unexpected("a name after '.'");
+    }
+    return path;
+  }
+  void expect_path(std::string_view path, std::string_view what) {
+    const source_loc at = peek().loc;
+    if (!is(tok::name)) unexpected(what);
+    const std::string got = dotted();
+    if (got != path) fail(at, "expected '" + std::string(path) + "' (" + std::string(what) + "), got '" + got + "'");
+  }
+
+  struct depth_guard {
+    parser& p;
+    explicit depth_guard(parser& q) : p(q) {
+      if (++p.depth_ > max_nesting) fail(p.peek().loc, "nesting too deep");
+    }
+    ~depth_guard() { --p.depth_; }
+    depth_guard(const depth_guard&) = delete;
+    depth_guard& operator=(const depth_guard&) = delete;
+  };
+
+  // ---- names ------------------------------------------------------------------------------
+  var* lookup(const std::string& n) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto f = it->find(n); f != it->end()) return f->second;
+    return nullptr;
+  }
+  /// A bare name as a value, per the current `names_` mode.
+  var* resolve(const std::string& n, source_loc at, std::string_view where) {
+    switch (names_) {
+      case names::skip: return nullptr;
+      case names::function_wide: return resolve_function_name(n, window_label_, at, "size variable");
+      case names::lexical: break;
+    }
+    var* v = lookup(n);
+    if (!v) fail(at, "undefined variable '" + n + "'" + std::string(where));
+    return v;
+  }
+  var_ptr bind(const std::string& n, type t, source_loc loc) {
+    auto v = make_var(n, std::move(t), loc);
+    scopes_.back()[n] = v.get();
+    bindings_[n].push_back(v.get());
+    return v;
+  }
+  std::string binding_name(std::string_view what) {
+    const source_loc at = peek().loc;
+    std::string n = expect_ident(what);
+    if (is_reserved(n)) fail(at, "cannot bind the reserved name '" + n + "'");
+    return n;
+  }
+
+  // ---- program structure ------------------------------------------------------------------
+  void parse_function() {
+    const source_loc at = peek().loc;
+    expect_punct("@", "before a function (@pl.function)");
+    expect_path("pl.function", "a function decorator");
+    auto f = std::make_unique<function>();
+    f->loc = at;
+    if (at_punct("(")) {
+      next();
+      while (!at_punct(")")) {
+        const source_loc kat = peek().loc;
+        const std::string key = expect_ident("level= or role=");
+        expect_punct("=", "after a decorator keyword");
+        if (key == "level") {
+          if (!f->level.empty()) fail(kat, "duplicate keyword 'level'");
+          f->level = enum_value("pl.Level");
+        } else if (key == "role") {
+          if (!f->role.empty()) fail(kat, "duplicate keyword 'role'");
+          f->role = enum_value("pl.Role");
+        } else {
+          fail(kat, "unknown @pl.function keyword '" + key + "' (expected level or role)");
+        }
+        if (!at_punct(",")) break;
+        next();
+      }
+      expect_punct(")", "to close @pl.function(");
+    }
+    expect_newline();
+    expect_keyword("def");
+    const source_loc name_at = peek().loc;
+    f->name = expect_ident("a function name");
+    if (prog_.find_function(f->name)) fail(name_at, "duplicate function '" + f->name + "'");
+    function_name_ = f->name;
+    scopes_.assign(1, {});
+    bindings_.clear();
+    windows_.clear();
+    window_order_.clear();
+    expect_punct("(", "after the function name");
+    expect_keyword("self");
+    while (at_punct(",")) {
+      next();
+      if (at_punct(")")) break;
+      const source_loc pat = peek().loc;
+      const std::string pn = binding_name("a parameter name");
+      if (scopes_.back().count(pn)) fail(pat, "duplicate parameter '" + pn + "'");
+      type pt;
+      if (at_punct(":")) {
+        next();
+        pt = parse_type();
+      }
+      f->params.push_back(bind(pn, std::move(pt), pat));
+    }
+    expect_punct(")", "to close the parameter list");
+    if (at_punct("->")) {
+      next();
+      f->return_type = parse_type();
+    }
+    expect_punct(":", "after the function signature");
+    expect_newline();
+    expect(tok::indent, "an indented function body");
+    // WindowBuffer declarations come first; their base and size bind once the body is parsed.
+    while (at_window_decl()) parse_window_decl();
+    while (!is(tok::dedent) && !is(tok::eof)) parse_stmt(f->body);
+    expect(tok::dedent, "the end of the function body");
+    finish_windows();
+    prog_.functions.push_back(std::move(f));
+  }
+
+  std::string enum_value(std::string_view prefix) {
+    const source_loc at = peek().loc;
+    const std::string path = dotted();
+    const std::string want = std::string(prefix) + ".";
+    if (path.size() <= want.size() || path.compare(0, want.size(), want) != 0 ||
+        path.find('.', want.size()) != std::string::npos)
+      fail(at, "expected " + std::string(prefix) + ".NAME, got '" + path + "'");
+    return path.substr(want.size());
+  }
+
+  // ---- WindowBuffers ----------------------------------------------------------------------
+  bool at_window_decl() const {
+    return at_name("pl") && at_punct(".", 1) && at_name("_dump", 2) && at_punct(".", 3) &&
+           at_name("window_buffer", 4) && at_punct("(", 5);
+  }
+  window_entry& entry(const std::string& label) {
+    auto [it, fresh] = windows_.try_emplace(label);
+    if (fresh) window_order_.push_back(label);
+    return it->second;
+  }
+  void parse_window_decl() {
+    const source_loc at = peek().loc;
+    for (int k = 0; k < 5; ++k) next();
+    expect_punct("(", "after pl._dump.window_buffer");
+    const std::size_t sig_begin = i_;
+    const source_loc label_at = peek().loc;
+    const std::string label = expect_string("a window label string");
+    std::optional<std::string> base;
+    bool have_base = false, have_size = false, have_load = false, have_store = false;
+    std::size_t size_token = 0;
+    bool load = false, store = false;
+    while (at_punct(",")) {
+      next();
+      if (at_punct(")")) break;
+      const source_loc kat = peek().loc;
+      const std::string key = expect_ident("base=, size=, load_from_host= or store_to_host=");
+      expect_punct("=", "after '" + key + "'");
+      auto once = [&](bool& seen) {
+        if (seen) fail(kat, "duplicate keyword '" + key + "'");
+        seen = true;
+      };
+      if (key == "base") {
+        once(have_base);
+        if (at_name("None")) next();
+        else base = expect_string("a base variable name string or None");
+      } else if (key == "size") {
+        once(have_size);
+        if (at_name("None") && (at_punct(",", 1) || at_punct(")", 1))) {
+          next();
+        } else {
+          size_token = i_;
+          names_ = names::skip;
+          parse_expr();  // syntax only: the names bind in finish_windows
+          names_ = names::lexical;
+        }
+      } else if (key == "load_from_host") {
+        once(have_load);
+        load = parse_bool();
+      } else if (key == "store_to_host") {
+        once(have_store);
+        store = parse_bool();
+      } else {
+        fail(kat, "unknown pl._dump.window_buffer keyword '" + key + "'");
+      }
+    }
+    const std::size_t sig_end = i_;
+    expect_punct(")", "to close pl._dump.window_buffer(");
+    expect_newline();
+    if (!have_base) fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs base=");
+    if (!have_size) fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs size=");
+    std::string signature;
+    for (std::size_t k = sig_begin + 1; k < sig_end; ++k)
+      signature += std::to_string(static_cast<int>(t_[k].kind)) + ":" + t_[k].text + "\x1f";
+    window_entry& w = entry(label);
+    if (w.declared) {
+      if (w.signature == signature) fail(label_at, "duplicate window " + quote(label));
+      fail(label_at, "conflicting window " + quote(label) + ": declared again with a different base, size or flags");
+    }
+    w.declared = true;
+    w.decl_loc = at;
+    w.signature = std::move(signature);
+    w.base = std::move(base);
+    w.size_token = size_token;
+    w.obj->load_from_host = load;
+    w.obj->store_to_host = store;
+    w.obj->loc = at;
+  }
+
+  bool parse_bool() {
+    if (at_name("True")) {
+      next();
+      return true;
+    }
+    if (at_name("False")) {
+      next();
+      return false;
+    }
+    unexpected("True or False");
+  }
+
+  window_ptr parse_window_ref() {
+    const source_loc at = peek().loc;
+    const std::string path = dotted();
+    if (path != "pl._dump.window_ref") fail(at, "expected pl._dump.window_ref(\"label\"), got '" + path + "'");
+    expect_punct("(", "after pl._dump.window_ref");
+    const std::string label = expect_string("a window label string");
+    expect_punct(")", "to close pl._dump.window_ref(");
+    window_entry& w = entry(label);
+    if (!w.declared && !w.first_ref.known()) w.first_ref = at;
+    return w.obj;
+  }
+
+  /// A name in a WindowBuffer's base or size: exactly one binding of the function must have it.
+  var* resolve_function_name(const std::string& n, const std::string& label, source_loc at, std::string_view what) {
+    auto it = bindings_.find(n);
+    if (it == bindings_.end() || it->second.empty())
+      fail(at, "window " + quote(label) + ": " + std::string(what) + " '" + n + "' is not defined in function '" +
+                   function_name_ + "'");
+    if (it->second.size() > 1)
+      fail(at, "window " + quote(label) + ": " + std::string(what) + " '" + n + "' is ambiguous (bound " +
+                   std::to_string(it->second.size()) + " times in function '" + function_name_ + "')");
+    return it->second.front();
+  }
+
+  void finish_windows() {
+    for (const std::string& label : window_order_) {
+      window_entry& w = windows_[label];
+      if (!w.declared) fail(w.first_ref, "undefined window reference " + quote(label));
+      if (w.base) w.obj->base = resolve_function_name(*w.base, label, w.decl_loc, "base");
+      if (w.size_token) {
+        const std::size_t resume = i_;
+        i_ = w.size_token;
+        names_ = names::function_wide;
+        window_label_ = label;
+        w.obj->size = parse_expr();
+        names_ = names::lexical;
+        i_ = resume;
+      }
+    }
+  }
+
+  // ---- types ------------------------------------------------------------------------------
+  std::string dtype() {
+    const source_loc at = peek().loc;
+    const std::string path = dotted();
+    if (path.size() <= 3 || path.compare(0, 3, "pl.") != 0 || path.find('.', 3) != std::string::npos)
+      fail(at, "expected a dtype pl.NAME, got '" + path + "'");
+    return path.substr(3);
+  }
+  std::vector<dim> shape() {
+    expect_punct("[", "to open a shape");
+    std::vector<dim> out;
+    while (!at_punct("]")) {
+      const source_loc at = peek().loc;
+      if (at_punct("-") || is(tok::integer)) {
+        out.push_back({parse_int(), nullptr});
+      } else if (is(tok::name) && !at_punct(".", 1)) {
+        const std::string n = next().text;
+        out.push_back({0, resolve(n, at, " in a shape")});
+      } else {
+        unexpected("a dimension (an integer or a variable)");
+      }
+      if (!at_punct(",")) break;
+      next();
+    }
+    expect_punct("]", "to close a shape");
+    return out;
+  }
+  type parse_type() {
+    depth_guard g(*this);
+    const source_loc at = peek().loc;
+    if (!is(tok::name)) unexpected("a type");
+    const std::string path = dotted();
+    if (path == "pl.UnknownType") return type::unknown();
+    if (path == "pl.Ptr") return type::ptr();
+    if (path == "pl.Scalar") {
+      expect_punct("[", "after pl.Scalar");
+      std::string d = dtype();
+      expect_punct("]", "to close pl.Scalar[");
+      return type::scalar(std::move(d));
+    }
+    if (path == "pl.Tensor" || path == "pld.DistributedTensor") {
+      expect_punct("[", "after " + path);
+      auto s = shape();
+      expect_punct(",", "after the shape");
+      std::string d = dtype();
+      window_ptr w;
+      if (path == "pld.DistributedTensor" && at_punct(",") && !at_punct("]", 1)) {
+        next();
+        w = parse_window_ref();
+      }
+      if (at_punct(",")) next();
+      expect_punct("]", "to close " + path + "[");
+      return path == "pl.Tensor" ? type::tensor(std::move(s), std::move(d))
+                                 : type::distributed(std::move(s), std::move(d), std::move(w));
+    }
+    fail(at, "unknown type '" + path + "'");
+  }
+
+  // ---- expressions ------------------------------------------------------------------------
+  std::int64_t parse_int() {
+    const source_loc at = peek().loc;
+    bool negative = false;
+    if (at_punct("-")) {
+      next();
+      negative = true;
+      if (!is(tok::integer)) unexpected("an integer after '-'");
+    }
+    const std::string digits = next().text;
+    std::uint64_t v = 0;
+    const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+    for (char c : digits) {
+      const auto d = static_cast<std::uint64_t>(c - '0');
+      if (v > (limit - d) / 10) fail(at, "integer literal out of range");
+      v = v * 10 + d;
+    }
+    if (negative) return v == (std::uint64_t{1} << 63) ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(v);
+    return static_cast<std::int64_t>(v);
+  }
+
+  std::vector<keyword> parse_dict() {
+    expect_punct("{", "to open a dict");
+    std::vector<keyword> out;
+    while (!at_punct("}")) {
+      const source_loc at = peek().loc;
+      std::string key = expect_string("a string key");
+      for (auto& k : out)
+        if (k.name == key) fail(at, "duplicate key " + quote(key));
+      expect_punct(":", "after a dict key");
+      out.push_back({std::move(key), parse_expr()});
+      if (!at_punct(",")) break;
+      next();
+    }
+    expect_punct("}", "to close a dict");
+    return out;
+  }
+
+  expr_ptr parse_expr() {
+    depth_guard g(*this);
+    const source_loc at = peek().loc;
+    if (at_punct("-") || is(tok::integer)) return make_int(parse_int(), at);
+    if (is(tok::string)) return make_str(next().text, at);
+    if (at_punct("[")) {
+      next();
+      std::vector<expr_ptr> elems;
+      while (!at_punct("]")) {
+        elems.push_back(parse_expr());
+        if (!at_punct(",")) break;
+        next();
+      }
+      expect_punct("]", "to close a list");
+      return make_list(std::move(elems), at);
+    }
+    if (!is(tok::name)) unexpected("an expression");
+    if (!at_punct(".", 1)) {
+      const std::string n = next().text;
+      if (n == "True" || n == "False") return make_bool(n == "True", at);
+      if (n == "None") return make_none(at);
+      if (at_punct("("))
+        fail(at, "call of the bare name '" + n + "': ops are dotted (pld.tensor.window) and functions are called "
+                 "as self." + n + "(...)");
+      if (is_reserved(n)) fail(at, "unexpected '" + n + "'");
+      return make_var_ref(resolve(n, at, ""), at);
+    }
+    const std::string path = dotted();
+    if (!at_punct("(")) return make_symbol(path, at);
+    if (starts_with(path, "pl._dump.")) return parse_dump_form(path, at);
+    const std::size_t first_dot = path.find('.');
+    if (path.compare(0, first_dot, "self") == 0 && path.find('.', first_dot + 1) == std::string::npos)
+      return parse_call(callee_kind::function, path.substr(first_dot + 1), at);
+    return parse_call(callee_kind::op, path, at);
+  }
+
+  expr_ptr parse_call(callee_kind ck, std::string callee, source_loc at) {
+    expect_punct("(", "to open the arguments");
+    std::vector<expr_ptr> args;
+    std::vector<keyword> kwargs, attrs;
+    std::optional<keyword> device;
+    bool seen_keyword = false, seen_attrs = false;
+    while (!at_punct(")")) {
+      if (is(tok::name) && at_punct("=", 1)) {
+        const source_loc kat = peek().loc;
+        std::string key = next().text;
+        next();
+        seen_keyword = true;
+        auto dup = [&](const std::vector<keyword>& ks) {
+          for (auto& k : ks)
+            if (k.name == key) fail(kat, "duplicate keyword argument '" + key + "'");
+        };
+        if (key == "attrs") {
+          if (seen_attrs) fail(kat, "duplicate keyword argument 'attrs'");
+          seen_attrs = true;
+          attrs = parse_dict();
+        } else if (ck == callee_kind::function && key == "device") {
+          if (device) fail(kat, "duplicate keyword argument 'device'");
+          device = keyword{key, parse_expr()};
+        } else {
+          dup(kwargs);
+          kwargs.push_back({std::move(key), parse_expr()});
+        }
+      } else {
+        if (seen_keyword) fail(peek().loc, "positional argument follows keyword argument");
+        args.push_back(parse_expr());
+      }
+      if (!at_punct(",")) break;
+      next();
+    }
+    expect_punct(")", "to close the arguments");
+    if (device) {
+      for (auto& a : attrs)
+        if (a.name == "device") fail(at, "duplicate attribute 'device' (device= and attrs={\"device\": ...})");
+      attrs.insert(attrs.begin(), std::move(*device));
+    }
+    if (ck == callee_kind::function) calls_.emplace_back(callee, at);
+    auto c = make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), {}, at);
+    c->type = infer_call_type(*c);
+    return c;
+  }
+
+  expr_ptr parse_dump_form(const std::string& path, source_loc at) {
+    if (path == "pl._dump.call") {
+      expect_punct("(", "after pl._dump.call");
+      callee_kind ck = callee_kind::op;
+      std::string callee;
+      if (is(tok::string)) {
+        callee = next().text;
+      } else if (at_name("self") && at_punct(".", 1) && peek(2).kind == tok::name) {
+        next();
+        next();
+        ck = callee_kind::function;
+        callee = next().text;
+      } else {
+        unexpected("an op name string or self.FUNCTION");
+      }
+      expect_punct(",", "after the callee");
+      expect_punct("[", "to open the argument list");
+      std::vector<expr_ptr> args;
+      while (!at_punct("]")) {
+        args.push_back(parse_expr());
+        if (!at_punct(",")) break;
+        next();
+      }
+      expect_punct("]", "to close the argument list");
+      expect_punct(",", "before the result type");
+      type t = parse_type();
+      std::vector<keyword> kwargs, attrs;
+      bool have_kwargs = false, have_attrs = false;
+      while (at_punct(",")) {
+        next();
+        if (at_punct(")")) break;
+        const source_loc kat = peek().loc;
+        const std::string key = expect_ident("kwargs= or attrs=");
+        expect_punct("=", "after '" + key + "'");
+        if (key == "kwargs" && !have_kwargs) {
+          have_kwargs = true;
+          kwargs = parse_dict();
+        } else if (key == "attrs" && !have_attrs) {
+          have_attrs = true;
+          attrs = parse_dict();
+        } else {
+          fail(kat, (key == "kwargs" || key == "attrs" ? "duplicate keyword '" : "unknown pl._dump.call keyword '") +
+                        key + "'");
+        }
+      }
+      expect_punct(")", "to close pl._dump.call(");
+      if (ck == callee_kind::function) calls_.emplace_back(callee, at);
+      return make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), std::move(t), at);
+    }
+    if (path == "pl._dump.alloc_window_buffer") {
+      expect_punct("(", "after pl._dump.alloc_window_buffer");
+      std::vector<expr_ptr> args;
+      args.push_back(parse_expr());
+      expect_punct(",", "after the size");
+      expect_keyword("name");
+      expect_punct("=", "after 'name'");
+      const source_loc nat = peek().loc;
+      std::string n = expect_string("the allocation name string");
+      if (at_punct(",")) next();
+      expect_punct(")", "to close pl._dump.alloc_window_buffer(");
+      std::vector<keyword> kwargs;
+      kwargs.push_back({"name", make_str(std::move(n), nat)});
+      return make_call(callee_kind::op, std::string(ops::alloc_window_buffer), std::move(args), std::move(kwargs), {},
+                       type::ptr(), at);
+    }
+    if (path == "pl._dump.symbol") {
+      expect_punct("(", "after pl._dump.symbol");
+      std::string s = expect_string("a symbol string");
+      expect_punct(")", "to close pl._dump.symbol(");
+      return make_symbol(std::move(s), at);
+    }
+    if (path == "pl._dump.window_buffer")
+      fail(at, "pl._dump.window_buffer(...) must come before the statements of a function body");
+    if (path == "pl._dump.window_ref")
+      fail(at, "pl._dump.window_ref(...) is only valid in a type or in the slots of pl._dump.comm_domain");
+    if (path == "pl._dump.comm_domain") fail(at, "pl._dump.comm_domain(...) is only valid in a with statement");
+    fail(at, "unknown form '" + path + "'");
+  }
+
+  // ---- statements -------------------------------------------------------------------------
+  void parse_block(std::vector<stmt_ptr>& body, var_ptr* loop_var = nullptr) {
+    expect_punct(":", "to open a block");
+    expect_newline();
+    expect(tok::indent, "an indented block");
+    scopes_.emplace_back();
+    if (loop_var && *loop_var) {
+      scopes_.back()[(*loop_var)->name] = loop_var->get();
+      bindings_[(*loop_var)->name].push_back(loop_var->get());
+    }
+    while (!is(tok::dedent) && !is(tok::eof)) parse_stmt(body);
+    expect(tok::dedent, "the end of the block");
+    scopes_.pop_back();
+  }
+
+  void parse_stmt(std::vector<stmt_ptr>& body) {
+    depth_guard g(*this);
+    const source_loc at = peek().loc;
+    if (is(tok::indent)) fail(at, "unexpected indent");
+    if (at_name("pass")) {
+      next();
+      expect_newline();
+      return;
+    }
+    if (at_name("return")) {
+      next();
+      std::vector<expr_ptr> values;
+      if (!is(tok::newline)) {
+        values.push_back(parse_expr());
+        while (at_punct(",")) {
+          next();
+          values.push_back(parse_expr());
+        }
+      }
+      expect_newline();
+      body.push_back(make_return(std::move(values), at));
+      return;
+    }
+    if (at_name("for")) {
+      next();
+      const source_loc vat = peek().loc;
+      const std::string vn = binding_name("a loop variable");
+      expect_keyword("in");
+      expect_path("pl.range", "a loop over pl.range(...)");
+      expect_punct("(", "after pl.range");
+      std::vector<expr_ptr> bounds;
+      type vt = type::scalar("INDEX");
+      bool have_type = false;
+      while (!at_punct(")")) {
+        if (at_name("var_type") && at_punct("=", 1)) {
+          if (have_type) fail(peek().loc, "duplicate keyword 'var_type'");
+          next();
+          next();
+          vt = parse_type();
+          have_type = true;
+        } else {
+          if (have_type) fail(peek().loc, "positional argument follows keyword argument");
+          bounds.push_back(parse_expr());
+        }
+        if (!at_punct(",")) break;
+        next();
+      }
+      if (bounds.empty() || bounds.size() > 3) fail(peek().loc, "pl.range takes 1 to 3 bounds (stop | start, stop[, step])");
+      expect_punct(")", "to close pl.range(");
+      expr_ptr start, stop, step;
+      if (bounds.size() == 1) {
+        start = make_int(0, at);
+        stop = std::move(bounds[0]);
+      } else {
+        start = std::move(bounds[0]);
+        stop = std::move(bounds[1]);
+      }
+      step = bounds.size() == 3 ? std::move(bounds[2]) : make_int(1, at);
+      auto lv = make_var(vn, std::move(vt), vat);
+      auto s = make_for(nullptr, std::move(start), std::move(stop), std::move(step), {}, at);
+      parse_block(s->body, &lv);
+      s->target = std::move(lv);
+      body.push_back(std::move(s));
+      return;
+    }
+    if (at_name("while")) {
+      next();
+      auto cond = parse_expr();
+      auto s = make_while(std::move(cond), {}, at);
+      parse_block(s->body);
+      body.push_back(std::move(s));
+      return;
+    }
+    if (at_name("with")) {
+      next();
+      expect_path("pl._dump.comm_domain", "with pl._dump.comm_domain(...)");
+      expect_punct("(", "after pl._dump.comm_domain");
+      auto s = make_scope({}, {}, {}, {}, {}, at);
+      bool have[4] = {false, false, false, false};
+      while (!at_punct(")")) {
+        const source_loc kat = peek().loc;
+        const std::string key = expect_ident("name=, devices=, slots= or attrs=");
+        expect_punct("=", "after '" + key + "'");
+        const int k = key == "name" ? 0 : key == "devices" ? 1 : key == "slots" ? 2 : key == "attrs" ? 3 : -1;
+        if (k < 0) fail(kat, "unknown pl._dump.comm_domain keyword '" + key + "'");
+        if (have[k]) fail(kat, "duplicate keyword '" + key + "'");
+        have[k] = true;
+        if (k == 0) {
+          s->name = expect_string("a scope name string");
+        } else if (k == 1) {
+          expect_punct("[", "to open the device list");
+          while (!at_punct("]")) {
+            if (!at_punct("-") && !is(tok::integer)) unexpected("a device number");
+            s->devices.push_back(parse_int());
+            if (!at_punct(",")) break;
+            next();
+          }
+          expect_punct("]", "to close the device list");
+        } else if (k == 2) {
+          expect_punct("[", "to open the slot list");
+          while (!at_punct("]")) {
+            if (at_name("None")) {
+              next();
+              s->slots.push_back(nullptr);
+            } else {
+              s->slots.push_back(parse_window_ref());
+            }
+            if (!at_punct(",")) break;
+            next();
+          }
+          expect_punct("]", "to close the slot list");
+        } else {
+          s->attrs = parse_dict();
+        }
+        if (!at_punct(",")) break;
+        next();
+      }
+      expect_punct(")", "to close pl._dump.comm_domain(");
+      parse_block(s->body);
+      body.push_back(std::move(s));
+      return;
+    }
+    if (is(tok::name) && (at_punct("=", 1) || at_punct(":", 1))) {
+      const std::string n = binding_name("an assignment target");
+      std::optional<type> annotated;
+      if (at_punct(":")) {
+        next();
+        annotated = parse_type();
+      }
+      expect_punct("=", "in an assignment");
+      expr_ptr value = parse_expr();
+      expect_newline();
+      type t = annotated ? std::move(*annotated) : type_of(*value);
+      auto v = bind(n, std::move(t), at);
+      body.push_back(make_assign(std::move(v), std::move(value), at));
+      return;
+    }
+    auto e = parse_expr();
+    expect_newline();
+    body.push_back(make_expr_stmt(std::move(e), at));
+  }
+};
+
+}  // namespace text_detail
+
+/// `print_program(p)`: the text of `p`. Deterministic: the same program prints byte-identically,
+/// whatever its pointer values (names, labels and order all come from a walk in program order).
+/// O(size of p).
+inline std::string print_program(const program& p) { return text_detail::printer{}.print(p); }
+
+/// The outcome of parse_program: a program, or the first error.
+struct parse_result {
+  std::optional<program> value;
+  diagnostic error;
+  bool ok() const noexcept { return value.has_value(); }
+};
+
+/// Parses a host program; `file` names it in diagnostics and in program::file. Never throws for
+/// bad input and never returns a partial program. O(size of text).
+inline parse_result parse_program(std::string_view text, std::string_view file) {
+  parse_result r;
+  try {
+    auto toks = text_detail::lexer(text).run();
+    r.value = text_detail::parser(std::move(toks), file).run();
+  } catch (const text_detail::failure& f) {
+    r.value.reset();
+    r.error = diagnostic{std::string(file), f.loc, f.message};
+  }
+  return r;
+}
+
+}  // namespace neuronrw::host

@@ -1,0 +1,181 @@
+// neuronrw/ir/host/traits.hpp — the reference host IR as a model of the host-program concepts
+// (neuronrw/concepts/host.hpp): `host_traits<host::program>`.
+//
+// Customization points: none (this header is the specialization). Handles are the node
+// pointers of ir.hpp; they are identities, so the read functions hand out non-const pointers
+// from a const program, and only the functions taking `program&` modify through them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <neuronrw/concepts/host.hpp>
+#include <neuronrw/ir/host/ir.hpp>
+
+namespace neuronrw::host {
+
+/// A forward range over a vector of unique_ptr<T>, yielding T*. (std::views::transform would do,
+/// but clang 14 cannot compile libstdc++ 12's views.)
+template <class T>
+class ptr_range {
+  using base_it = typename std::vector<std::unique_ptr<T>>::const_iterator;
+
+ public:
+  class iterator {
+   public:
+    using iterator_concept = std::forward_iterator_tag;
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = T*;
+    using difference_type = std::ptrdiff_t;
+    using reference = T*;
+    iterator() = default;
+    explicit iterator(base_it it) : it_(it) {}
+    T* operator*() const { return it_->get(); }
+    iterator& operator++() {
+      ++it_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++it_;
+      return old;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.it_ == b.it_; }
+
+   private:
+    base_it it_{};
+  };
+  ptr_range() = default;
+  explicit ptr_range(const std::vector<std::unique_ptr<T>>& v) : begin_(v.begin()), end_(v.end()) {}
+  iterator begin() const { return iterator(begin_); }
+  iterator end() const { return iterator(end_); }
+  std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
+
+ private:
+  base_it begin_{};
+  base_it end_{};
+};
+
+}  // namespace neuronrw::host
+
+template <>
+struct neuronrw::host_traits<neuronrw::host::program> {
+  using program = host::program;
+  using function_handle = host::function*;
+  using stmt_handle = host::stmt*;
+  using expr_handle = host::expr*;
+  using var_handle = host::var*;
+  using window_handle = host::window_ptr;
+
+  static host::ptr_range<host::function> functions(const program& p) { return host::ptr_range<host::function>(p.functions); }
+  static std::string_view function_name(const program&, function_handle f) { return f->name; }
+  static std::string_view level(const program&, function_handle f) { return f->level; }
+  static std::string_view role(const program&, function_handle f) { return f->role; }
+  static host::ptr_range<host::stmt> body(const program&, function_handle f) { return host::ptr_range<host::stmt>(f->body); }
+
+  static host_stmt_kind stmt_kind(const program&, stmt_handle s) {
+    switch (s->kind) {
+      case host::stmt_kind::assign: return host_stmt_kind::assign;
+      case host::stmt_kind::for_range: return host_stmt_kind::for_range;
+      case host::stmt_kind::while_loop: return host_stmt_kind::while_loop;
+      case host::stmt_kind::expr_stmt: return host_stmt_kind::expr_stmt;
+      case host::stmt_kind::ret: return host_stmt_kind::ret;
+      case host::stmt_kind::comm_domain_scope: return host_stmt_kind::comm_domain_scope;
+    }
+    return host_stmt_kind::other;
+  }
+  static host::ptr_range<host::stmt> stmt_body(const program&, stmt_handle s) { return host::ptr_range<host::stmt>(s->body); }
+  static std::vector<expr_handle> operands(const program&, stmt_handle s) {
+    std::vector<expr_handle> out;
+    switch (s->kind) {
+      case host::stmt_kind::for_range:
+        for (auto* e : {s->start.get(), s->stop.get(), s->step.get()})
+          if (e) out.push_back(e);
+        break;
+      case host::stmt_kind::ret:
+        for (auto& e : s->values)
+          if (e) out.push_back(e.get());
+        break;
+      case host::stmt_kind::comm_domain_scope: break;
+      default:
+        if (s->value) out.push_back(s->value.get());
+    }
+    return out;
+  }
+  static var_handle assign_target(const program&, stmt_handle s) { return s->target.get(); }
+  static expr_handle assign_value(const program&, stmt_handle s) { return s->value.get(); }
+  static var_handle loop_var(const program&, stmt_handle s) { return s->target.get(); }
+  static expr_handle loop_start(const program&, stmt_handle s) { return s->start.get(); }
+  static expr_handle loop_stop(const program&, stmt_handle s) { return s->stop.get(); }
+  static expr_handle loop_step(const program&, stmt_handle s) { return s->step.get(); }
+
+  static host_expr_kind expr_kind(const program&, expr_handle e) {
+    if (!e) return host_expr_kind::other;
+    switch (e->kind) {
+      case host::expr_kind::var_ref: return host_expr_kind::var_ref;
+      case host::expr_kind::int_const: return host_expr_kind::int_const;
+      case host::expr_kind::call: return host_expr_kind::call;
+      default: return host_expr_kind::other;
+    }
+  }
+  static var_handle referenced_var(const program&, expr_handle e) { return e->ref; }
+  static std::int64_t int_value(const program&, expr_handle e) { return e->value; }
+  static std::optional<std::string_view> string_value(const program&, expr_handle e) {
+    if (!e || e->kind != host::expr_kind::str_const) return std::nullopt;
+    return std::string_view(e->text);
+  }
+  static host_callee_kind callee_kind(const program&, expr_handle e) {
+    return e->callee == host::callee_kind::op ? host_callee_kind::op : host_callee_kind::function;
+  }
+  static std::string_view callee_name(const program&, expr_handle e) { return e->text; }
+  static host::ptr_range<host::expr> call_args(const program&, expr_handle e) { return host::ptr_range<host::expr>(e->args); }
+  static std::optional<expr_handle> keyword_arg(const program&, expr_handle e, std::string_view name) {
+    return find(e->kwargs, name);
+  }
+  static std::optional<expr_handle> call_attr(const program&, expr_handle e, std::string_view name) {
+    return find(e->attrs, name);
+  }
+  static source_loc location(const program&, expr_handle e) { return e ? e->loc : source_loc{}; }
+  static std::string_view source_file(const program& p) { return p.file; }
+  static bool can_carry_window(const program&, var_handle v) {
+    return v && v->type.kind == host::type_kind::distributed_tensor;
+  }
+
+  /// The WindowBuffer keeps its own copy of the size expression (a separate IR field upstream).
+  static window_handle make_window_buffer(program&, const window_request<var_handle, expr_handle>& r) {
+    auto w = std::make_shared<host::window_buffer>();
+    w->base = r.base;
+    if (r.size) w->size = host::cloner{}.clone_expr(*r.size);
+    w->load_from_host = r.load_from_host;
+    w->store_to_host = r.store_to_host;
+    w->loc = r.loc;
+    return w;
+  }
+  /// The view variable takes the WindowBuffer; its defining call takes the variable's new type when
+  /// the two agreed up to the WindowBuffer (as pypto re-mints the call): a real shape / dtype
+  /// disagreement is left for the checker to report, not papered over.
+  static void attach_window(program&, var_handle view, expr_handle call, const window_handle& w) {
+    view->type.window = w;
+    if (call && call->kind == host::expr_kind::call && host::same_type_but_window(call->type, view->type))
+      call->type = view->type;
+  }
+  static void wrap_body(program&, function_handle f, const scope_request<window_handle>& r) {
+    auto scope = host::make_scope(std::string(r.name), std::vector<std::int64_t>(r.devices.begin(), r.devices.end()),
+                                  std::vector<host::window_ptr>(r.slots.begin(), r.slots.end()), {},
+                                  std::move(f->body), r.loc);
+    f->body.clear();
+    f->body.push_back(std::move(scope));
+  }
+
+ private:
+  static std::optional<expr_handle> find(const std::vector<host::keyword>& ks, std::string_view name) {
+    for (auto& k : ks)
+      if (k.name == name) return k.value.get();
+    return std::nullopt;
+  }
+};

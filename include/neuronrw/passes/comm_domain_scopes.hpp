@@ -1,0 +1,719 @@
+// neuronrw/passes/comm_domain_scopes.hpp — MaterializeCommDomainScopes (SPEC §6, seed 001): find
+// the window-buffer allocations of every host orchestrator, infer from the chip dispatches which
+// devices use each one, build one WindowBuffer per allocation, re-type its views, and group the
+// allocations into comm-domain scopes wrapped around the function body.
+//
+// Customization points:
+//   - the program: any `rewritable_host_program` (neuronrw/concepts/host.hpp);
+//   - `comm_domain_options`: the level / role / op / attribute names and the collective table, for
+//     a dialect that spells them differently (defaults: pypto's).
+// Plan/apply split: `plan_comm_domain_scopes` only reads the program and returns a plain plan
+// (allocations, views, dispatches with their device descriptors, merged coverage, scopes) or the
+// located diagnostics; `apply_comm_domain_scopes` materializes a plan that has no errors;
+// `materialize_comm_domain_scopes` does both and leaves the program untouched on any error.
+// `describe_plan` prints a plan (a dry run).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/concepts/host.hpp>
+#include <neuronrw/descriptors/device_coverage.hpp>
+#include <neuronrw/descriptors/lattice.hpp>
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/ir/host/traits.hpp>
+
+namespace neuronrw {
+
+/// One host-level collective (SPEC §6): which of its arguments are window views and how their
+/// coverage flows. Argument positions are 0-based; -1 means "none".
+struct collective_spec {
+  std::string_view op;             ///< "pld.tensor.allreduce"
+  std::size_t arity = 0;           ///< exact number of positional arguments
+  int target = -1;                 ///< data / target buffer whose coverage is shared (-1: barrier)
+  int signal = -1;                 ///< signal buffer: inherits the target's coverage
+  int recv_counts = -1;            ///< all_to_all_v: recv_counts inherits it too
+  int result_alias = -1;           ///< the argument the call's result aliases (a view reaches a
+                                   ///< dispatch through it)
+  bool single_use = false;         ///< rejected inside a for / while loop (all_to_all_v)
+  std::string_view target_role = "data/target";  ///< word used in diagnostics
+};
+
+/// SPEC §6: allreduce / broadcast / reduce_scatter (data 0, signal 1); allgather / all_to_all
+/// (target 1, signal 2); all_to_all_v (target 1, signal 2, recv_counts 4); barrier (signal 0).
+/// Results alias the in-place buffer: argument 0, or the target for the push-based forms.
+inline constexpr collective_spec default_collectives[] = {
+    {"pld.tensor.allreduce", 2, 0, 1, -1, 0, false, "data/target"},
+    {"pld.tensor.broadcast", 2, 0, 1, -1, 0, false, "data/target"},
+    {"pld.tensor.reduce_scatter", 2, 0, 1, -1, 0, false, "data/target"},
+    {"pld.tensor.allgather", 3, 1, 2, -1, 1, false, "target"},
+    {"pld.tensor.all_to_all", 3, 1, 2, -1, 1, false, "target"},
+    {"pld.tensor.all_to_all_v", 5, 1, 2, 4, 1, true, "target"},
+    {"pld.tensor.barrier", 1, -1, 0, -1, -1, false, "signal"},
+};
+
+/// Options, filled with designated initializers; the defaults are pypto's names.
+struct comm_domain_options {
+  std::string_view host_level = "HOST";
+  std::string_view chip_level = "CHIP";
+  std::string_view orchestrator_role = "Orchestrator";
+  std::string_view alloc_op = "pld.tensor.alloc_window_buffer";
+  std::string_view window_op = "pld.tensor.window";
+  std::string_view world_size_op = "pld.system.world_size";
+  std::string_view device_attr = "device";
+  std::string_view name_kwarg = "name";
+  std::string_view scope_prefix = "comm_d";
+  std::span<const collective_spec> collectives = default_collectives;
+  /// A finite comm domain lists its devices; refuse ones larger than this instead of allocating
+  /// gigabytes for `pl.range(4294967295)`.
+  std::uint64_t max_listed_devices = std::uint64_t{1} << 20;
+};
+
+/// The analysis result: plain data, read by apply, by dry runs and by tests.
+template <class P>
+struct comm_domain_plan {
+  using function_handle = host_function_t<P>;
+  using expr_handle = host_expr_t<P>;
+  using var_handle = host_var_t<P>;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  /// `buf = pld.tensor.alloc_window_buffer(size, name="buf")`.
+  struct alloc {
+    var_handle var;
+    expr_handle call;
+    expr_handle size;
+    std::string name;                ///< the `name=` keyword
+    source_loc loc;                  ///< of the alloc call
+    std::vector<std::size_t> views;  ///< indices into `views`, source order
+    device_coverage coverage;        ///< merged: dispatches, then collective inheritance
+    std::size_t scope = npos;
+  };
+  /// `v = pld.tensor.window(buf, [shape], dtype=...)`.
+  struct view {
+    var_handle var;
+    expr_handle call;
+    std::size_t alloc = npos;
+    source_loc loc;
+  };
+  /// `self.chip_fn(..., device=...)`: its descriptor and the allocations its arguments reach.
+  struct dispatch {
+    expr_handle call;
+    std::string callee;
+    source_loc loc;
+    device_coverage devices;
+    std::vector<std::size_t> allocs;  ///< per positional argument that reaches a view, in order
+  };
+  /// A collective: `inheritors` (signal, recv_counts) take the coverage of `target`; a barrier has
+  /// no target and needs coverage of its own.
+  struct collective {
+    expr_handle call;
+    std::string op;
+    source_loc loc;
+    std::size_t target = npos;
+    std::vector<std::size_t> inheritors;
+  };
+  struct scope {
+    std::string name;                  ///< comm_d<i>
+    device_coverage coverage;
+    std::vector<std::int64_t> devices;  ///< ascending; empty = every device
+    std::vector<std::size_t> allocs;    ///< slots, in allocation order
+  };
+  enum class status : std::uint8_t {
+    materialize,           ///< apply wraps the body in `scopes`
+    no_allocs,             ///< nothing to do
+    already_materialized,  ///< the body already holds a comm-domain scope: idempotence
+    failed,                ///< see `errors`
+  };
+  struct function_plan {
+    function_handle fn;
+    std::string name;
+    status state = status::no_allocs;
+    std::vector<alloc> allocs;
+    std::vector<view> views;
+    std::vector<dispatch> dispatches;
+    std::vector<collective> collectives;
+    std::vector<scope> scopes;
+  };
+
+  std::vector<function_plan> functions;  ///< every host orchestrator, in program order
+  diagnostics errors;                    ///< in program order; non-empty: apply must not run
+
+  bool ok() const noexcept { return errors.empty(); }
+  /// Whether applying changes the program.
+  bool changes() const noexcept {
+    for (auto& f : functions)
+      if (f.state == status::materialize) return true;
+    return false;
+  }
+};
+
+namespace comm_domain_detail {
+
+inline std::string arity_text(std::size_t n) {
+  if (n == 1) return "one arg";
+  if (n == 2) return "two args";
+  return std::to_string(n) + " args";
+}
+
+template <class P>
+class analysis {
+  using plan_t = comm_domain_plan<P>;
+  using fn_t = host_function_t<P>;
+  using stmt_t = host_stmt_t<P>;
+  using expr_t = host_expr_t<P>;
+  using var_t = host_var_t<P>;
+  static constexpr std::size_t npos = plan_t::npos;
+  // The largest rank device_coverage holds.
+  static constexpr std::int64_t max_rank = std::numeric_limits<device_coverage::rank_type>::max();
+
+ public:
+  analysis(const P& p, const comm_domain_options& o) : p_(p), o_(o), file_(host_access::source_file(p)) {}
+
+  plan_t run() {
+    for (fn_t f : host_access::functions(p_))
+      if (host_access::level(p_, f) == o_.chip_level && host_access::role(p_, f) == o_.orchestrator_role)
+        chip_orchs_.insert(std::string(host_access::function_name(p_, f)));
+    for (fn_t f : host_access::functions(p_)) {
+      if (host_access::level(p_, f) != o_.host_level || host_access::role(p_, f) != o_.orchestrator_role) continue;
+      typename plan_t::function_plan fp;
+      fp.fn = f;
+      fp.name = std::string(host_access::function_name(p_, f));
+      analyze(fp);
+      plan_.functions.push_back(std::move(fp));
+    }
+    return std::move(plan_);
+  }
+
+ private:
+  const P& p_;
+  const comm_domain_options& o_;
+  std::string file_;
+  plan_t plan_;
+  std::unordered_set<std::string> chip_orchs_;
+
+  // Per-function state (reset by analyze).
+  typename plan_t::function_plan* fp_ = nullptr;
+  std::unordered_map<var_t, expr_t, handle_hash<var_t>> defs_;
+  std::unordered_map<var_t, std::size_t, handle_hash<var_t>> alloc_of_;
+  std::unordered_map<var_t, std::size_t, handle_hash<var_t>> view_of_;
+  std::vector<stmt_t> loops_;  // enclosing for loops, innermost last
+  int repeat_depth_ = 0;       // enclosing for + while loops
+  std::size_t errors_at_start_ = 0;
+
+  void error(source_loc loc, std::string msg) {
+    plan_.errors.push_back({file_, loc, "MaterializeCommDomainScopes: " + std::move(msg)});
+  }
+  bool failed() const { return plan_.errors.size() != errors_at_start_; }
+
+  // ---- small accessors -------------------------------------------------------------------
+  host_expr_kind kind(expr_t e) const { return host_access::expr_kind(p_, e); }
+  bool is_op_call(expr_t e, std::string_view name) const {
+    return kind(e) == host_expr_kind::call && host_access::callee_kind(p_, e) == host_callee_kind::op &&
+           host_access::callee_name(p_, e) == name;
+  }
+  std::vector<expr_t> args(expr_t e) const {
+    std::vector<expr_t> out;
+    for (expr_t a : host_access::call_args(p_, e)) out.push_back(a);
+    return out;
+  }
+  const collective_spec* collective_of(expr_t e) const {
+    if (kind(e) != host_expr_kind::call || host_access::callee_kind(p_, e) != host_callee_kind::op) return nullptr;
+    const std::string_view name = host_access::callee_name(p_, e);
+    for (const collective_spec& c : o_.collectives)
+      if (c.op == name) return &c;
+    return nullptr;
+  }
+  bool contains_scope(stmt_t s) const {
+    if (host_access::stmt_kind(p_, s) == host_stmt_kind::comm_domain_scope) return true;
+    for (stmt_t b : host_access::stmt_body(p_, s))
+      if (contains_scope(b)) return true;
+    return false;
+  }
+
+  // ---- one host orchestrator ---------------------------------------------------------------
+  void analyze(typename plan_t::function_plan& fp) {
+    fp_ = &fp;
+    defs_.clear();
+    alloc_of_.clear();
+    view_of_.clear();
+    loops_.clear();
+    repeat_depth_ = 0;
+    errors_at_start_ = plan_.errors.size();
+
+    // Idempotence. SPEC: a body that already is a scope is left alone; a scope anywhere in the
+    // body counts too, so a second run can never wrap (and re-type) a materialized body again.
+    for (stmt_t s : host_access::body(p_, fp.fn))
+      if (contains_scope(s)) {
+        fp.state = plan_t::status::already_materialized;
+        return;
+      }
+
+    // 1-2. Allocations and views (and every variable definition, for the def-chains below).
+    for (stmt_t s : host_access::body(p_, fp.fn)) collect(s);
+    if (failed()) return fail();
+    if (fp.allocs.empty()) {
+      fp.state = plan_t::status::no_allocs;
+      return;
+    }
+
+    // 3. Dispatch scan with the loop stack.
+    for (stmt_t s : host_access::body(p_, fp.fn)) scan(s);
+    if (failed()) return fail();
+
+    // 4. Merge: every dispatch joins its descriptor into the allocations it reaches; then the
+    //    collectives' signal / recv_counts buffers inherit their target's coverage. Inheritance
+    //    runs to a fixpoint (join is monotone, so it terminates) rather than once in source order
+    //    as pypto does, so a chain of collectives gets the same answer in any order.
+    for (auto& d : fp.dispatches)
+      for (std::size_t a : d.allocs) fp.allocs[a].coverage.join_with(d.devices);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto& c : fp.collectives) {
+        if (c.target == npos) continue;
+        for (std::size_t i : c.inheritors) {
+          device_coverage j = lattice::join(fp.allocs[i].coverage, fp.allocs[c.target].coverage);
+          if (!(j == fp.allocs[i].coverage)) {
+            fp.allocs[i].coverage = std::move(j);
+            changed = true;
+          }
+        }
+      }
+    }
+    for (auto& c : fp.collectives) {
+      if (c.target != npos) {
+        if (fp.allocs[c.target].coverage.is_bottom())
+          error(c.loc, "collective data/target buffer has no inferred comm-domain coverage to share with its "
+                       "signal buffer");
+      } else if (!c.inheritors.empty() && fp.allocs[c.inheritors.front()].coverage.is_bottom()) {
+        error(c.loc, c.op + " signal buffer has no inferred comm-domain coverage — add a device= annotation or "
+                            "ensure the signal window is consumed by a device-tagged chip dispatch");
+      }
+    }
+    if (failed()) return fail();
+
+    // Sanity: every allocation has a view and a consuming dispatch. Coverage ⊥ also counts as
+    // "not consumed": a dispatch inside `pl.range(0)` never runs, and an empty device list would
+    // read as "every device".
+    for (auto& a : fp.allocs) {
+      if (a.views.empty())
+        error(a.loc, std::string(o_.alloc_op) + " '" + a.name + "' has no " + std::string(o_.window_op) +
+                         " materialisation (dead allocation)");
+      else if (a.coverage.is_bottom())
+        error(a.loc, std::string(o_.alloc_op) + " '" + a.name + "' is not consumed by any chip_orch dispatch");
+    }
+    if (failed()) return fail();
+    for (auto& v : fp.views)
+      if (!host_access::can_carry_window(p_, v.var))
+        error(v.loc, std::string(o_.window_op) + " result Var should have DistributedTensorType");
+    if (failed()) return fail();
+
+    // 5. Group by EXACT coverage, in allocation order; scope i is comm_d<i>.
+    struct cov_hash {
+      std::size_t operator()(const device_coverage& c) const noexcept { return hash_value(c); }
+    };
+    std::unordered_map<device_coverage, std::size_t, cov_hash> scope_of;
+    std::vector<std::unordered_set<std::string>> names;
+    for (std::size_t i = 0; i < fp.allocs.size(); ++i) {
+      auto& a = fp.allocs[i];
+      auto it = scope_of.find(a.coverage);
+      if (it == scope_of.end()) {
+        typename plan_t::scope s;
+        s.name = std::string(o_.scope_prefix) + std::to_string(fp.scopes.size());
+        s.coverage = a.coverage;
+        if (!a.coverage.is_all()) {
+          const auto n = a.coverage.rank_count().value_or(0);
+          if (n > o_.max_listed_devices) {
+            error(a.loc, "comm domain of '" + a.name + "' covers " + std::to_string(n) + " devices; at most " +
+                             std::to_string(o_.max_listed_devices) + " can be listed");
+            continue;
+          }
+          for (device_coverage::rank_type r : a.coverage.ranks()) s.devices.push_back(r);
+        }
+        it = scope_of.emplace(a.coverage, fp.scopes.size()).first;
+        fp.scopes.push_back(std::move(s));
+        names.emplace_back();
+      }
+      const std::size_t si = it->second;
+      if (!names[si].insert(a.name).second) {
+        error(a.loc, "duplicate allocation name '" + a.name + "' within the same comm domain");
+        continue;
+      }
+      a.scope = si;
+      fp.scopes[si].allocs.push_back(i);
+    }
+    if (failed()) return fail();
+    fp.state = plan_t::status::materialize;
+  }
+
+  void fail() {
+    fp_->state = plan_t::status::failed;
+    fp_->scopes.clear();
+  }
+
+  // ---- phase 1-2: collect ------------------------------------------------------------------
+  void collect(stmt_t s) {
+    if (host_access::stmt_kind(p_, s) == host_stmt_kind::assign) {
+      const var_t t = host_access::assign_target(p_, s);
+      const expr_t v = host_access::assign_value(p_, s);
+      defs_[t] = v;
+      if (is_op_call(v, o_.alloc_op)) {
+        collect_alloc(t, v);
+      } else if (is_op_call(v, o_.window_op)) {
+        const auto a = args(v);
+        if (!a.empty() && kind(a[0]) == host_expr_kind::var_ref) {
+          auto it = alloc_of_.find(host_access::referenced_var(p_, a[0]));
+          if (it != alloc_of_.end()) {
+            view_of_[t] = fp_->views.size();
+            fp_->allocs[it->second].views.push_back(fp_->views.size());
+            fp_->views.push_back({t, v, it->second, host_access::location(p_, v)});
+          }
+        }
+      }
+    }
+    for (stmt_t b : host_access::stmt_body(p_, s)) collect(b);
+  }
+
+  void collect_alloc(var_t t, expr_t call) {
+    const source_loc loc = host_access::location(p_, call);
+    const auto a = args(call);
+    if (a.size() != 1) {
+      error(loc, std::string(o_.alloc_op) + " expects exactly one arg (size)");
+      return;
+    }
+    std::string name;
+    if (auto k = host_access::keyword_arg(p_, call, o_.name_kwarg))
+      if (auto sv = host_access::string_value(p_, *k)) name = std::string(*sv);
+    if (name.empty()) {
+      error(loc, std::string(o_.alloc_op) + " missing '" + std::string(o_.name_kwarg) + "' kwarg");
+      return;
+    }
+    alloc_of_[t] = fp_->allocs.size();
+    typename plan_t::alloc rec{t, call, a[0], std::move(name), loc, {}, {}, npos};
+    fp_->allocs.push_back(std::move(rec));
+  }
+
+  // ---- phase 3: dispatch scan --------------------------------------------------------------
+  void scan(stmt_t s) {
+    switch (host_access::stmt_kind(p_, s)) {
+      case host_stmt_kind::for_range:
+        for (expr_t e : host_access::operands(p_, s)) visit(e);  // bounds run once, outside the loop
+        loops_.push_back(s);
+        ++repeat_depth_;
+        for (stmt_t b : host_access::stmt_body(p_, s)) scan(b);
+        --repeat_depth_;
+        loops_.pop_back();
+        return;
+      case host_stmt_kind::while_loop:
+        ++repeat_depth_;  // the condition runs on every iteration
+        for (expr_t e : host_access::operands(p_, s)) visit(e);
+        for (stmt_t b : host_access::stmt_body(p_, s)) scan(b);
+        --repeat_depth_;
+        return;
+      default:
+        for (expr_t e : host_access::operands(p_, s)) visit(e);
+        for (stmt_t b : host_access::stmt_body(p_, s)) scan(b);
+        return;
+    }
+  }
+
+  /// Pre-order over the calls of one expression (nested calls are their arguments).
+  void visit(expr_t e) {
+    if (kind(e) != host_expr_kind::call) return;
+    analyze_dispatch(e);
+    analyze_collective(e);
+    for (expr_t a : host_access::call_args(p_, e)) visit(a);
+  }
+
+  void analyze_dispatch(expr_t call) {
+    if (host_access::callee_kind(p_, call) != host_callee_kind::function) return;
+    if (!chip_orchs_.count(std::string(host_access::callee_name(p_, call)))) return;
+    const auto device = host_access::call_attr(p_, call, o_.device_attr);
+    if (!device) return;  // a dispatch without device= is ignored (SPEC §6)
+    const source_loc loc = host_access::location(p_, call);
+    auto desc = resolve_device(*device, loc);
+    if (!desc) return;
+    typename plan_t::dispatch d{call, std::string(host_access::callee_name(p_, call)), loc, std::move(*desc), {}};
+    for (expr_t a : host_access::call_args(p_, call)) {
+      if (kind(a) != host_expr_kind::var_ref) continue;
+      const std::size_t w = resolve_view(host_access::referenced_var(p_, a));
+      if (w != npos) d.allocs.push_back(fp_->views[w].alloc);
+    }
+    fp_->dispatches.push_back(std::move(d));
+  }
+
+  /// Follows variable definitions: `n = pld.system.world_size(); for r in pl.range(n)`.
+  expr_t unwrap(expr_t e) const {
+    std::unordered_set<var_t, handle_hash<var_t>> seen;
+    while (kind(e) == host_expr_kind::var_ref) {
+      const var_t v = host_access::referenced_var(p_, e);
+      if (!seen.insert(v).second) return e;
+      auto it = defs_.find(v);
+      if (it == defs_.end()) return e;
+      e = it->second;
+    }
+    return e;
+  }
+
+  std::string world_size_text() const { return std::string(o_.world_size_op) + "()"; }
+
+  /// The device descriptor of a `device=` expression (the seed's table, plus SPEC §6's start and
+  /// variable-bound forms). nullopt after reporting an error.
+  std::optional<device_coverage> resolve_device(expr_t d, source_loc at) {
+    const host_expr_kind k = kind(d);
+    if (k == host_expr_kind::int_const) {
+      const std::int64_t v = host_access::int_value(p_, d);
+      if (v < 0) {
+        error(at, "device= ConstInt must be non-negative, got " + std::to_string(v));
+        return std::nullopt;
+      }
+      if (v > max_rank) {
+        error(at, "device= ConstInt " + std::to_string(v) + " exceeds the largest supported rank " +
+                      std::to_string(max_rank));
+        return std::nullopt;
+      }
+      return device_coverage::single(static_cast<device_coverage::rank_type>(v));
+    }
+    if (k == host_expr_kind::var_ref) {
+      const var_t v = host_access::referenced_var(p_, d);
+      for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+        if (!(host_access::loop_var(p_, *it) == v)) continue;
+        const expr_t stop = unwrap(host_access::loop_stop(p_, *it));
+        const expr_t step = unwrap(host_access::loop_step(p_, *it));
+        if (is_op_call(stop, o_.world_size_op)) {
+          // A sub-range of the world (start > 0) is over-approximated by every device, as in pypto:
+          // a domain larger than the users is safe, a smaller one would hang.
+          if (!check_step(step, at)) return std::nullopt;
+          return device_coverage::all();
+        }
+        if (kind(stop) == host_expr_kind::int_const) {
+          const expr_t start = unwrap(host_access::loop_start(p_, *it));
+          if (kind(start) != host_expr_kind::int_const) {
+            error(at, "device=r loop start must unwrap to ConstInt");
+            return std::nullopt;
+          }
+          if (!check_step(step, at)) return std::nullopt;
+          const std::int64_t lo = host_access::int_value(p_, start);
+          const std::int64_t hi = host_access::int_value(p_, stop);
+          if (lo < 0 || hi < lo) {
+            error(at, "device=r loop range must be [0, N) with N>=0");
+            return std::nullopt;
+          }
+          if (hi - 1 > max_rank) {
+            error(at, "device=r loop bound " + std::to_string(hi) + " exceeds the largest supported rank " +
+                          std::to_string(max_rank));
+            return std::nullopt;
+          }
+          return device_coverage::range(static_cast<device_coverage::rank_type>(lo),
+                                        static_cast<device_coverage::rank_type>(hi));
+        }
+        error(at, "device=r loop bound must be ConstInt or " + world_size_text());
+        return std::nullopt;
+      }
+      error(at, "device= Var is not the induction variable of any enclosing pl.range loop");
+      return std::nullopt;
+    }
+    error(at, "device= expression must be ConstInt or the induction var of pl.range; got an unsupported "
+              "expression");
+    return std::nullopt;
+  }
+
+  bool check_step(expr_t step, source_loc at) {
+    if (kind(step) != host_expr_kind::int_const) {
+      error(at, "device=r loop step must unwrap to ConstInt");
+      return false;
+    }
+    const std::int64_t s = host_access::int_value(p_, step);
+    if (s != 1) {
+      error(at, "device=r over a non-unit-step loop is not supported (step=" + std::to_string(s) + ")");
+      return false;
+    }
+    return true;
+  }
+
+  /// The view a variable reaches through aliases (`y = v`) and collective results
+  /// (`y = pld.tensor.allreduce(v, s)`); npos when none. Cycle-safe.
+  std::size_t resolve_view(var_t v) const {
+    std::unordered_set<var_t, handle_hash<var_t>> seen;
+    for (;;) {
+      if (!seen.insert(v).second) return npos;
+      if (auto it = view_of_.find(v); it != view_of_.end()) return it->second;
+      auto d = defs_.find(v);
+      if (d == defs_.end()) return npos;
+      const expr_t e = d->second;
+      if (kind(e) == host_expr_kind::var_ref) {
+        v = host_access::referenced_var(p_, e);
+        continue;
+      }
+      const collective_spec* c = collective_of(e);
+      if (!c || c->result_alias < 0) return npos;
+      const auto a = args(e);
+      const auto i = static_cast<std::size_t>(c->result_alias);
+      if (i >= a.size() || kind(a[i]) != host_expr_kind::var_ref) return npos;
+      v = host_access::referenced_var(p_, a[i]);
+    }
+  }
+
+  void analyze_collective(expr_t call) {
+    const collective_spec* c = collective_of(call);
+    if (!c) return;
+    const source_loc loc = host_access::location(p_, call);
+    const std::string op(c->op);
+    const auto a = args(call);
+    if (a.size() != c->arity) {
+      error(loc, op + " expects exactly " + arity_text(c->arity));
+      return;
+    }
+    if (c->single_use && repeat_depth_ > 0) {
+      error(loc, op + " is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is "
+                      "single-use and cannot reuse a signal across dynamic invocations.");
+      return;
+    }
+    typename plan_t::collective rec{call, op, loc, npos, {}};
+    bool ok = true;
+    auto role = [&](int index, std::string_view name) -> std::size_t {
+      if (index < 0 || !ok) return npos;
+      const expr_t e = a[static_cast<std::size_t>(index)];
+      const source_loc at = host_access::location(p_, e).known() ? host_access::location(p_, e) : loc;
+      if (kind(e) != host_expr_kind::var_ref) {
+        error(at, op + " " + std::string(name) + " must be a window view Var");
+        ok = false;
+        return npos;
+      }
+      const std::size_t w = resolve_view(host_access::referenced_var(p_, e));
+      if (w == npos) {
+        error(at, op + " " + std::string(name) + " must be produced by " + std::string(o_.window_op));
+        ok = false;
+        return npos;
+      }
+      return fp_->views[w].alloc;
+    };
+    rec.target = role(c->target, c->target_role);
+    const std::size_t signal = role(c->signal, "signal");
+    const std::size_t recv = role(c->recv_counts, "recv_counts");
+    if (!ok) return;
+    if (signal != npos) rec.inheritors.push_back(signal);
+    if (recv != npos) rec.inheritors.push_back(recv);
+    fp_->collectives.push_back(std::move(rec));
+  }
+};
+
+}  // namespace comm_domain_detail
+
+/// The analysis of MaterializeCommDomainScopes (SPEC §6; seed 001 §算法 1-4 and §Sanity 校验):
+/// per host orchestrator (level HOST, role Orchestrator), in program order —
+///   1-2. allocations `x = alloc_window_buffer(size, name=...)` and their views
+///        `v = window(x, [shape], dtype=...)` (first argument directly an allocation variable);
+///   3.   every call of a chip orchestrator (level CHIP, role Orchestrator, resolved by name) with a
+///        `device=` attribute gives a device descriptor (constant N → {N}; the induction variable of
+///        an enclosing `for r in pl.range(...)`: stop world_size() → every device, constant stop
+///        → {start..stop-1}, bounds followed through variable definitions, unit step), joined into
+///        every allocation a positional argument reaches (through aliases and collective results);
+///   4.   collectives pass their target's coverage on to their signal / recv_counts buffers; the
+///        coverage lattice (device_coverage) merges; allocations are grouped by exact coverage in
+///        allocation order into scopes comm_d0, comm_d1, ...
+/// Errors carry the location of the allocation, dispatch or collective at fault; a function stops
+/// at its first failing phase, the others are still analyzed.
+/// @pre P models host_program. Complexity: O(program size + calls × def-chain length) expected,
+/// plus the coverage fixpoint, O(collectives × allocations) joins at worst.
+template <class P>
+comm_domain_plan<P> plan_comm_domain_scopes(const P& p, const comm_domain_options& opts = {}) {
+  static_assert(require_host_program<P>());
+  return comm_domain_detail::analysis<P>(p, opts).run();
+}
+
+/// Materializes a plan: one WindowBuffer(base, size, false, false) per allocation, shared by all its
+/// views (each view variable and its defining call re-typed with it), and the function body wrapped
+/// in the plan's scopes, the first outermost. Never fails.
+/// @pre plan.ok(), and the plan was computed on `p` as it is now. O(allocations + views + scopes).
+template <class P>
+void apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan) {
+  static_assert(require_rewritable_host_program<P>());
+  using traits = host_traits<std::remove_cvref_t<P>>;
+  using window_t = host_window_t<P>;
+  using plan_t = comm_domain_plan<P>;
+  for (const auto& fp : plan.functions) {
+    if (fp.state != plan_t::status::materialize) continue;
+    std::vector<window_t> windows;
+    windows.reserve(fp.allocs.size());
+    for (const auto& a : fp.allocs)
+      windows.push_back(traits::make_window_buffer(
+          p, window_request<host_var_t<P>, host_expr_t<P>>{a.var, a.size, false, false, a.loc}));
+    for (const auto& v : fp.views) traits::attach_window(p, v.var, v.call, windows[v.alloc]);
+    for (std::size_t i = fp.scopes.size(); i-- > 0;) {  // innermost first: scope 0 ends up outermost
+      const auto& s = fp.scopes[i];
+      std::vector<window_t> slots;
+      for (std::size_t a : s.allocs) slots.push_back(windows[a]);
+      traits::wrap_body(p, fp.fn, scope_request<window_t>{s.name, s.devices, slots, fp.allocs[s.allocs.front()].loc});
+    }
+  }
+}
+
+/// Plan, then apply when the plan has no errors. Returns the diagnostics: empty = success (the
+/// program may have changed); otherwise the program is exactly as it was.
+template <class P>
+diagnostics materialize_comm_domain_scopes(P& p, const comm_domain_options& opts = {}) {
+  auto plan = plan_comm_domain_scopes(p, opts);
+  if (!plan.ok()) return std::move(plan.errors);
+  apply_comm_domain_scopes(p, plan);
+  return {};
+}
+
+/// The driver's entry point on the reference host IR: empty = success (program changed or already
+/// materialized); on error the program is unchanged.
+inline diagnostics materialize_comm_domain_scopes(host::program& p) {
+  return materialize_comm_domain_scopes<host::program>(p, comm_domain_options{});
+}
+
+/// A dry run: the plan as text, one line per allocation, dispatch, collective and scope.
+/// Deterministic (program order throughout).
+template <class P>
+std::string describe_plan(const comm_domain_plan<P>& plan) {
+  using plan_t = comm_domain_plan<P>;
+  auto loc = [](source_loc l) { return std::to_string(l.line) + ":" + std::to_string(l.col); };
+  auto devices = [](const device_coverage& c) { return c.is_all() ? std::string("all") : to_string(c); };
+  std::string out;
+  for (const auto& f : plan.functions) {
+    out += "function " + f.name + ": ";
+    switch (f.state) {
+      case plan_t::status::materialize: out += "materialize\n"; break;
+      case plan_t::status::no_allocs: out += "no allocations\n"; continue;
+      case plan_t::status::already_materialized: out += "already materialized\n"; continue;
+      case plan_t::status::failed: out += "failed\n"; continue;
+    }
+    for (const auto& a : f.allocs)
+      out += "  alloc " + a.name + " at " + loc(a.loc) + ": " + std::to_string(a.views.size()) + " view(s), devices " +
+             devices(a.coverage) + ", scope " + f.scopes[a.scope].name + "\n";
+    for (const auto& d : f.dispatches) {
+      out += "  dispatch " + d.callee + " at " + loc(d.loc) + ": devices " + devices(d.devices) + ", allocs [";
+      for (std::size_t i = 0; i < d.allocs.size(); ++i) out += (i ? ", " : "") + f.allocs[d.allocs[i]].name;
+      out += "]\n";
+    }
+    for (const auto& c : f.collectives) {
+      out += "  collective " + c.op + " at " + loc(c.loc) + ": ";
+      out += c.target == plan_t::npos ? std::string("no target") : "target " + f.allocs[c.target].name;
+      for (std::size_t i : c.inheritors) out += ", inherits " + f.allocs[i].name;
+      out += "\n";
+    }
+    for (const auto& s : f.scopes) {
+      out += "  scope " + s.name + ": devices [";
+      for (std::size_t i = 0; i < s.devices.size(); ++i) out += (i ? ", " : "") + std::to_string(s.devices[i]);
+      out += "], slots [";
+      for (std::size_t i = 0; i < s.allocs.size(); ++i) out += (i ? ", " : "") + f.allocs[s.allocs[i]].name;
+      out += "]\n";
+    }
+  }
+  for (const auto& e : plan.errors) out += e.str() + "\n";
+  return out;
+}
+
+}  // namespace neuronrw

@@ -1,0 +1,18 @@
+# A constant stop with a start that is not a constant.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class LoopStart:
+    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):
+        return a
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        buf = pld.tensor.alloc_window_buffer(64, name="buf")
+        v = pld.tensor.window(buf, [16], dtype=pl.FP32)
+        s = pld.system.rank()
+        for r in pl.range(s, 4):
+            self.chip(v, device=r)

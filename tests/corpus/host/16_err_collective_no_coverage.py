@@ -1,0 +1,18 @@
+# The data buffer of an allreduce never reaches a dispatch: nothing to share with its signal.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class NoCov:
+    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):
+        return a
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        buf = pld.tensor.alloc_window_buffer(64, name="buf")
+        v = pld.tensor.window(buf, [16], dtype=pl.FP32)
+        sig = pld.tensor.alloc_window_buffer(64, name="sig")
+        s = pld.tensor.window(sig, [16], dtype=pl.FP32)
+        y = pld.tensor.allreduce(v, s)

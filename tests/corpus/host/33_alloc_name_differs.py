@@ -1,0 +1,16 @@
+# The allocation's logical name differs from its variable: pl._dump.alloc_window_buffer keeps it.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class Named:
+    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):
+        return a
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        buf = pld.tensor.alloc_window_buffer(64, name="weights")
+        v = pld.tensor.window(buf, [16], dtype=pl.FP32)
+        self.chip(v, device=0)

@@ -1,0 +1,16 @@
+# A window without dtype= has no distributed tensor type to carry the WindowBuffer.
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class ViewType:
+    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):
+        return a
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        buf = pld.tensor.alloc_window_buffer(64, name="buf")
+        v = pld.tensor.window(buf, [16])
+        self.chip(v, device=0)

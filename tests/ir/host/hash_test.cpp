@@ -1,0 +1,191 @@
+// Tests for neuronrw/ir/host/hash.hpp: structural equality compares variables by binding (names
+// and locations do not matter, who refers to whom does) and WindowBuffers by identity the same
+// way; the hash agrees with it.
+#include <neuronrw/ir/host/hash.hpp>
+#include <neuronrw/ir/host/text.hpp>
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace neuronrw;
+using namespace neuronrw::host;
+
+program parse_ok(std::string_view text) {
+  auto r = parse_program(text, "t.py");
+  INFO(r.error.str());
+  REQUIRE(r.ok());
+  return std::move(*r.value);
+}
+
+std::string prog(std::string_view body) {
+  return "@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def f(self, a):\n" +
+         std::string(body);
+}
+
+void check_equal(const program& a, const program& b) {
+  CHECK(structural_equal(a, b));
+  CHECK(structural_equal(b, a));
+  CHECK(structural_hash(a) == structural_hash(b));
+}
+void check_different(const program& a, const program& b) {
+  CHECK_FALSE(structural_equal(a, b));
+  CHECK_FALSE(structural_equal(b, a));
+  CHECK(structural_hash(a) != structural_hash(b));  // not guaranteed in general; true for these
+}
+
+TEST_CASE("names and locations do not matter, bindings do") {
+  program a = parse_ok(prog("        x = 1\n        y = x\n        return y\n"));
+  program b = parse_ok(prog("        q = 1\n\n\n        zz = q\n        return zz\n"));
+  check_equal(a, b);
+  // Same names, different binding: y refers to the parameter instead of x.
+  program c = parse_ok(prog("        x = 1\n        y = a\n        return y\n"));
+  check_different(a, c);
+  // Rebinding a name makes a new variable.
+  program d = parse_ok(prog("        x = 1\n        x = x\n        return x\n"));
+  check_equal(a, d);
+  program e = parse_ok(prog("        x = 1\n        y = x\n        return x\n"));
+  check_different(a, e);
+}
+
+TEST_CASE("every field counts") {
+  const std::string base = prog(
+      "        b = pld.tensor.alloc_window_buffer(64, name=\"b\")\n"
+      "        v = pld.tensor.window(b, [16], dtype=pl.FP32)\n"
+      "        for r in pl.range(0, 4, 1):\n"
+      "            self.f(v, device=r, attrs={\"k\": 1})\n"
+      "        while True:\n"
+      "            pass\n"
+      "        return v\n");
+  const program p = parse_ok(base);
+  check_equal(p, parse_ok(base));
+  const std::pair<std::string, std::string> edits[] = {
+      {"64", "65"},
+      {"name=\"b\"", "name=\"c\""},
+      {"[16]", "[16, 1]"},
+      {"pl.FP32", "pl.FP16"},
+      {"range(0, 4, 1)", "range(1, 4, 1)"},
+      {"range(0, 4, 1)", "range(0, 5, 1)"},
+      {"range(0, 4, 1)", "range(0, 4, 2)"},
+      {"device=r", "device=0"},
+      {"\"k\": 1", "\"k\": 2"},
+      {"\"k\": 1", "\"j\": 1"},
+      {"while True", "while False"},
+      {"return v", "return b"},
+      {"self.f(", "pld.f("},
+      {"level=pl.Level.HOST", "level=pl.Level.CHIP"},
+      {"role=pl.Role.Orchestrator", "role=pl.Role.Worker"},
+      {"def f(self, a)", "def f(self, a: pl.Ptr)"},
+      {"def f(self, a)", "def f(self, a, c)"},
+      {"class P", "class Q"},
+  };
+  for (auto& edit : edits) {
+    const std::string& from = edit.first;
+    std::string t = base;
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    t.replace(at, from.size(), edit.second);
+    INFO(from << " -> " << edit.second);
+    check_different(p, parse_ok(t));
+  }
+}
+
+TEST_CASE("WindowBuffer identity: two views sharing one object differ from two equal objects") {
+  const std::string shared = prog(
+      "        pl._dump.window_buffer(\"w\", base=\"b\", size=64, load_from_host=False, store_to_host=False)\n"
+      "        b = pld.tensor.alloc_window_buffer(64, name=\"b\")\n"
+      "        v: pld.DistributedTensor[[16], pl.FP32, pl._dump.window_ref(\"w\")] = b\n"
+      "        u: pld.DistributedTensor[[16], pl.FP32, pl._dump.window_ref(\"w\")] = b\n");
+  const std::string separate = prog(
+      "        pl._dump.window_buffer(\"w\", base=\"b\", size=64, load_from_host=False, store_to_host=False)\n"
+      "        pl._dump.window_buffer(\"w2\", base=\"b\", size=64, load_from_host=False, store_to_host=False)\n"
+      "        b = pld.tensor.alloc_window_buffer(64, name=\"b\")\n"
+      "        v: pld.DistributedTensor[[16], pl.FP32, pl._dump.window_ref(\"w\")] = b\n"
+      "        u: pld.DistributedTensor[[16], pl.FP32, pl._dump.window_ref(\"w2\")] = b\n");
+  const program a = parse_ok(shared);
+  const program b = parse_ok(separate);
+  const auto& body = a.functions[0]->body;
+  CHECK(body[1]->target->type.window == body[2]->target->type.window);
+  check_different(a, b);
+  // Labels are only text: renaming them changes nothing.
+  std::string relabeled = shared;
+  for (std::size_t at; (at = relabeled.find("\"w\"")) != std::string::npos;) relabeled.replace(at, 3, "\"zz\"");
+  check_equal(a, parse_ok(relabeled));
+  // The contents of a WindowBuffer count: base, size and both flags.
+  for (const auto& edit : {std::pair<std::string, std::string>{"size=64,", "size=32,"},
+                           {"load_from_host=False", "load_from_host=True"},
+                           {"store_to_host=False", "store_to_host=True"},
+                           {"base=\"b\"", "base=\"a\""}}) {
+    std::string t = shared;
+    t.replace(t.find(edit.first), edit.first.size(), edit.second);
+    INFO(edit.first << " -> " << edit.second);
+    check_different(a, parse_ok(t));
+  }
+}
+
+TEST_CASE("scopes: name, devices, slot order and attributes count") {
+  const std::string base = prog(
+      "        pl._dump.window_buffer(\"w\", base=\"a\", size=1, load_from_host=False, store_to_host=False)\n"
+      "        pl._dump.window_buffer(\"x\", base=\"a\", size=2, load_from_host=False, store_to_host=False)\n"
+      "        with pl._dump.comm_domain(name=\"comm_d0\", devices=[0, 1], slots=[pl._dump.window_ref(\"w\"), "
+      "pl._dump.window_ref(\"x\")], attrs={\"k\": 1}):\n"
+      "            pass\n");
+  const program p = parse_ok(base);
+  const std::pair<std::string, std::string> edits[] = {
+      {"comm_d0", "comm_d1"},
+      {"[0, 1]", "[1, 0]"},
+      {"[0, 1]", "[]"},
+      {"pl._dump.window_ref(\"w\"), pl._dump.window_ref(\"x\")", "pl._dump.window_ref(\"x\"), pl._dump.window_ref(\"w\")"},
+      {"pl._dump.window_ref(\"w\"), pl._dump.window_ref(\"x\")", "pl._dump.window_ref(\"w\"), pl._dump.window_ref(\"w\")"},
+      {"pl._dump.window_ref(\"w\"), pl._dump.window_ref(\"x\")", "pl._dump.window_ref(\"w\"), None"},
+      {"{\"k\": 1}", "{}"},
+  };
+  for (auto& edit : edits) {
+    std::string t = base;
+    t.replace(t.find(edit.first), edit.first.size(), edit.second);
+    INFO(edit.first << " -> " << edit.second);
+    check_different(p, parse_ok(t));
+  }
+}
+
+TEST_CASE("the encoding is stable: equal hashes across copies and prints") {
+  program p = parse_ok(prog("        x = pld.a.b(a, [1, -2], k=\"s\")\n        return x\n"));
+  const auto h = structural_hash(p);
+  for (int i = 0; i < 3; ++i) {
+    program q = parse_ok(print_program(p));
+    CHECK(structural_hash(q) == h);
+    CHECK(structural_encoding(q) == structural_encoding(p));
+    p = std::move(q);
+  }
+  program c = clone(p);
+  CHECK(structural_hash(c) == h);
+}
+
+TEST_CASE("free variables and forward references are bound on first sight") {
+  // A var used before its definition (malformed, built by hand) still compares consistently.
+  auto build = [](bool swap) {
+    program p;
+    auto f = std::make_unique<function>();
+    f->name = "f";
+    auto x = make_var("x");
+    auto y = make_var("y");
+    var* px = x.get();
+    var* py = y.get();
+    f->body.push_back(make_expr_stmt(make_var_ref(swap ? py : px)));
+    f->body.push_back(make_assign(std::move(x), make_int(1)));
+    f->body.push_back(make_assign(std::move(y), make_int(1)));
+    p.functions.push_back(std::move(f));
+    return p;
+  };
+  check_different(build(false), build(true));
+  check_equal(build(true), build(true));
+}
+
+}  // namespace

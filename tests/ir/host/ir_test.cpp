@@ -1,0 +1,234 @@
+// Tests for neuronrw/ir/host/ir.hpp and traits.hpp: building programs, type queries, the type
+// the IR derives for calls, deep copies that keep WindowBuffer sharing, and the host-concept
+// mapping.
+#include <neuronrw/ir/host/hash.hpp>
+#include <neuronrw/ir/host/ir.hpp>
+#include <neuronrw/ir/host/traits.hpp>
+
+#include <doctest/doctest.h>
+
+#include <concepts>
+#include <memory>
+#include <ranges>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace neuronrw;
+using namespace neuronrw::host;
+
+static_assert(host_program<program>);
+static_assert(rewritable_host_program<program>);
+static_assert(require_rewritable_host_program<program>());
+static_assert(std::ranges::forward_range<ptr_range<stmt>>);
+static_assert(std::same_as<std::ranges::range_value_t<ptr_range<function>>, function*>);
+
+std::vector<keyword> kws(std::string name, expr_ptr value) {
+  std::vector<keyword> out;
+  out.push_back(make_keyword(std::move(name), std::move(value)));
+  return out;
+}
+std::vector<expr_ptr> exprs(expr_ptr a, expr_ptr b = nullptr) {
+  std::vector<expr_ptr> out;
+  out.push_back(std::move(a));
+  if (b) out.push_back(std::move(b));
+  return out;
+}
+
+/// main(): buf = alloc(64, name="buf"); v = window(buf, [16], dtype=pl.FP32); w = window(...)
+struct two_views {
+  program p;
+  function* f = nullptr;
+  var* buf = nullptr;
+  var* v = nullptr;
+  var* w = nullptr;
+  window_ptr shared;
+
+  two_views() {
+    auto fn = std::make_unique<function>();
+    fn->name = "main";
+    fn->level = "HOST";
+    fn->role = "Orchestrator";
+    f = fn.get();
+    auto alloc = make_call(callee_kind::op, "pld.tensor.alloc_window_buffer", exprs(make_int(64)),
+                           kws("name", make_str("buf")));
+    alloc->type = infer_call_type(*alloc);
+    auto bv = make_var("buf", alloc->type);
+    buf = bv.get();
+    fn->body.push_back(make_assign(std::move(bv), std::move(alloc)));
+    for (var** out : {&v, &w}) {
+      auto c = make_call(callee_kind::op, "pld.tensor.window", exprs(make_var_ref(buf), make_list(exprs(make_int(16)))),
+                         kws("dtype", make_symbol("pl.FP32")));
+      c->type = infer_call_type(*c);
+      auto vv = make_var(out == &v ? "v" : "w", c->type);
+      *out = vv.get();
+      fn->body.push_back(make_assign(std::move(vv), std::move(c)));
+    }
+    auto wb = std::make_shared<window_buffer>();
+    wb->base = buf;
+    wb->size = make_int(64);
+    shared = wb;
+    v->type.window = shared;
+    w->type.window = shared;
+    p.functions.push_back(std::move(fn));
+  }
+};
+
+TEST_CASE("infer_call_type follows the ops of SPEC 6") {
+  auto alloc = make_call(callee_kind::op, "pld.tensor.alloc_window_buffer", exprs(make_int(8)));
+  CHECK(same_type(infer_call_type(*alloc), type::ptr()));
+  auto ws = make_call(callee_kind::op, "pld.system.world_size", {});
+  CHECK(same_type(infer_call_type(*ws), type::scalar("INDEX")));
+
+  auto n = make_var("n", type::scalar("INDEX"));
+  auto win = make_call(callee_kind::op, "pld.tensor.window",
+                       exprs(make_none(), make_list(exprs(make_int(4), make_var_ref(n.get())))),
+                       kws("dtype", make_symbol("pl.BF16")));
+  const type t = infer_call_type(*win);
+  REQUIRE(t.kind == type_kind::distributed_tensor);
+  CHECK(t.dtype == "BF16");
+  REQUIRE(t.shape.size() == 2);
+  CHECK(t.shape[0].value == 4);
+  CHECK(t.shape[1].sym == n.get());
+  CHECK(t.window == nullptr);
+
+  // Without a usable dtype or shape nothing is known.
+  auto no_dtype = make_call(callee_kind::op, "pld.tensor.window", exprs(make_none(), make_list(exprs(make_int(4)))));
+  CHECK(infer_call_type(*no_dtype).kind == type_kind::unknown);
+  auto bad_dtype = make_call(callee_kind::op, "pld.tensor.window", exprs(make_none(), make_list(exprs(make_int(4)))),
+                             kws("dtype", make_symbol("pl.a.b")));
+  CHECK(infer_call_type(*bad_dtype).kind == type_kind::unknown);
+
+  // Collectives return the in-place buffer's type: argument 0, or the target (argument 1).
+  auto x = make_var("x", type::tensor({{8, nullptr}}, "FP32"));
+  auto y = make_var("y", type::distributed({{2, nullptr}}, "INT8"));
+  auto ar = make_call(callee_kind::op, "pld.tensor.allreduce", exprs(make_var_ref(x.get()), make_var_ref(y.get())));
+  CHECK(same_type(infer_call_type(*ar), x->type));
+  auto ag = make_call(callee_kind::op, "pld.tensor.allgather", exprs(make_var_ref(x.get()), make_var_ref(y.get())));
+  CHECK(same_type(infer_call_type(*ag), y->type));
+  auto fn = make_call(callee_kind::function, "chip", exprs(make_var_ref(x.get())));
+  CHECK(infer_call_type(*fn).kind == type_kind::unknown);
+  auto other = make_call(callee_kind::op, "pld.tensor.something", {});
+  CHECK(infer_call_type(*other).kind == type_kind::unknown);
+}
+
+TEST_CASE("same_type compares variables and WindowBuffers by identity") {
+  auto a = make_var("n");
+  auto b = make_var("n");
+  CHECK(same_type(type::tensor({{0, a.get()}}, "FP32"), type::tensor({{0, a.get()}}, "FP32")));
+  CHECK_FALSE(same_type(type::tensor({{0, a.get()}}, "FP32"), type::tensor({{0, b.get()}}, "FP32")));
+  CHECK_FALSE(same_type(type::tensor({{4, nullptr}}, "FP32"), type::tensor({{4, nullptr}}, "FP16")));
+  CHECK_FALSE(same_type(type::tensor({{4, nullptr}}, "FP32"), type::distributed({{4, nullptr}}, "FP32")));
+  auto w1 = std::make_shared<window_buffer>();
+  auto w2 = std::make_shared<window_buffer>();
+  CHECK_FALSE(same_type(type::distributed({}, "FP32", w1), type::distributed({}, "FP32", w2)));
+  CHECK(same_type_but_window(type::distributed({}, "FP32", w1), type::distributed({}, "FP32", w2)));
+  CHECK(same_type(type_of(*make_int(3)), type::scalar("INDEX")));
+  CHECK(same_type(type_of(*make_bool(true)), type::scalar("BOOL")));
+  CHECK(type_of(*make_str("s")).kind == type_kind::unknown);
+}
+
+TEST_CASE("clone is deep, keeps WindowBuffer sharing and is structurally equal") {
+  two_views t;
+  program c = clone(t.p);
+  CHECK(structural_equal(t.p, c));
+  CHECK(structural_hash(t.p) == structural_hash(c));
+  const function& cf = *c.functions[0];
+  var* cv = cf.body[1]->target.get();
+  var* cw = cf.body[2]->target.get();
+  var* cbuf = cf.body[0]->target.get();
+  CHECK(cv != t.v);
+  REQUIRE(cv->type.window);
+  CHECK(cv->type.window == cw->type.window);  // still one object for both views
+  CHECK(cv->type.window != t.shared);         // but a new one
+  CHECK(cv->type.window->base == cbuf);       // whose base is the copy's variable
+  CHECK(cf.body[1]->value->args[0]->ref == cbuf);
+
+  // Independent: changing the copy leaves the original alone.
+  cf.body[1]->target->name = "renamed";
+  cf.body[1]->value->args[1]->args[0]->value = 99;
+  CHECK(t.v->name == "v");
+  CHECK_FALSE(structural_equal(t.p, c));
+}
+
+TEST_CASE("host_traits maps the reference IR onto the host concept") {
+  two_views t;
+  using tr = host_traits<program>;
+  std::vector<function*> fns;
+  for (function* f : tr::functions(t.p)) fns.push_back(f);
+  REQUIRE(fns.size() == 1);
+  CHECK(tr::function_name(t.p, fns[0]) == "main");
+  CHECK(tr::level(t.p, fns[0]) == "HOST");
+  CHECK(tr::role(t.p, fns[0]) == "Orchestrator");
+  auto body = tr::body(t.p, fns[0]);
+  CHECK(body.size() == 3);
+  stmt* s0 = *body.begin();
+  CHECK(tr::stmt_kind(t.p, s0) == host_stmt_kind::assign);
+  CHECK(tr::assign_target(t.p, s0) == t.buf);
+  expr* call = tr::assign_value(t.p, s0);
+  CHECK(tr::expr_kind(t.p, call) == host_expr_kind::call);
+  CHECK(tr::callee_kind(t.p, call) == host_callee_kind::op);
+  CHECK(tr::callee_name(t.p, call) == "pld.tensor.alloc_window_buffer");
+  auto name = tr::keyword_arg(t.p, call, "name");
+  REQUIRE(name);
+  CHECK(tr::string_value(t.p, *name) == std::optional<std::string_view>("buf"));
+  CHECK_FALSE(tr::keyword_arg(t.p, call, "size"));
+  CHECK_FALSE(tr::call_attr(t.p, call, "device"));
+  CHECK(tr::operands(t.p, s0).size() == 1);
+  CHECK(tr::can_carry_window(t.p, t.v));
+  CHECK_FALSE(tr::can_carry_window(t.p, t.buf));
+
+  // A for loop exposes its bounds as operands, in order.
+  auto lv = make_var("r", type::scalar("INDEX"));
+  var* r = lv.get();
+  auto loop = make_for(std::move(lv), make_int(1), make_int(4), make_int(1), {});
+  CHECK(tr::loop_var(t.p, loop.get()) == r);
+  CHECK(tr::operands(t.p, loop.get()).size() == 3);
+  CHECK(tr::int_value(t.p, tr::loop_stop(t.p, loop.get())) == 4);
+
+  // Rewriting: a WindowBuffer keeps its own copy of the size, wrap_body nests the body.
+  auto wb = tr::make_window_buffer(t.p, {t.buf, call->args[0].get(), false, true, {2, 3}});
+  CHECK(wb->base == t.buf);
+  REQUIRE(wb->size);
+  CHECK(wb->size.get() != call->args[0].get());
+  CHECK(wb->size->value == 64);
+  CHECK(wb->store_to_host);
+  CHECK(wb->loc == source_loc{2, 3});
+  tr::attach_window(t.p, t.v, fns[0]->body[1]->value.get(), wb);
+  CHECK(t.v->type.window == wb);
+  CHECK(fns[0]->body[1]->value->type.window == wb);  // the defining call follows the variable
+  const std::int64_t devices[] = {0, 1};
+  const window_ptr slots[] = {wb};
+  tr::wrap_body(t.p, fns[0], {"comm_d0", devices, slots, {4, 5}});
+  REQUIRE(fns[0]->body.size() == 1);
+  const stmt& scope = *fns[0]->body[0];
+  CHECK(scope.kind == stmt_kind::comm_domain_scope);
+  CHECK(scope.name == "comm_d0");
+  CHECK(scope.loc == source_loc{4, 5});
+  CHECK(scope.devices == std::vector<std::int64_t>{0, 1});
+  CHECK(scope.body.size() == 3);
+  CHECK(scope.body[1]->target.get() == t.v);  // nodes moved, handles still valid
+}
+
+TEST_CASE("attach_window leaves a call whose type disagrees with the view alone") {
+  two_views t;
+  auto wb = std::make_shared<window_buffer>();
+  expr* call = t.p.functions[0]->body[1]->value.get();
+  call->type = type::distributed({{8, nullptr}}, "FP32");  // the call says [8], the variable [16]
+  host_traits<program>::attach_window(t.p, t.v, call, wb);
+  CHECK(t.v->type.window == wb);
+  CHECK(call->type.window == nullptr);
+}
+
+TEST_CASE("window_buffer is named after its base") {
+  two_views t;
+  CHECK(t.shared->name() == "buf");
+  window_buffer unbased;
+  CHECK(unbased.name().empty());
+  CHECK(t.p.find_function("main") == t.f);
+  CHECK(t.p.find_function("nope") == nullptr);
+}
+
+}  // namespace

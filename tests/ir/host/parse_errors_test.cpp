@@ -1,0 +1,324 @@
+// Tests for the parser of neuronrw/ir/host/text.hpp on bad input: every error is
+// `FILE:LINE:COL: error: MESSAGE` with the exact text below, never a crash, never a partial
+// program; then deterministic mutations of every corpus program and example (a small fuzzer).
+#include <neuronrw/ir/host/hash.hpp>
+#include <neuronrw/ir/host/text.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace neuronrw;
+using namespace neuronrw::host;
+
+struct error_case {
+  std::string input;
+  std::string expected;
+};
+
+const std::string H =
+    "@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def f(self, a):\n";
+
+std::vector<error_case> cases() {
+  return {
+    {"",
+     "e.py:1:1: error: expected '@' at the start of the program (@pl.program), got end of input"},
+    {"@pl.program\n",
+     "e.py:2:1: error: expected 'class', got end of input"},
+    {"@pl.programs\nclass P:\n    pass\n",
+     "e.py:1:2: error: expected 'pl.program' (a program decorator), got 'pl.programs'"},
+    {"@pl.program\nclass P\n    pass\n",
+     "e.py:2:8: error: expected ':' after the class name, got end of line"},
+    {"@pl.program\nclass P:\npass\n",
+     "e.py:3:1: error: expected an indented class body, got 'pass'"},
+    {"@pl.program\nclass P:\n    pass\nx = 1\n",
+     "e.py:4:1: error: expected the end of input after the program, got 'x'"},
+    {"@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, level=pl.Level.CHIP)\n    def f(self):\n        pass\n",
+     "e.py:3:39: error: duplicate keyword 'level'"},
+    {"@pl.program\nclass P:\n    @pl.function(color=pl.Level.HOST)\n    def f(self):\n        pass\n",
+     "e.py:3:18: error: unknown @pl.function keyword 'color' (expected level or role)"},
+    {"@pl.program\nclass P:\n    @pl.function(level=HOST)\n    def f(self):\n        pass\n",
+     "e.py:3:24: error: expected pl.Level.NAME, got 'HOST'"},
+    {"@pl.program\nclass P:\n    @pl.function\n    def f(a):\n        pass\n",
+     "e.py:4:11: error: expected 'self', got 'a'"},
+    {"@pl.program\nclass P:\n    @pl.function\n    def f(self, a, a):\n        pass\n",
+     "e.py:4:20: error: duplicate parameter 'a'"},
+    {"@pl.program\nclass P:\n    @pl.function\n    def f(self):\n        pass\n\n    @pl.function\n    def f(self):\n        pass\n",
+     "e.py:8:9: error: duplicate function 'f'"},
+    {H + "        x = y\n",
+     "e.py:5:13: error: undefined variable 'y'"},
+    {H + "        self.g(a)\n",
+     "e.py:5:9: error: call of undefined function 'g'"},
+    {H + "        x = foo(a)\n",
+     "e.py:5:13: error: call of the bare name 'foo': ops are dotted (pld.tensor.window) and functions are called as self.foo(...)"},
+    {H + "      x = 1\n        y = 2\n",
+     "e.py:6:9: error: unexpected indent"},
+    {H + "        x = 1\n          y = 2\n",
+     "e.py:6:11: error: unexpected indent"},
+    {H + "        x = 1\n      y = 2\n",
+     "e.py:6:7: error: unindent does not match any outer indentation level"},
+    {H + "\tx = 1\n",
+     "e.py:5:1: error: tab in indentation (indent with spaces)"},
+    {H + "        x = (1\n",
+     "e.py:5:13: error: '(' was never closed"},
+    {H + "        x = [1)\n",
+     "e.py:5:15: error: closing ')' does not match '['"},
+    {H + "        x = 1]\n",
+     "e.py:5:14: error: unmatched ']'"},
+    {H + "        x = \"abc\n",
+     "e.py:5:13: error: unterminated string literal"},
+    {H + "        x = \"a\\qb\"\n",
+     "e.py:5:15: error: unknown escape sequence '\\q'"},
+    {H + "        x = \"a\\x4\"\n",
+     "e.py:5:15: error: invalid \\x escape (two hex digits expected)"},
+    {H + "        x = 12abc\n",
+     "e.py:5:13: error: invalid integer literal (only decimal integers are supported)"},
+    {H + "        x = 1.5\n",
+     "e.py:5:13: error: invalid integer literal (only decimal integers are supported)"},
+    {H + "        x = $\n",
+     "e.py:5:13: error: unexpected character '$'"},
+    {H + "        x = \x01\n",
+     "e.py:5:13: error: unexpected byte 0x01"},
+    {H + "        x = 99999999999999999999\n",
+     "e.py:5:13: error: integer literal out of range"},
+    {H + "        x = 9223372036854775808\n",
+     "e.py:5:13: error: integer literal out of range"},
+    {H + "        x = -a\n",
+     "e.py:5:14: error: expected an integer after '-', got 'a'"},
+    {H + "        self = 1\n",
+     "e.py:5:9: error: cannot bind the reserved name 'self'"},
+    {H + "        True = 1\n",
+     "e.py:5:9: error: cannot bind the reserved name 'True'"},
+    {H + "        for i in range(4):\n            pass\n",
+     "e.py:5:18: error: expected 'pl.range' (a loop over pl.range(...)), got 'range'"},
+    {H + "        for i in pl.range():\n            pass\n",
+     "e.py:5:27: error: pl.range takes 1 to 3 bounds (stop | start, stop[, step])"},
+    {H + "        for i in pl.range(1, 2, 3, 4):\n            pass\n",
+     "e.py:5:37: error: pl.range takes 1 to 3 bounds (stop | start, stop[, step])"},
+    {H + "        for i in pl.range(4): pass\n",
+     "e.py:5:31: error: expected end of line, got 'pass'"},
+    {H + "        for i in pl.range(4):\n        pass\n",
+     "e.py:6:9: error: expected an indented block, got 'pass'"},
+    {H + "        for i in pl.range(4):\n            x = i\n        y = x\n",
+     "e.py:7:13: error: undefined variable 'x'"},
+    {H + "        with pl.scope():\n            pass\n",
+     "e.py:5:14: error: expected 'pl._dump.comm_domain' (with pl._dump.comm_domain(...)), got 'pl.scope'"},
+    {H + "        with pl._dump.comm_domain(name=\"a\", name=\"b\"):\n            pass\n",
+     "e.py:5:45: error: duplicate keyword 'name'"},
+    {H + "        with pl._dump.comm_domain(colour=1):\n            pass\n",
+     "e.py:5:35: error: unknown pl._dump.comm_domain keyword 'colour'"},
+    {H + "        with pl._dump.comm_domain(devices=[a]):\n            pass\n",
+     "e.py:5:44: error: expected a device number, got 'a'"},
+    {H + "        x = pld.op(a, k=1, a)\n",
+     "e.py:5:28: error: positional argument follows keyword argument"},
+    {H + "        x = pld.op(k=1, k=2)\n",
+     "e.py:5:25: error: duplicate keyword argument 'k'"},
+    {H + "        x = pld.op(attrs={\"a\": 1, \"a\": 2})\n",
+     "e.py:5:35: error: duplicate key \"a\""},
+    {H + "        x = pld.op(attrs={1: 2})\n",
+     "e.py:5:27: error: expected a string key, got '1'"},
+    {H + "        self.f(a, device=0, attrs={\"device\": 1})\n",
+     "e.py:5:9: error: duplicate attribute 'device' (device= and attrs={\"device\": ...})"},
+    {H + "        x: pl.Foo = 1\n",
+     "e.py:5:12: error: unknown type 'pl.Foo'"},
+    {H + "        x: pl.Tensor[[n], pl.FP32] = 1\n",
+     "e.py:5:23: error: undefined variable 'n' in a shape"},
+    {H + "        x: pl.Tensor[[4], FP32] = 1\n",
+     "e.py:5:27: error: expected a dtype pl.NAME, got 'FP32'"},
+    {H + "        x: pl.Tensor[[4.], pl.FP32] = 1\n",
+     "e.py:5:23: error: invalid integer literal (only decimal integers are supported)"},
+    {H + "        x = pl._dump.window_ref(\"w\")\n",
+     "e.py:5:13: error: pl._dump.window_ref(...) is only valid in a type or in the slots of pl._dump.comm_domain"},
+    {H + "        x = pl._dump.comm_domain()\n",
+     "e.py:5:13: error: pl._dump.comm_domain(...) is only valid in a with statement"},
+    {H + "        x = pl._dump.nothing()\n",
+     "e.py:5:13: error: unknown form 'pl._dump.nothing'"},
+    {H + "        x = 1\n        pl._dump.window_buffer(\"w\", base=\"x\", size=1)\n",
+     "e.py:6:9: error: pl._dump.window_buffer(...) must come before the statements of a function body"},
+    {H + "        x: pld.DistributedTensor[[4], pl.FP32, pl._dump.window_ref(\"w\")] = 1\n",
+     "e.py:5:48: error: undefined window reference \"w\""},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1)\n        pl._dump.window_buffer(\"w\", base=\"a\", size=1)\n        pass\n",
+     "e.py:6:32: error: duplicate window \"w\""},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1)\n        pl._dump.window_buffer(\"w\", base=\"a\", size=2)\n        pass\n",
+     "e.py:6:32: error: conflicting window \"w\": declared again with a different base, size or flags"},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"zz\", size=1)\n        pass\n",
+     "e.py:5:9: error: window \"w\": base 'zz' is not defined in function 'f'"},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"x\", size=1)\n        x = 1\n        x = 2\n",
+     "e.py:5:9: error: window \"w\": base 'x' is ambiguous (bound 2 times in function 'f')"},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=n)\n        pass\n",
+     "e.py:5:52: error: window \"w\": size variable 'n' is not defined in function 'f'"},
+    {H + "        pl._dump.window_buffer(\"w\", size=1)\n        pass\n",
+     "e.py:5:9: error: pl._dump.window_buffer(\"w\") needs base="},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"a\")\n        pass\n",
+     "e.py:5:9: error: pl._dump.window_buffer(\"w\") needs size="},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1, load_from_host=1)\n        pass\n",
+     "e.py:5:70: error: expected True or False, got '1'"},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1, colour=1)\n        pass\n",
+     "e.py:5:55: error: unknown pl._dump.window_buffer keyword 'colour'"},
+    {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1, size=2)\n        pass\n",
+     "e.py:5:55: error: duplicate keyword 'size'"},
+    {H + "        with pl._dump.comm_domain(slots=[pl._dump.window_ref(\"nope\")]):\n            pass\n",
+     "e.py:5:42: error: undefined window reference \"nope\""},
+    {H + "        x = pl._dump.call(\"op\", [a])\n",
+     "e.py:5:36: error: expected ',' before the result type, got ')'"},
+    {H + "        x = pl._dump.call(a, [a], pl.Ptr)\n",
+     "e.py:5:27: error: expected an op name string or self.FUNCTION, got 'a'"},
+    {H + "        x = pl._dump.call(\"op\", [a], pl.Ptr, kwargs={}, kwargs={})\n",
+     "e.py:5:57: error: duplicate keyword 'kwargs'"},
+    {H + "        x = pl._dump.call(\"op\", [a], pl.Ptr, other={})\n",
+     "e.py:5:46: error: unknown pl._dump.call keyword 'other'"},
+    {H + "        x = pl._dump.alloc_window_buffer(64)\n",
+     "e.py:5:44: error: expected ',' after the size, got ')'"},
+    {H + "        x = pl._dump.alloc_window_buffer(64, name=x)\n",
+     "e.py:5:51: error: expected the allocation name string, got 'x'"},
+    {H + "        x = pl.a.\n",
+     "e.py:5:18: error: expected a name after '.', got end of line"},
+    {H + "        return a,\n",
+     "e.py:5:18: error: expected an expression, got end of line"},
+    {"import os(\n@pl.program\nclass P:\n    pass\n",
+     "e.py:1:10: error: '(' was never closed"},
+    {H + "        x = " + std::string(300, '[') + std::string(300, ']') + "\n",
+     "e.py:5:213: error: nesting too deep"},
+  };
+}
+
+TEST_CASE("bad input: exact located errors") {
+  for (const error_case& c : cases()) {
+    INFO("input:\n" << c.input);
+    auto r = parse_program(c.input, "e.py");
+    CHECK_FALSE(r.ok());
+    CHECK_FALSE(r.value.has_value());
+    CHECK(r.error.str() == c.expected);
+  }
+}
+
+TEST_CASE("the window reference errors of SPEC 6: undefined, conflicting, duplicate") {
+  const std::string decl = "        pl._dump.window_buffer(\"w\", base=\"a\", size=1, load_from_host=False, store_to_host=False)\n";
+  auto err = [](const std::string& text) { return parse_program(text, "w.py").error.message; };
+  CHECK(err(H + "        x: pld.DistributedTensor[[4], pl.FP32, pl._dump.window_ref(\"w\")] = a\n") ==
+        "undefined window reference \"w\"");
+  CHECK(err(H + decl + "        with pl._dump.comm_domain(slots=[pl._dump.window_ref(\"w\"), pl._dump.window_ref(\"v\")]):\n"
+                       "            pass\n") == "undefined window reference \"v\"");
+  CHECK(err(H + decl + decl + "        pass\n") == "duplicate window \"w\"");
+  CHECK(err(H + decl + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1, load_from_host=True, store_to_host=False)\n"
+                       "        pass\n") ==
+        "conflicting window \"w\": declared again with a different base, size or flags");
+  // Referenced from a parameter type before its declaration: fine.
+  const std::string fwd =
+      "@pl.program\nclass P:\n    @pl.function\n    def f(self, v: pld.DistributedTensor[[4], pl.FP32, "
+      "pl._dump.window_ref(\"w\")]):\n"
+      "        pl._dump.window_buffer(\"w\", base=\"v\", size=1, load_from_host=False, store_to_host=False)\n"
+      "        b = 1\n";
+  auto ok = parse_program(fwd, "w.py");
+  REQUIRE(ok.ok());
+  CHECK(ok.value->functions[0]->params[0]->type.window->base == ok.value->functions[0]->params[0].get());
+  // Labels belong to one function: another function cannot see them.
+  CHECK(err(fwd + "\n    @pl.function\n    def g(self, u: pld.DistributedTensor[[4], pl.FP32, "
+                  "pl._dump.window_ref(\"w\")]):\n        pass\n") == "undefined window reference \"w\"");
+}
+
+// ---------------------------------------------------------------------------------------- fuzzing
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::filesystem::path> seed_files() {
+  std::vector<std::filesystem::path> out;
+  for (const char* var : {"NEURONRW_CORPUS_DIR", "NEURONRW_TESTS_DIR"}) {
+    const char* dir = std::getenv(var);
+    if (!dir) continue;
+    const std::filesystem::path root = std::string(var) == "NEURONRW_CORPUS_DIR"
+                                           ? std::filesystem::path(dir) / "host"
+                                           : std::filesystem::path(dir) / ".." / "examples" / "host";
+    if (!std::filesystem::is_directory(root)) continue;
+    for (auto& e : std::filesystem::directory_iterator(root))
+      if (e.path().extension() == ".py") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A small deterministic PRNG (xorshift64*), so every run mutates the same way.
+struct rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    return s * 0x2545F4914F6CDD1Dull;
+  }
+  std::size_t below(std::size_t n) { return n ? static_cast<std::size_t>(next() % n) : 0; }
+};
+
+std::string mutate(std::string text, rng& r) {
+  static const std::string_view pieces[] = {
+      "(", ")", "[", "]", "{", "}", ",", ":", ".", "=", "-", "@", "\n", "    ", "\t", "\"", "'", "\\", "#",
+      "pl._dump.window_ref(\"buf_window\")", "pl._dump.call(", "None", "-9223372036854775809", "self.", "\x00", "\xff",
+      "with pl._dump.comm_domain(", "for r in pl.range(", "device=", "return", "pass", "0"};
+  const int edits = 1 + static_cast<int>(r.below(3));
+  for (int i = 0; i < edits && !text.empty(); ++i) {
+    const std::size_t at = r.below(text.size());
+    switch (r.below(5)) {
+      case 0: text.erase(at, 1 + r.below(8)); break;
+      case 1: text.insert(at, std::string(pieces[r.below(std::size(pieces))])); break;
+      case 2: text[at] = static_cast<char>(r.below(256)); break;
+      case 3: text.resize(at); break;
+      default: {  // duplicate a line
+        const std::size_t b = text.rfind('\n', at);
+        const std::size_t e = text.find('\n', at);
+        const std::size_t from = b == std::string::npos ? 0 : b + 1;
+        text.insert(from, text.substr(from, (e == std::string::npos ? text.size() : e + 1) - from));
+      }
+    }
+  }
+  return text;
+}
+
+TEST_CASE("fuzz: mutated programs parse or fail cleanly; what parses round-trips") {
+  const auto seeds = seed_files();
+  REQUIRE_MESSAGE(!seeds.empty(), "set NEURONRW_CORPUS_DIR (meson test does)");
+  rng r{0x9e3779b97f4a7c15ull};
+  int parsed = 0, rejected = 0;
+  for (const auto& path : seeds) {
+    const std::string original = read_file(path);
+    for (int round = 0; round < 120; ++round) {
+      const std::string text = mutate(original, r);
+      auto res = parse_program(text, "fuzz.py");
+      if (!res.ok()) {
+        ++rejected;
+        CHECK(res.error.loc.known());
+        CHECK(res.error.str().rfind("fuzz.py:", 0) == 0);
+        CHECK_FALSE(res.error.message.empty());
+        continue;
+      }
+      ++parsed;
+      const std::string printed = print_program(*res.value);
+      auto again = parse_program(printed, "again.py");
+      INFO(path.string() << " round " << round << "\n" << text);
+      REQUIRE(again.ok());
+      CHECK(structural_equal(*res.value, *again.value));
+      CHECK(structural_hash(*res.value) == structural_hash(*again.value));
+      CHECK(print_program(*again.value) == printed);
+    }
+  }
+  MESSAGE(parsed << " mutants parsed, " << rejected << " rejected");
+  CHECK(rejected > 0);
+  CHECK(parsed > 0);
+}
+
+}  // namespace

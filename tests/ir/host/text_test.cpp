@@ -1,0 +1,345 @@
+// Tests for neuronrw/ir/host/text.hpp: what the printer writes for each form (exact text), that
+// the parser reads what users write, and that printing is deterministic.
+#include <neuronrw/ir/host/hash.hpp>
+#include <neuronrw/ir/host/text.hpp>
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace neuronrw;
+using namespace neuronrw::host;
+
+constexpr std::string_view header =
+    "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\n";
+
+/// Wraps function text (already indented by 4) into a program.
+std::string prog(std::string_view cls, std::string_view functions) {
+  return std::string(header) + "class " + std::string(cls) + ":\n" + std::string(functions);
+}
+
+program parse_ok(std::string_view text) {
+  auto r = parse_program(text, "t.py");
+  INFO(r.error.str());
+  REQUIRE(r.ok());
+  return std::move(*r.value);
+}
+
+/// parse(text) prints back exactly as `text`, and the print is a fixed point.
+void check_fixed_point(const std::string& text) {
+  program p = parse_ok(text);
+  const std::string out = print_program(p);
+  CHECK(out == text);
+  program q = parse_ok(out);
+  CHECK(structural_equal(p, q));
+  CHECK(print_program(q) == out);
+}
+
+TEST_CASE("a user program prints in its plain form") {
+  const std::string text = prog("TP",
+      "    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+      "    def chip_fn(self, x: pld.DistributedTensor[[256], pl.FP32]):\n"
+      "        return x\n"
+      "\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self):\n"
+      "        buf = pld.tensor.alloc_window_buffer(1024, name=\"buf\")\n"
+      "        v = pld.tensor.window(buf, [256], dtype=pl.FP32)\n"
+      "        for r in pl.range(pld.system.world_size()):\n"
+      "            self.chip_fn(v, device=r)\n");
+  check_fixed_point(text);
+}
+
+TEST_CASE("comments, blank lines, single quotes and trailing commas are read, then normalized") {
+  const std::string in =
+      "# leading comment\n"
+      "import pypto.language as pl\n"
+      "\n"
+      "@pl.program\n"
+      "class P:  # the class\n"
+      "\n"
+      "    @pl.function(role=pl.Role.Worker,)\n"
+      "    def f(self, a: pl.Tensor[[4, 2,], pl.FP32,],):\n"
+      "        # a comment line\n"
+      "        x = pl.op.thing(\n"
+      "            a,\n"
+      "            'q',\n"
+      "            k=[1, 2,],\n"
+      "        )\n"
+      "\n"
+      "        return x\n";
+  program p = parse_ok(in);
+  CHECK(print_program(p) == prog("P",
+      "    @pl.function(role=pl.Role.Worker)\n"
+      "    def f(self, a: pl.Tensor[[4, 2], pl.FP32]):\n"
+      "        x = pl.op.thing(a, \"q\", k=[1, 2])\n"
+      "        return x\n"));
+}
+
+TEST_CASE("statement forms") {
+  check_fixed_point(prog("S",
+      "    @pl.function\n"
+      "    def f(self, n: pl.Scalar[pl.INDEX], t) -> pl.Tensor[[n, 4], pl.FP32]:\n"
+      "        a = 3\n"
+      "        b = -9223372036854775808\n"
+      "        c: pl.Tensor[[n, 4], pl.FP32] = pld.thing.make(n)\n"
+      "        for i in pl.range(n):\n"
+      "            pass\n"
+      "        for j in pl.range(2, n):\n"
+      "            pld.x.y(j)\n"
+      "        for k in pl.range(0, 10, 3):\n"
+      "            pld.x.y(k)\n"
+      "        for q in pl.range(5, 9, var_type=pl.Scalar[pl.INT32]):\n"
+      "            pld.x.y(q)\n"
+      "        while True:\n"
+      "            d = None\n"
+      "            e = [a, \"s\", False, pl.FP32, [None]]\n"
+      "            return\n"
+      "        return c, a\n"));
+}
+
+TEST_CASE("pl.range defaults: the printer writes the shortest equivalent form") {
+  program p = parse_ok(prog("R",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        for i in pl.range(0, 4):\n"
+      "            pass\n"
+      "        for j in pl.range(0, 4, 1):\n"
+      "            pass\n"
+      "        for k in pl.range(1, 4, 1):\n"
+      "            pass\n"));
+  CHECK(print_program(p) == prog("R",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        for i in pl.range(4):\n"
+      "            pass\n"
+      "        for j in pl.range(4):\n"
+      "            pass\n"
+      "        for k in pl.range(1, 4):\n"
+      "            pass\n"));
+}
+
+TEST_CASE("calls: keyword arguments, attributes, device=, and pl._dump.call when the plain form would lose something") {
+  check_fixed_point(prog("C",
+      "    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+      "    def chip(self, a):\n"
+      "        return a\n"
+      "\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self):\n"
+      "        x = pld.op.a(1, 2, k=3, attrs={\"hint\": \"fast\", \"n\": -1})\n"
+      "        self.chip(x, device=0, attrs={\"prio\": 2})\n"
+      "        self.chip(x, attrs={\"prio\": 2, \"device\": 1})\n"
+      "        self.chip(x, flag=True)\n"
+      "        y = pl._dump.call(\"pld.op.a\", [x], pl.Tensor[[4], pl.FP32])\n"
+      "        z = pl._dump.call(self.chip, [x], pl.Ptr, kwargs={\"device\": 3})\n"
+      "        w = pl._dump.call(\"not dotted\", [], pl.UnknownType, kwargs={\"attrs\": 1}, attrs={\"a\": 2})\n"
+      "        u = pl._dump.call(\"pl._dump.call\", [], pl.UnknownType)\n"));
+}
+
+TEST_CASE("a variable whose type differs from its value's is annotated; the annotation wins on parse") {
+  program p = parse_ok(prog("A",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        x = pld.tensor.alloc_window_buffer(8, name=\"x\")\n"
+      "        y: pl.Ptr = x\n"
+      "        z: pl.Scalar[pl.INT8] = x\n"));
+  const auto& body = p.functions[0]->body;
+  CHECK(body[0]->target->type.kind == type_kind::ptr);
+  CHECK(body[2]->target->type.kind == type_kind::scalar);
+  // y's annotation repeats what the value gives, so it is not printed.
+  CHECK(print_program(p) == prog("A",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        x = pld.tensor.alloc_window_buffer(8, name=\"x\")\n"
+      "        y = x\n"
+      "        z: pl.Scalar[pl.INT8] = x\n"));
+}
+
+TEST_CASE("strings and symbols that the plain syntax cannot carry") {
+  program p;
+  auto f = std::make_unique<function>();
+  f->name = "f";
+  std::vector<expr_ptr> args;
+  args.push_back(make_str(std::string("q\"\\\n\t\r\x01\x7f\xc3\xa9", 10)));
+  args.push_back(make_symbol("pl.FP32"));
+  args.push_back(make_symbol("plain"));
+  args.push_back(make_symbol("pl._dump.x"));
+  f->body.push_back(make_expr_stmt(make_call(callee_kind::op, "pld.x.y", std::move(args))));
+  p.functions.push_back(std::move(f));
+  const std::string text = print_program(p);
+  CHECK(text == prog("Program",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        pld.x.y(\"q\\\"\\\\\\n\\t\\r\\x01\\x7f\xc3\xa9\", pl.FP32, pl._dump.symbol(\"plain\"), "
+      "pl._dump.symbol(\"pl._dump.x\"))\n"));
+  program q = parse_ok(text);
+  CHECK(structural_equal(p, q));
+  CHECK(q.functions[0]->body[0]->value->args[0]->text == std::string("q\"\\\n\t\r\x01\x7f\xc3\xa9", 10));
+}
+
+TEST_CASE("variables that share a name are told apart; reserved and odd names are made printable") {
+  program p;
+  auto f = std::make_unique<function>();
+  f->name = "f";
+  auto a1 = make_var("x", type::scalar("INDEX"));
+  auto a2 = make_var("x", type::scalar("INDEX"));
+  auto a3 = make_var("x_1", type::scalar("INDEX"));
+  auto kw = make_var("for", type::scalar("INDEX"));
+  auto odd = make_var("9 lives", type::scalar("INDEX"));
+  var *p1 = a1.get(), *p2 = a2.get(), *p3 = a3.get(), *pk = kw.get(), *po = odd.get();
+  f->body.push_back(make_assign(std::move(a1), make_int(1)));
+  f->body.push_back(make_assign(std::move(a2), make_var_ref(p1)));
+  f->body.push_back(make_assign(std::move(a3), make_var_ref(p2)));
+  f->body.push_back(make_assign(std::move(kw), make_var_ref(p3)));
+  f->body.push_back(make_assign(std::move(odd), make_var_ref(pk)));
+  std::vector<expr_ptr> rv;
+  rv.push_back(make_var_ref(po));
+  f->body.push_back(make_return(std::move(rv)));
+  p.functions.push_back(std::move(f));
+  const std::string text = print_program(p);
+  CHECK(text == prog("Program",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        x = 1\n"
+      "        x_1 = x\n"
+      "        x_1_1 = x_1\n"
+      "        for_ = x_1_1\n"
+      "        v9_lives = for_\n"
+      "        return v9_lives\n"));
+  CHECK(structural_equal(p, parse_ok(text)));
+}
+
+TEST_CASE("the materialized state: scopes, WindowBuffers, labels, and shared-base windows printed twice identically") {
+  program p;
+  auto f = std::make_unique<function>();
+  f->name = "main";
+  f->level = "HOST";
+  f->role = "Orchestrator";
+  auto alloc = make_call(callee_kind::op, "pld.tensor.alloc_window_buffer", {});
+  alloc->args.push_back(make_int(16));
+  alloc->kwargs.push_back(make_keyword("name", make_str("buf")));
+  alloc->type = type::ptr();
+  auto bv = make_var("buf", type::ptr());
+  var* buf = bv.get();
+  // Two distinct WindowBuffers on the same base, and one on none.
+  auto w1 = std::make_shared<window_buffer>();
+  w1->base = buf;
+  w1->size = make_int(16);
+  auto w2 = std::make_shared<window_buffer>();
+  w2->base = buf;
+  w2->size = make_var_ref(buf);
+  w2->load_from_host = true;
+  auto w3 = std::make_shared<window_buffer>();
+  auto v1 = make_var("v", type::distributed({{4, nullptr}}, "FP32", w1));
+  auto v2 = make_var("u", type::distributed({{4, nullptr}}, "FP32", w2));
+  auto v3 = make_var("t", type::distributed({{4, nullptr}}, "FP32", w3));
+  std::vector<stmt_ptr> inner;
+  inner.push_back(make_assign(std::move(bv), std::move(alloc)));
+  inner.push_back(make_assign(std::move(v1), make_none()));
+  inner.push_back(make_assign(std::move(v2), make_none()));
+  inner.push_back(make_assign(std::move(v3), make_none()));
+  std::vector<keyword> attrs;
+  attrs.push_back(make_keyword("kind", make_str("tp")));
+  attrs.push_back(make_keyword("n", make_int(-1)));
+  auto s1 = make_scope("comm_d1", {3}, {w2, nullptr}, {}, std::move(inner));
+  std::vector<stmt_ptr> outer;
+  outer.push_back(std::move(s1));
+  f->body.push_back(make_scope("comm_d0", {}, {w1}, std::move(attrs), std::move(outer)));
+  f->body.push_back(make_scope("", {0, 1}, {}, {}, {}));
+  p.functions.push_back(std::move(f));
+
+  const std::string text = print_program(p);
+  CHECK(text == prog("Program",
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self):\n"
+      "        pl._dump.window_buffer(\"buf_window\", base=\"buf\", size=16, load_from_host=False, store_to_host=False)\n"
+      "        pl._dump.window_buffer(\"buf_window_1\", base=\"buf\", size=buf, load_from_host=True, store_to_host=False)\n"
+      "        pl._dump.window_buffer(\"window\", base=None, size=None, load_from_host=False, store_to_host=False)\n"
+      "        with pl._dump.comm_domain(name=\"comm_d0\", devices=[], slots=[pl._dump.window_ref(\"buf_window\")], "
+      "attrs={\"kind\": \"tp\", \"n\": -1}):\n"
+      "            with pl._dump.comm_domain(name=\"comm_d1\", devices=[3], slots=[pl._dump.window_ref(\"buf_window_1\"), "
+      "None], attrs={}):\n"
+      "                buf = pld.tensor.alloc_window_buffer(16, name=\"buf\")\n"
+      "                v: pld.DistributedTensor[[4], pl.FP32, pl._dump.window_ref(\"buf_window\")] = None\n"
+      "                u: pld.DistributedTensor[[4], pl.FP32, pl._dump.window_ref(\"buf_window_1\")] = None\n"
+      "                t: pld.DistributedTensor[[4], pl.FP32, pl._dump.window_ref(\"window\")] = None\n"
+      "        with pl._dump.comm_domain(name=\"\", devices=[0, 1], slots=[], attrs={}):\n"
+      "            pass\n"));
+  CHECK(print_program(p) == text);  // deterministic
+
+  program q = parse_ok(text);
+  CHECK(structural_equal(p, q));
+  CHECK(structural_hash(p) == structural_hash(q));
+  CHECK(print_program(q) == text);
+  // The parsed program shares exactly what the original shares.
+  const stmt& inner_scope = *q.functions[0]->body[0]->body[0];
+  const var* qbuf = inner_scope.body[0]->target.get();
+  const window_buffer* qw1 = inner_scope.body[1]->target->type.window.get();
+  const window_buffer* qw2 = inner_scope.body[2]->target->type.window.get();
+  CHECK(qw1 != qw2);
+  CHECK(qw1->base == qbuf);
+  CHECK(qw2->base == qbuf);
+  CHECK(qw2->size->ref == qbuf);
+  CHECK(inner_scope.slots[0].get() == qw2);
+  CHECK(inner_scope.slots[1] == nullptr);
+  CHECK(q.functions[0]->body[0]->slots[0].get() == qw1);
+  CHECK(qw2->load_from_host);
+  CHECK(inner_scope.body[3]->target->type.window->base == nullptr);
+}
+
+TEST_CASE("pl._dump.alloc_window_buffer keeps an allocation name that differs from its variable") {
+  const std::string text = prog("N",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        buf = pl._dump.alloc_window_buffer(64, name=\"weights\")\n"
+      "        other = pld.tensor.alloc_window_buffer(8, name=\"other\")\n"
+      "        pld.tensor.alloc_window_buffer(8, name=\"x\")\n");
+  check_fixed_point(text);
+  program p = parse_ok(text);
+  const expr& e = *p.functions[0]->body[0]->value;
+  CHECK(e.text == "pld.tensor.alloc_window_buffer");
+  CHECK(e.kwargs[0].value->text == "weights");
+  CHECK(e.type.kind == type_kind::ptr);
+  // The user form with a name that differs from the variable prints as the dump form.
+  program q = parse_ok(prog("N",
+      "    @pl.function\n"
+      "    def f(self):\n"
+      "        buf = pld.tensor.alloc_window_buffer(64, name=\"weights\")\n"));
+  CHECK(print_program(q).find("buf = pl._dump.alloc_window_buffer(64, name=\"weights\")") != std::string::npos);
+}
+
+TEST_CASE("an empty program and an empty function") {
+  program p;
+  p.name = "Empty";
+  CHECK(print_program(p) == prog("Empty", "    pass\n"));
+  CHECK(structural_equal(p, parse_ok(print_program(p))));
+  auto f = std::make_unique<function>();
+  f->name = "g";
+  p.functions.push_back(std::move(f));
+  CHECK(print_program(p) == prog("Empty", "    @pl.function\n    def g(self):\n        pass\n"));
+}
+
+TEST_CASE("locations point at the first token of each node") {
+  program p = parse_ok(prog("L",
+      "    @pl.function\n"
+      "    def f(self, a):\n"
+      "        x = pld.op.a(a, k=1)\n"
+      "        self.f(x)\n"));
+  const function& f = *p.functions[0];
+  CHECK(f.loc == source_loc{7, 5});
+  CHECK(f.params[0]->loc == source_loc{8, 17});
+  CHECK(f.body[0]->loc == source_loc{9, 9});
+  CHECK(f.body[0]->value->loc == source_loc{9, 13});
+  CHECK(f.body[0]->value->args[0]->loc == source_loc{9, 22});
+  CHECK(f.body[1]->value->loc == source_loc{10, 9});
+  CHECK(p.file == "t.py");
+}
+
+}  // namespace
