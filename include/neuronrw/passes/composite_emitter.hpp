@@ -107,12 +107,9 @@ inline std::string plain_symbol(std::string_view s) {
   return std::string(s);
 }
 
-/// The function a symbol text names. The parser keeps a name that needs quotes with its quotes
-/// (`"my fn"`) while functions a pass creates hold the plain name, so both spellings are tried.
+/// The function a symbol text (`name` or `"name"`, as written after '@') names.
 inline ref::op_ref find_function(const ref::module& m, std::string_view symbol_text) {
-  auto f = ref::lookup_function(m, symbol_text);
-  if (!f.valid()) f = ref::lookup_function(m, plain_symbol(symbol_text));
-  return f;
+  return ref::lookup_function(m, plain_symbol(symbol_text));
 }
 
 }  // namespace composite_emitter_detail
@@ -291,7 +288,7 @@ class python_emitter {
     // Function names first, so no value of an earlier function takes a later function's name.
     for (auto op : m.ops(m.body()))
       if (m.is_function(op) && !m.find_attribute(op, composite_schema::gen_composite))
-        def_names_[op.id] = module_names_.fresh(plain_symbol(m.function(op).sym_name), "f");
+        def_names_[op.id] = module_names_.fresh(m.function(op).sym_name, "f");
   }
 
   /// The whole text, or the first fatal diagnostic.

@@ -250,17 +250,6 @@ inline std::string_view type_text_or_null(const module& m, type_ref t) {
   return t.valid() ? m.type_text(t) : std::string_view("<<NULL TYPE>>");
 }
 
-/// A stored symbol name as the plain name. The parser keeps a name that is not a bare id as its
-/// string literal (`"has space"`, escapes as written), so quoted text is unescaped here; any
-/// other text is taken literally.
-inline std::string plain_symbol(std::string_view s) {
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
-    std::size_t i = 0;
-    if (auto r = read_string(s, i); r && i == s.size()) return *r;
-  }
-  return std::string(s);
-}
-
 /// How a plain symbol name is written after '@': bare when it can be, else a string literal.
 inline std::string symbol_ref_text(std::string_view name) {
   bool bare = !name.empty() && is_bare_id_start(name.front());
@@ -286,7 +275,7 @@ inline std::string symbol_ref_text(std::string_view name) {
 /// The symbol a top-level op defines (functions: sym_name; others: a `sym_name` string
 /// attribute or property), as a plain name, or nullopt.
 inline std::optional<std::string> defined_symbol(const module& m, op_ref op) {
-  if (m.is_function(op)) return plain_symbol(m.function(op).sym_name);
+  if (m.is_function(op)) return m.function(op).sym_name;
   if (auto* a = m.find_attribute(op, "sym_name")) {
     std::size_t i = 0;
     auto v = std::string_view(a->value);
@@ -325,12 +314,12 @@ class verifier {
   static std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
   /// `@f` / `@"has space"`: a function as diagnostics name it.
   std::string function_ref(op_ref fn) const {
-    return symbol_ref_text(plain_symbol(m_.function(fn).sym_name));
+    return symbol_ref_text(m_.function(fn).sym_name);
   }
 
   // Pass 1 over the top-level ops: the symbol table, so references may point forward.
   void collect_symbols() {
-    module_symbol_ = plain_symbol(m_.sym_name);
+    module_symbol_ = m_.sym_name;
     for (auto op : m_.ops(m_.body())) {
       if (m_.erased(op)) continue;
       auto name = defined_symbol(m_, op);

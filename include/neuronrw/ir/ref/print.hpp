@@ -1,0 +1,553 @@
+// neuronrw/ir/ref/print.hpp — the text printer of the reference IR: a `ref::module` as the MLIR
+// text `mlir-opt --allow-unregistered-dialect` prints (func dialect in pretty form, every other op
+// in generic form), which `mlir-opt --verify-each` accepts and `ref::parse` reads back.
+//
+// Customization points: none. The printed format is described in docs/reference-ir.md.
+//
+// Deterministic: the output depends only on the module's contents and order (names come from a
+// walk in print order; the hash containers are only probed, never iterated). print(parse(x)) is a
+// fixed point: types, attribute values and locations are stored verbatim and printed back as is.
+//
+// Naming (use_name_hints): the module top level is one naming scope and each function (with all
+// its nested regions) another. A value prints as its hint when the hint is free in its scope; a
+// repeated hint `x` becomes `x_1`, `x_2`, ...; a value without a hint gets the first free number
+// (`%0, %1, ...` for results, `%arg0, ...` for block arguments) in print order, never a name some
+// other value's hint asks for. Without hints, values are numbered as mlir-opt numbers them.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/string_literal.hpp>
+
+namespace neuronrw::ref {
+
+/// Printer knobs, filled with designated initializers.
+struct print_options {
+  /// Print values under their name hints (made unique); false numbers them like mlir-opt.
+  bool use_name_hints = true;
+  /// Print the stored `loc(...)` texts and `#x = loc(...)` alias definitions.
+  bool print_locations = true;
+};
+
+namespace detail {
+
+inline constexpr bool print_is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+inline constexpr bool print_is_letter(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+inline constexpr bool print_is_suffix_id_char(char c) noexcept {
+  return print_is_letter(c) || print_is_digit(c) || c == '$' || c == '.' || c == '_' || c == '-';
+}
+inline bool print_all_digits(std::string_view s) noexcept {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return print_is_digit(c); });
+}
+inline bool print_is_bare_id(std::string_view s) noexcept {
+  if (s.empty() || !(print_is_letter(s[0]) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return print_is_letter(c) || print_is_digit(c) || c == '_' || c == '$' || c == '.';
+  });
+}
+/// A name hint as a valid SSA suffix-id: digits, or (letter|[$._-]) (letter|digit|[$._-])*.
+inline std::string print_sanitize_hint(std::string_view h) {
+  if (h.empty() || print_all_digits(h)) return std::string(h);
+  std::string s(h);
+  for (auto& c : s)
+    if (!print_is_suffix_id_char(c)) c = '_';
+  if (print_is_digit(s[0])) s.insert(s.begin(), '_');
+  return s;
+}
+
+/// Prints one module (or one op of it) into a string.
+class printer {
+ public:
+  printer(const module& m, const print_options& o)
+      : m_(m),
+        o_(o),
+        op_names_(m.op_capacity()),
+        arg_names_(m.value_capacity()),
+        op_scope_(m.op_capacity(), 0),
+        arg_scope_(m.value_capacity(), 0) {}
+
+  void print_module(std::string& out) {
+    for (auto& a : m_.alias_definitions) {
+      if (!o_.print_locations && is_location_alias(a)) continue;
+      out += a;
+      out += '\n';
+    }
+    out += "module";
+    if (!m_.sym_name.empty()) {
+      out += " @";
+      append_symbol(out, m_.sym_name);
+    }
+    if (!m_.attributes_text.empty()) {
+      out += " attributes ";
+      out += m_.attributes_text;
+    }
+    out += " {\n";
+    name_top_level();
+    for (auto op : m_.ops(m_.body())) print_op(out, op, 2, false);
+    out += '}';
+    append_loc(out, m_.module_loc_text);
+    out += '\n';
+  }
+
+  /// One op (with its region) at indentation 0, named as in the whole module; no final newline.
+  void print_single(std::string& out, op_ref op) {
+    name_top_level();
+    op_ref root = op;
+    for (auto p = m_.parent_op(root); p.valid(); p = m_.parent_op(root)) root = p;
+    if (root != op && m_.is_function(root)) name_function(root);
+    const auto parent = m_.parent_op(op);
+    print_op(out, op, 0, parent.valid() && m_.is_function(parent));
+    if (!out.empty() && out.back() == '\n') out.pop_back();
+  }
+
+ private:
+  static bool is_location_alias(std::string_view a) {
+    auto eq = a.find(" = ");
+    return !a.empty() && a[0] == '#' && eq != std::string_view::npos &&
+           a.substr(eq + 3).starts_with("loc(");
+  }
+  static void append_symbol(std::string& out, std::string_view sym) {
+    // Names are stored as plain values (see parse.hpp); only non-identifiers need quotes.
+    if (print_is_bare_id(sym)) {
+      out += sym;
+      return;
+    }
+    out += quote(sym);
+  }
+  void append_loc(std::string& out, const std::string& loc) const {
+    if (o_.print_locations && !loc.empty()) {
+      out += ' ';
+      out += loc;
+    }
+  }
+
+  // ------------------------------------------------------------------ naming
+  struct name_item {
+    op_ref op;        // a result group, or
+    value_ref value;  // a block argument
+  };
+  void collect(op_ref op, std::vector<name_item>& items) const {
+    if (m_.num_results(op) > 0) items.push_back(name_item{op, value_ref{}});
+    if (!m_.has_region(op) || m_.is_function(op)) return;
+    const auto b = m_.region_block(op);
+    for (auto a : m_.arguments(b)) items.push_back(name_item{op_ref{}, a});
+    for (auto o : m_.ops(b)) collect(o, items);
+  }
+
+  void name_top_level() {
+    if (top_named_) {
+      scope_ = top_scope_;
+      return;
+    }
+    top_named_ = true;
+    top_scope_ = scope_ = ++scope_counter_;
+    for (auto op : m_.ops(m_.body()))
+      if (m_.num_results(op) > 0 && !m_.is_function(op)) ++top_values_;
+    if (o_.use_name_hints) {
+      std::vector<name_item> items;
+      for (auto op : m_.ops(m_.body())) collect(op, items);
+      assign_hints(items);
+    } else {
+      number_region(m_.body(), 0, 0);
+    }
+  }
+
+  /// Names the values of a defined function; makes it the current scope.
+  void name_function(op_ref f) {
+    scope_ = ++scope_counter_;
+    const auto b = m_.region_block(f);
+    if (o_.use_name_hints) {
+      std::vector<name_item> items;
+      for (auto a : m_.arguments(b)) items.push_back(name_item{op_ref{}, a});
+      for (auto o : m_.ops(b)) collect(o, items);
+      assign_hints(items);
+    } else {
+      // A function's region is nested in the module's: mlir-opt continues the module's counters.
+      number_region(b, top_values_, 0);
+    }
+  }
+
+  /// Hint-based names of the current scope (see the header comment).
+  void assign_hints(const std::vector<name_item>& items) {
+    std::vector<std::string> hints(items.size());
+    std::unordered_set<std::string> reserved, taken;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& it = items[i];
+      hints[i] = print_sanitize_hint(it.op.valid() ? m_.name_hint(it.op) : m_.arg_name_hint(it.value));
+      if (!hints[i].empty()) reserved.insert(hints[i]);
+    }
+    std::unordered_map<std::string, std::uint32_t> next_suffix;
+    std::uint32_t next_value = 0, next_arg = 0;
+    auto is_free = [&](const std::string& n) { return !reserved.contains(n) && !taken.contains(n); };
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& h = hints[i];
+      std::string name;
+      if (!h.empty() && !taken.contains(h)) {
+        name = h;
+      } else if (!h.empty() && !print_all_digits(h)) {
+        auto& k = next_suffix[h];
+        do name = h + "_" + std::to_string(++k);
+        while (!is_free(name));
+      } else if (items[i].op.valid()) {
+        do name = std::to_string(next_value++);
+        while (!is_free(name));
+      } else {
+        do name = "arg" + std::to_string(next_arg++);
+        while (!is_free(name));
+      }
+      taken.insert(name);
+      const auto& it = items[i];
+      if (it.op.valid()) {
+        op_names_[it.op.id] = std::move(name);
+        op_scope_[it.op.id] = scope_;
+      } else {
+        arg_names_[it.value.id] = std::move(name);
+        arg_scope_[it.value.id] = scope_;
+      }
+    }
+  }
+
+  /// mlir-opt's numbering: a region numbers its arguments and its ops' results, then each nested
+  /// region continues from the counters as they stand after its parent region.
+  void number_region(block_ref b, std::uint32_t v, std::uint32_t a) {
+    for (auto arg : m_.arguments(b)) {
+      arg_names_[arg.id] = "arg" + std::to_string(a++);
+      arg_scope_[arg.id] = scope_;
+    }
+    for (auto op : m_.ops(b))
+      if (m_.num_results(op) > 0 && !m_.is_function(op)) {
+        op_names_[op.id] = std::to_string(v++);
+        op_scope_[op.id] = scope_;
+      }
+    for (auto op : m_.ops(b))
+      if (m_.has_region(op) && !m_.is_function(op)) number_region(m_.region_block(op), v, a);
+  }
+
+  void append_value(std::string& out, value_ref v) const {
+    if (!v.valid() || v.id >= arg_names_.size()) {
+      out += "%<<NULL VALUE>>";
+      return;
+    }
+    const auto d = m_.defining_op(v);
+    const bool known = d.valid() ? (d.id < op_names_.size() && op_scope_[d.id] == scope_ &&
+                                    !op_names_[d.id].empty())
+                                 : (arg_scope_[v.id] == scope_ && !arg_names_[v.id].empty());
+    if (!known) {
+      out += "%<<UNKNOWN SSA VALUE>>";
+      return;
+    }
+    out += '%';
+    if (d.valid()) {
+      out += op_names_[d.id];
+      if (m_.num_results(d) > 1) {
+        out += '#';
+        out += std::to_string(m_.value_index(v));
+      }
+    } else {
+      out += arg_names_[v.id];
+    }
+  }
+  std::string_view type_of(value_ref v) const {
+    return v.valid() && v.id < m_.value_capacity() ? m_.type_text(v) : std::string_view("<<NULL TYPE>>");
+  }
+
+  // ------------------------------------------------------------------ ops
+  void print_op(std::string& out, op_ref op, std::size_t indent, bool function_body) {
+    if (m_.is_function(op)) {
+      print_function(out, op, indent);
+      return;
+    }
+    const auto name = m_.name(op);
+    const bool plain = !m_.has_region(op) && m_.properties_text(op).empty();
+    if (plain && name == "func.return" && m_.num_results(op) == 0) {
+      print_return(out, op, indent, function_body);
+      return;
+    }
+    if (plain && name == "func.call") {
+      const auto* callee = m_.find_attribute(op, "callee");
+      if (callee != nullptr && callee->value.starts_with('@')) {
+        print_call(out, op, indent, function_body, callee->value);
+        return;
+      }
+    }
+    print_generic(out, op, indent);
+  }
+
+  void print_results(std::string& out, op_ref op) const {
+    const auto n = m_.num_results(op);
+    if (n == 0) return;
+    if (op_scope_[op.id] == scope_ && !op_names_[op.id].empty()) {
+      out += '%';
+      out += op_names_[op.id];
+    } else {
+      out += "%<<UNKNOWN SSA VALUE>>";
+    }
+    if (n > 1) {
+      out += ':';
+      out += std::to_string(n);
+    }
+    out += " = ";
+  }
+  void print_operands(std::string& out, op_ref op) const {
+    bool first = true;
+    for (auto v : m_.operands(op)) {
+      if (!first) out += ", ";
+      first = false;
+      append_value(out, v);
+    }
+  }
+  void print_operand_types(std::string& out, op_ref op) const {
+    bool first = true;
+    for (auto v : m_.operands(op)) {
+      if (!first) out += ", ";
+      first = false;
+      out += type_of(v);
+    }
+  }
+  void print_attr_list(std::string& out, op_ref op, std::string_view skip = {}) const {
+    bool first = true;
+    for (auto& a : m_.attributes(op)) {
+      if (!skip.empty() && a.name == skip) continue;
+      if (!first) out += ", ";
+      first = false;
+      out += a.name;
+      if (!a.value.empty()) {
+        out += " = ";
+        out += a.value;
+      }
+    }
+  }
+  bool has_attrs(op_ref op, std::string_view skip = {}) const {
+    for (auto& a : m_.attributes(op))
+      if (skip.empty() || a.name != skip) return true;
+    return false;
+  }
+  /// `(A, B) -> R`: results bare when there is one (parenthesised if it starts with '(').
+  void print_function_type(std::string& out, op_ref op) const {
+    out += '(';
+    print_operand_types(out, op);
+    out += ") -> ";
+    const auto n = m_.num_results(op);
+    if (n == 1) {
+      const auto t = m_.type_text(m_.result(op, 0));
+      const bool paren = t.starts_with('(');
+      if (paren) out += '(';
+      out += t;
+      if (paren) out += ')';
+      return;
+    }
+    out += '(';
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i) out += ", ";
+      out += m_.type_text(m_.result(op, i));
+    }
+    out += ')';
+  }
+
+  void print_generic(std::string& out, op_ref op, std::size_t indent) {
+    out.append(indent, ' ');
+    print_results(out, op);
+    out += '"';
+    out += m_.name(op);
+    out += "\"(";
+    print_operands(out, op);
+    out += ')';
+    if (!m_.properties_text(op).empty()) {
+      const auto& props = m_.properties_text(op);
+      out += " <";
+      out += props;
+      if (props.ends_with('-')) out += ' ';  // not an arrow "->"
+      out += '>';
+    }
+    if (m_.has_region(op)) {
+      out += " (";
+      print_region(out, m_.region_block(op), indent);
+      out += ')';
+    }
+    if (has_attrs(op)) {
+      out += " {";
+      print_attr_list(out, op);
+      out += '}';
+    }
+    out += " : ";
+    print_function_type(out, op);
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+  }
+
+  void print_region(std::string& out, block_ref b, std::size_t indent) {
+    out += "{\n";
+    const auto args = m_.arguments(b);
+    if (!args.empty()) {
+      out.append(indent, ' ');
+      out += "^bb0(";
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        if (i) out += ", ";
+        append_value(out, args[i]);
+        out += ": ";
+        out += m_.type_text(args[i]);
+        append_loc(out, m_.arg_loc_text(args[i]));
+      }
+      out += "):\n";
+    }
+    for (auto o : m_.ops(b)) print_op(out, o, indent + 2, false);
+    out.append(indent, ' ');
+    out += '}';
+  }
+
+  void print_return(std::string& out, op_ref op, std::size_t indent, bool function_body) {
+    out.append(indent, ' ');
+    out += function_body ? "return" : "func.return";
+    if (has_attrs(op)) {
+      out += " {";
+      print_attr_list(out, op);
+      out += '}';
+    }
+    if (m_.num_operands(op) > 0) {
+      out += ' ';
+      print_operands(out, op);
+      out += " : ";
+      print_operand_types(out, op);
+    }
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+  }
+
+  void print_call(std::string& out, op_ref op, std::size_t indent, bool function_body,
+                  std::string_view callee) {
+    out.append(indent, ' ');
+    print_results(out, op);
+    out += function_body ? "call " : "func.call ";
+    out += callee;
+    out += '(';
+    print_operands(out, op);
+    out += ')';
+    if (has_attrs(op, "callee")) {
+      out += " {";
+      print_attr_list(out, op, "callee");
+      out += '}';
+    }
+    out += " : ";
+    print_function_type(out, op);
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+  }
+
+  void print_function(std::string& out, op_ref op, std::size_t indent) {
+    const auto& f = m_.function(op);
+    const bool definition = m_.has_region(op) && !f.declaration;
+    const auto saved_scope = scope_;
+    if (definition) name_function(op);
+    out.append(indent, ' ');
+    out += "func.func ";
+    if (!f.visibility.empty()) {
+      out += f.visibility;
+      out += ' ';
+    }
+    out += '@';
+    append_symbol(out, f.sym_name);
+    out += '(';
+    auto arg_attr = [&](std::size_t i) {
+      if (i < f.arg_attrs.size() && !f.arg_attrs[i].empty()) {
+        out += ' ';
+        out += f.arg_attrs[i];
+      }
+    };
+    if (definition) {
+      const auto args = m_.arguments(m_.region_block(op));
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        if (i) out += ", ";
+        append_value(out, args[i]);
+        out += ": ";
+        out += m_.type_text(args[i]);
+        arg_attr(i);
+        append_loc(out, m_.arg_loc_text(args[i]));
+      }
+    } else {
+      for (std::size_t i = 0; i < f.decl_arg_types.size(); ++i) {
+        if (i) out += ", ";
+        out += m_.type_text(f.decl_arg_types[i]);
+        arg_attr(i);
+      }
+    }
+    out += ')';
+    const auto& rs = f.result_types;
+    if (!rs.empty()) {
+      const bool any_attr = std::any_of(f.result_attrs.begin(), f.result_attrs.end(),
+                                        [](const std::string& a) { return !a.empty(); });
+      out += " -> ";
+      if (rs.size() == 1 && !any_attr && !m_.type_text(rs[0]).starts_with('(')) {
+        out += m_.type_text(rs[0]);
+      } else {
+        out += '(';
+        for (std::size_t i = 0; i < rs.size(); ++i) {
+          if (i) out += ", ";
+          out += m_.type_text(rs[i]);
+          if (i < f.result_attrs.size() && !f.result_attrs[i].empty()) {
+            out += ' ';
+            out += f.result_attrs[i];
+          }
+        }
+        out += ')';
+      }
+    }
+    if (has_attrs(op)) {
+      out += " attributes {";
+      print_attr_list(out, op);
+      out += '}';
+    }
+    if (definition) {
+      out += " {\n";
+      for (auto o : m_.ops(m_.region_block(op))) print_op(out, o, indent + 2, true);
+      out.append(indent, ' ');
+      out += '}';
+    }
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+    scope_ = saved_scope;
+  }
+
+  const module& m_;
+  print_options o_;
+  std::vector<std::string> op_names_, arg_names_;
+  std::vector<std::uint32_t> op_scope_, arg_scope_;
+  std::uint32_t scope_counter_ = 0, scope_ = 0, top_scope_ = 0;
+  std::uint32_t top_values_ = 0;
+  bool top_named_ = false;
+};
+
+}  // namespace detail
+
+/// Appends the module's text to `os`. Complexity: O(size of the module and of its texts).
+inline void print(std::ostream& os, const module& m, const print_options& options = {}) {
+  std::string out;
+  detail::printer(m, options).print_module(out);
+  os << out;
+}
+
+/// The module's text.
+inline std::string print(const module& m, const print_options& options = {}) {
+  std::string out;
+  detail::printer(m, options).print_module(out);
+  return out;
+}
+
+/// One op (with its region, if any), named as in the whole module's text; for diagnostics.
+inline std::string print_op(const module& m, op_ref op, const print_options& options = {}) {
+  std::string out;
+  detail::printer(m, options).print_single(out, op);
+  return out;
+}
+
+}  // namespace neuronrw::ref

@@ -1,0 +1,335 @@
+// Tests of neuronrw/ir/ref/parse.hpp: malformed inputs with their exact diagnostics, and the
+// tricky corners of the accepted syntax.
+#include <neuronrw/ir/ref/parse.hpp>
+#include <neuronrw/ir/ref/print.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ref = neuronrw::ref;
+
+namespace {
+
+struct bad_case {
+  std::string_view input;
+  std::string_view expected;  // the full diagnostic for file "t.mlir"
+};
+
+// Each malformed input with its exact diagnostic (position of the offending token, 1-based).
+const bad_case bad_cases[] = {
+    // lexical
+    {"\"a.b\"() {s = \"abc} : () -> ()\n", "t.mlir:1:14: error: unterminated string literal"},
+    {"\"a.b\"() {s = \"a\\qc\"} : () -> ()\n", "t.mlir:1:16: error: unknown escape in string literal"},
+    {"\"a.b\"() {s = tensor<4xf32} : () -> ()\n", "t.mlir:1:20: error: unbalanced '<' (no matching '>')"},
+    {"\"a.b\"() : () -> tensor<4xf32\n", "t.mlir:1:23: error: unbalanced '<' (no matching '>')"},
+    {"\"a.b\"() {a = [1, 2)} : () -> ()\n", "t.mlir:1:14: error: unbalanced '[' (no matching ']')"},
+    {"\"a.b\"() : () -> i32 loc(\"x\":1:2\n", "t.mlir:1:24: error: unbalanced '(' (no matching ')')"},
+    {"\"a.b\"() {a = 1, a = 2} : () -> ()\n", "t.mlir:1:17: error: duplicate key 'a' in dictionary attribute"},
+    {"\"a.b\"() {a = } : () -> ()\n", "t.mlir:1:14: error: expected attribute value"},
+    // op syntax
+    {"\"a.b\"() {x = 1}\n", "t.mlir:2:1: error: expected ':' followed by operation type"},
+    {"\"a.b\"() : (i32 -> ()\n", "t.mlir:1:16: error: expected ',' or ')' in type list"},
+    {"\"a.b\"() : () i32\n", "t.mlir:1:14: error: expected '->' in function type"},
+    {"\"a.b\"(%x : () -> ()\n", "t.mlir:1:10: error: expected ',' or ')' in operand list"},
+    {"%x = \"a.b\"(%a, %a) : (i32) -> i32\n", "t.mlir:1:22: error: expected 2 operand types but had 1"},
+    {"%x:2 = \"a.b\"() : () -> i32\n", "t.mlir:1:1: error: operation defines 1 results but was provided 2 to bind"},
+    {"%x, %y = \"a.b\"() : () -> (i32, i32, i32)\n",
+     "t.mlir:1:1: error: operation defines 3 results but was provided 2 to bind"},
+    {"%x:0 = \"a.b\"() : () -> ()\n", "t.mlir:1:4: error: expected named operation to have at least 1 result"},
+    {"%x \"a.b\"() : () -> i32\n", "t.mlir:1:4: error: expected '=' after the result names"},
+    {"%x = \"\"() : () -> i32\n", "t.mlir:1:6: error: expected a non-empty operation name"},
+    // SSA
+    {"%x = \"a.b\"() : () -> i32\n%y = \"a.c\"(%z) : (i32) -> i32\n",
+     "t.mlir:2:12: error: use of undeclared SSA value name '%z'"},
+    {"%x = \"a.b\"() : () -> i32\n%x = \"a.b\"() : () -> i32\n", "t.mlir:2:1: error: redefinition of SSA value '%x'"},
+    {"%a, %a = \"a.b\"() : () -> (i32, i32)\n", "t.mlir:1:5: error: redefinition of SSA value '%a'"},
+    {"func.func @f(%a: i32) -> i32 {\n  %x = \"a.b\"(%a) : (i64) -> i32\n  return %x : i32\n}\n",
+     "t.mlir:2:14: error: use of value '%a' expects different type than prior uses: 'i64' vs 'i32'"},
+    {"func.func @f() {\n  \"a.c\"(%x) : (i64) -> ()\n  %x = \"a.b\"() : () -> i32\n  return\n}\n",
+     "t.mlir:2:9: error: use of value '%x' expects different type than prior uses: 'i64' vs 'i32'"},
+    {"%x:2 = \"a.b\"() : () -> (i32, i32)\n\"a.c\"(%x#2) : (i32) -> ()\n",
+     "t.mlir:2:7: error: reference to invalid result number"},
+    {"\"a.r\"() ({\n  %in = \"a.b\"() : () -> i32\n}) : () -> ()\n\"a.c\"(%in) : (i32) -> ()\n",
+     "t.mlir:4:7: error: use of undeclared SSA value name '%in'"},
+    {"func.func @f() {\n  %x = \"a.b\"() : () -> i32\n  return\n}\nfunc.func @g() {\n  \"a.c\"(%x) : (i32) -> ()\n  "
+     "return\n}\n",
+     "t.mlir:6:9: error: use of undeclared SSA value name '%x'"},
+    // regions and blocks
+    {"\"a.b\"() ({\n}, {\n}) : () -> ()\n", "t.mlir:2:4: error: the reference IR supports at most one region per op"},
+    {"\"a.b\"()[^bb1] : () -> ()\n", "t.mlir:1:8: error: successors are not supported by the reference IR"},
+    {"\"a.b\"() ({\n^bb0:\n  \"x.y\"() : () -> ()\n^bb1:\n  \"x.y\"() : () -> ()\n}) : () -> ()\n",
+     "t.mlir:4:1: error: the reference IR supports at most one block per region"},
+    {"\"a.b\"() ({\n^bb0(%a i32):\n}) : () -> ()\n", "t.mlir:2:9: error: expected ':' and type for SSA operand"},
+    {"module {\n  \"a.b\"() : () -> ()\n", "t.mlir:3:1: error: missing '}' to close the '{' at 1:8"},
+    {"\"a.b\"() ({\n  \"a.b\"() ({\n", "t.mlir:3:1: error: missing '}' to close the '{' at 2:12"},
+    // top level
+    {"foo bar\n",
+     "t.mlir:1:1: error: custom op 'foo' is not supported by the reference IR (write it in the generic form)"},
+    {"}\n", "t.mlir:1:1: error: unexpected '}' at top level"},
+    {"module {\n}\n\"a.b\"() : () -> ()\n", "t.mlir:3:1: error: unexpected '\"' after the module"},
+    {"\"a.b\"() : () -> ()\nmodule {\n}\n", "t.mlir:2:1: error: nested modules are not supported by the reference IR"},
+    {"#map = \n", "t.mlir:1:8: error: expected a value in alias definition"},
+    {"#map affine_map<(d0) -> (d0)>\n", "t.mlir:1:6: error: expected '=' in alias definition"},
+    // functions
+    {"func.func @f(%a i32) {\n  return\n}\n", "t.mlir:1:17: error: expected ':'"},
+    {"func.func f() {\n  return\n}\n", "t.mlir:1:11: error: expected valid '@'-identifier for symbol name"},
+    {"func.func private @d(i32, %a: i32)\n", "t.mlir:1:27: error: expected type instead of SSA identifier"},
+    {"func.func @f(i32) {\n  return\n}\n", "t.mlir:1:19: error: a function body needs named arguments ('%name: type')"},
+    {"func.func @f() -> (i32 {\n", "t.mlir:1:24: error: unbalanced '{' (no matching '}')"},
+    {"func.func @f() {\n  %x = return\n}\n", "t.mlir:2:3: error: cannot name an operation with no results"},
+    {"func.func @f() {\n  return %a, %a : i32\n}\n", "t.mlir:2:19: error: expected 2 types after ':' but had 1"},
+    {"func.func @f() {\n  \"a.r\"() ({\n    return\n  }) : () -> ()\n}\n",
+     "t.mlir:3:5: error: 'return' needs the 'func.' prefix outside a function body"},
+    {"func.func @f() {\n  func.func @g() {\n  }\n}\n", "t.mlir:2:3: error: 'func.func' is only supported at module level"},
+    {"func.func @f() {\n  %r = call f() : () -> i32\n}\n", "t.mlir:2:13: error: expected symbol reference to the callee"},
+    {"\"func.func\"() <{function_type = (i32) -> (), sym_name = \"f\"}> ({\n^bb0(%a: i64):\n  \"func.return\"() : () "
+     "-> ()\n}) : () -> ()\n",
+     "t.mlir:2:6: error: type of entry block argument #0 ('i64') does not match the function type ('i32')"},
+    {"\"func.func\"() <{sym_name = \"f\"}> ({\n}) : () -> ()\n",
+     "t.mlir:1:1: error: 'func.func' requires a 'function_type'"},
+    {"\"func.call\"() : () -> ()\n", "t.mlir:1:1: error: 'func.call' requires a 'callee' symbol reference"},
+    {"\"func.call\"() <{callee = @f x}> : () -> ()\n", "t.mlir:1:29: error: unexpected text after the symbol reference"},
+    {"\"func.func\"() <{function_type = () -> (), sym_name = \"f\", sym_visibility = \"open\"}> ({\n}) : () -> ()\n",
+     "t.mlir:1:76: error: 'sym_visibility' must be \"private\", \"nested\" or \"public\""},
+    {"\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n}) {sym_name = \"g\"} : () -> ()\n",
+     "t.mlir:2:5: error: 'sym_name' is given twice"},
+    {"\"a.b\"() {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, b0, b1, b2, b3, b4, b5, b6, b7, a3} : () -> ()\n",
+     "t.mlir:1:82: error: duplicate key 'a3' in dictionary attribute"},
+    {"arith.constant 1 : i32\n",
+     "t.mlir:1:1: error: custom op 'arith.constant' is not supported by the reference IR (write it in the generic "
+     "form)"},
+};
+
+ref::parse_result parse_ok(std::string_view text) {
+  auto r = ref::parse(text, "t.mlir");
+  INFO(r.error.str());
+  REQUIRE(r.ok());
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("malformed inputs give their exact diagnostic and no module") {
+  CHECK(std::size(bad_cases) >= 15);
+  for (const auto& c : bad_cases) {
+    CAPTURE(c.input);
+    auto r = ref::parse(c.input, "t.mlir");
+    CHECK_FALSE(r.ok());
+    CHECK_FALSE(r.value.has_value());
+    CHECK(r.error.str() == c.expected);
+  }
+}
+
+TEST_CASE("the default file name is <input>") {
+  auto r = ref::parse("}");
+  CHECK(r.error.str() == "<input>:1:1: error: unexpected '}' at top level");
+  CHECK(r.error.file == "<input>");
+  CHECK(r.error.loc == neuronrw::source_loc{1, 1});
+}
+
+TEST_CASE("nesting is capped instead of recursing without bound") {
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "\"a.b\"() ({\n";
+  auto r = ref::parse(deep, "t.mlir");
+  CHECK(r.error.str() == "t.mlir:257:10: error: regions are nested too deeply (limit 256)");
+
+  std::string brackets = "\"a.b\"() {x = ";
+  brackets += std::string(100000, '[');
+  r = ref::parse(brackets, "t.mlir");
+  CHECK(r.error.str() == "t.mlir:1:270: error: brackets are nested too deeply (limit 256)");
+
+  auto shallow = ref::parse(deep, "t.mlir", ref::parse_options{.max_nesting = 8});
+  CHECK(shallow.error.str() == "t.mlir:9:10: error: regions are nested too deeply (limit 8)");
+}
+
+TEST_CASE("an empty input is an empty module") {
+  auto r = parse_ok("");
+  CHECK(r.value->empty(r.value->body()));
+  CHECK(ref::print(*r.value) == "module {\n}\n");
+  CHECK(ref::print(*parse_ok("  // only a comment\n").value) == "module {\n}\n");
+}
+
+TEST_CASE("'->' inside '<>' does not close it; '>' inside '()' is a comparison") {
+  auto r = parse_ok(
+      "\"a.b\"() {m = affine_map<(d0, d1) -> (d1, d0)>, s = affine_set<(d0) : (d0 - 1 >= 0)>} : () -> ()\n");
+  auto& m = *r.value;
+  auto op = m.front(m.body());
+  REQUIRE(m.attributes(op).size() == 2);
+  CHECK(m.attributes(op)[0].value == "affine_map<(d0, d1) -> (d1, d0)>");
+  CHECK(m.attributes(op)[1].value == "affine_set<(d0) : (d0 - 1 >= 0)>");
+}
+
+TEST_CASE("strings may hold any bracket, quote escape or comment marker") {
+  auto r = parse_ok(
+      "\"a.b\"() {s = \"(([{<\\\"}>> -> // \\\\\", t = [\"}\", \"]\"]} : () -> !x.t<\"<)\">\n");
+  auto& m = *r.value;
+  auto op = m.front(m.body());
+  CHECK(m.attributes(op)[0].value == "\"(([{<\\\"}>> -> // \\\\\"");
+  CHECK(m.attributes(op)[1].value == "[\"}\", \"]\"]");
+  CHECK(m.type_text(m.result(op, 0)) == "!x.t<\"<)\">");
+}
+
+TEST_CASE("loc(...) is kept on ops, block arguments, functions and the module, or dropped") {
+  const std::string_view text =
+      "#loc = loc(\"a.py\":1:2)\n"
+      "module {\n"
+      "  func.func @f(%a: i32 loc(\"a.py\":3:4)) -> i32 {\n"
+      "    %b = \"x.y\"(%a) : (i32) -> i32 loc(fused[#loc, \"b\"(\"c\":5:6)])\n"
+      "    return %b : i32 loc(#loc)\n"
+      "  } loc(#loc)\n"
+      "} loc(unknown)\n";
+  auto r = parse_ok(text);
+  auto& m = *r.value;
+  auto f = ref::lookup_function(m, "f");
+  REQUIRE(f.valid());
+  CHECK(m.loc_text(f) == "loc(#loc)");
+  CHECK(m.arg_loc_text(m.arguments(m.region_block(f))[0]) == "loc(\"a.py\":3:4)");
+  auto b = m.front(m.region_block(f));
+  CHECK(m.loc_text(b) == "loc(fused[#loc, \"b\"(\"c\":5:6)])");
+  CHECK(m.loc(b) == neuronrw::source_loc{4, 5});
+  CHECK(m.module_loc_text == "loc(unknown)");
+  REQUIRE(m.alias_definitions.size() == 1);
+  CHECK(ref::print(m) == text);
+
+  auto dropped = ref::parse(text, "t.mlir", ref::parse_options{.keep_locations = false});
+  REQUIRE(dropped.ok());
+  CHECK(ref::print(*dropped.value) ==
+        "module {\n"
+        "  func.func @f(%a: i32) -> i32 {\n"
+        "    %b = \"x.y\"(%a) : (i32) -> i32\n"
+        "    return %b : i32\n"
+        "  }\n"
+        "}\n");
+}
+
+TEST_CASE("the data model: functions, calls, returns, results, hints and source positions") {
+  auto r = parse_ok(
+      "func.func private @d(i32 {x.a}, f32) -> (i32 {x.r}, f32)\n"
+      "func.func @f(%a: i32, %b: f32) -> (i32, f32) attributes {k = 1 : i64, u} {\n"
+      "  %p, %q:2 = \"x.y\"(%a) <{prop = 1}> : (i32) -> (i32, f32, f32)\n"
+      "  %r:2 = call @d(%a, %q#1) {x.t} : (i32, f32) -> (i32, f32)\n"
+      "  return %r#0, %q : i32, f32\n"
+      "}\n");
+  auto& m = *r.value;
+  auto fs = ref::functions(m);
+  REQUIRE(fs.size() == 2);
+  const auto& d = m.function(fs[0]);
+  CHECK(d.sym_name == "d");
+  CHECK(d.visibility == "private");
+  CHECK(d.declaration);
+  CHECK_FALSE(m.has_region(fs[0]));
+  REQUIRE(d.decl_arg_types.size() == 2);
+  CHECK(m.type_text(d.decl_arg_types[1]) == "f32");
+  CHECK(d.arg_attrs == std::vector<std::string>{"{x.a}", ""});
+  CHECK(d.result_attrs == std::vector<std::string>{"{x.r}", ""});
+
+  const auto f = fs[1];
+  CHECK_FALSE(m.function(f).declaration);
+  CHECK(m.attributes(f) == std::vector<ref::attribute>{{"k", "1 : i64"}, {"u", ""}});
+  const auto args = m.arguments(m.region_block(f));
+  REQUIRE(args.size() == 2);
+  CHECK(m.arg_name_hint(args[1]) == "b");
+
+  auto y = m.front(m.region_block(f));
+  CHECK(m.name(y) == "x.y");
+  CHECK(m.num_results(y) == 3);
+  CHECK(m.name_hint(y) == "p");
+  CHECK(m.properties_text(y) == "{prop = 1}");
+  CHECK(m.loc(y) == neuronrw::source_loc{3, 3});
+
+  auto call = m.next_op(y);
+  CHECK(m.name(call) == "func.call");
+  CHECK(m.attributes(call) == std::vector<ref::attribute>{{"callee", "@d"}, {"x.t", ""}});
+  CHECK(m.operand(call, 1) == m.result(y, 2));  // %q#1 is the third result of the merged group
+
+  auto ret = m.next_op(call);
+  CHECK(m.name(ret) == "func.return");
+  CHECK(m.operand(ret, 0) == m.result(call, 0));
+  CHECK(m.operand(ret, 1) == m.result(y, 1));
+  CHECK(m.loc(ret) == neuronrw::source_loc{5, 3});
+}
+
+TEST_CASE("generic func forms give the same module as the pretty forms") {
+  auto generic = parse_ok(
+      "\"builtin.module\"() <{sym_name = \"m\"}> ({\n"
+      "  \"func.func\"() <{arg_attrs = [{x.a}, {}], function_type = (i32, f32) -> i32, res_attrs = [{x.r}], "
+      "sym_name = \"f\", sym_visibility = \"nested\"}> ({\n"
+      "  ^bb0(%arg0: i32, %arg1: f32):\n"
+      "    %0 = \"func.call\"(%arg0) <{callee = @g}> : (i32) -> i32\n"
+      "    \"func.return\"(%0) : (i32) -> ()\n"
+      "  }) {x.attr = 2} : () -> ()\n"
+      "  \"func.func\"() <{function_type = (i32) -> i32, sym_name = \"g\", sym_visibility = \"private\"}> ({\n"
+      "  }) : () -> ()\n"
+      "}) {x.m} : () -> ()\n");
+  const std::string pretty =
+      "module @m attributes {x.m} {\n"
+      "  func.func nested @f(%arg0: i32 {x.a}, %arg1: f32) -> (i32 {x.r}) attributes {x.attr = 2} {\n"
+      "    %0 = call @g(%arg0) : (i32) -> i32\n"
+      "    return %0 : i32\n"
+      "  }\n"
+      "  func.func private @g(i32) -> i32\n"
+      "}\n";
+  CHECK(ref::print(*generic.value) == pretty);
+  CHECK(ref::print(*parse_ok(pretty).value) == pretty);
+}
+
+TEST_CASE("bare top-level ops form an implicit module; aliases may follow the module") {
+  auto r = parse_ok("%c = \"x.c\"() : () -> i32\n\"x.use\"(%c) : (i32) -> ()\n");
+  CHECK(ref::print(*r.value) ==
+        "module {\n  %c = \"x.c\"() : () -> i32\n  \"x.use\"(%c) : (i32) -> ()\n}\n");
+  auto after = parse_ok("module {\n  \"x.a\"() : () -> () loc(#loc)\n} loc(#loc)\n#loc = loc(\"f\":1:1)\n");
+  CHECK(after.value->alias_definitions == std::vector<std::string>{"#loc = loc(\"f\":1:1)"});
+}
+
+TEST_CASE("forward references inside a region resolve; unnamed results are allowed") {
+  auto r = parse_ok(
+      "\"x.graph\"() ({\n"
+      "  \"x.use\"(%v#1) : (f32) -> ()\n"
+      "  %v:2 = \"x.def\"() : () -> (i32, f32)\n"
+      "}) : () -> ()\n"
+      "\"x.unnamed\"() ({\n"
+      "}) : () -> (i32, i32)\n");
+  auto& m = *r.value;
+  auto graph = m.front(m.body());
+  auto use = m.front(m.region_block(graph));
+  auto def = m.next_op(use);
+  CHECK(m.operand(use, 0) == m.result(def, 1));
+  auto unnamed = m.next_op(graph);
+  CHECK(m.num_results(unnamed) == 2);
+  CHECK(m.has_region(unnamed));
+  CHECK(ref::print(m) ==
+        "module {\n"
+        "  \"x.graph\"() ({\n"
+        "    \"x.use\"(%v#1) : (f32) -> ()\n"
+        "    %v:2 = \"x.def\"() : () -> (i32, f32)\n"
+        "  }) : () -> ()\n"
+        "  %0:2 = \"x.unnamed\"() ({\n"
+        "  }) : () -> (i32, i32)\n"
+        "}\n");
+}
+
+TEST_CASE("names defined in a closed region may be defined again, as mlir-opt prints them") {
+  auto r = parse_ok(
+      "\"x.r\"() ({\n  %3 = \"x.a\"() : () -> i32\n}) : () -> ()\n"
+      "\"x.r\"() ({\n  %3 = \"x.a\"() : () -> i32\n}) : () -> ()\n"
+      "%3 = \"x.b\"() : () -> i32\n");
+  CHECK(ref::print(*r.value) ==
+        "module {\n"
+        "  \"x.r\"() ({\n    %3 = \"x.a\"() : () -> i32\n  }) : () -> ()\n"
+        "  \"x.r\"() ({\n    %0 = \"x.a\"() : () -> i32\n  }) : () -> ()\n"
+        "  %1 = \"x.b\"() : () -> i32\n"
+        "}\n");
+}
+
+TEST_CASE("attribute and type text is stored trimmed, with comments and line breaks folded") {
+  auto r = parse_ok(
+      "\"x.y\"() {a = [1, // one\n      2],\n  b = \"x//y\"  } : () -> tensor<4x\n  f32>\n");
+  auto& m = *r.value;
+  auto op = m.front(m.body());
+  CHECK(m.attributes(op)[0].value == "[1, 2]");
+  CHECK(m.attributes(op)[1].value == "\"x//y\"");
+  CHECK(m.type_text(m.result(op, 0)) == "tensor<4x f32>");
+}
