@@ -1111,7 +1111,7 @@ TEST_CASE("deep nesting is walked without recursion; far-up arguments stay visib
 
 TEST_CASE("symbol names are compared plain and printed as MLIR spells them") {
   builder t;
-  auto f = t.func("\"f\"", {}, {}, {1, 1});  // as the parser keeps `@"f"`: the same as @f
+  auto f = t.func("f", {}, {}, {1, 1});  // the parser stores `@"f"` as plain f, so both refs resolve
   t.op(t.body(f), "x.use", {}, {}, {2, 3}, {{"r", "@f"}, {"s", "@\"f\""}, {"t", "@\"a\\09b\""}});
   t.ret(t.body(f), {}, {3, 3});
   t.func("a\tb", {}, {}, {5, 1});
