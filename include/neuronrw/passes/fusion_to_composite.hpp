@@ -63,6 +63,7 @@
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/kind_registry.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/mlir_string.hpp>
 
 namespace neuronrw {
 
@@ -75,33 +76,6 @@ inline constexpr std::string_view composite_name = "composite.Fused";  ///< for 
 inline constexpr std::string_view gen_composite = "genComposite";      ///< on decompositions
 inline constexpr std::string_view no_delete = "noDelete";              ///< on decompositions
 }  // namespace composite_schema
-
-/// MLIR string literal of `s`: `"` + s + `"` with `\"`, `\\`, `\n`, `\t` and other control bytes
-/// as `\XX` (the escaping MLIR's printer uses). IR-neutral: passes build attribute texts with it.
-inline std::string mlir_string_literal(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string r;
-  r.reserve(s.size() + 2);
-  r += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': r += "\\\""; break;
-      case '\\': r += "\\\\"; break;
-      case '\n': r += "\\n"; break;
-      case '\t': r += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          r += '\\';
-          r += hex[c >> 4];
-          r += hex[c & 15];
-        } else {
-          r += static_cast<char>(c);
-        }
-    }
-  }
-  r += '"';
-  return r;
-}
 
 /// MLIR symbol reference to `name`: `@name` when name is a bare identifier
 /// ((letter|_)(letter|digit|[_$.])*), else `@"..."` with string-literal escaping.

@@ -1,6 +1,5 @@
-// neuronrw/ir/ref/string_literal.hpp — MLIR string literals: quoting a value for printing and
-// reading a literal's value back (`"a\22b"` ↔ `a"b`). Shared by the parser, the printer and the
-// rewrites so that every symbol name and string attribute is stored as its plain value.
+// neuronrw/ir/ref/string_literal.hpp — the reference IR's names for MLIR string-literal quoting
+// (neuronrw/mlir_string.hpp), used by its parser, printer and rewrites.
 //
 // Customization points: none.
 #pragma once
@@ -9,65 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include <neuronrw/mlir_string.hpp>
+
 namespace neuronrw::ref {
 
-/// MLIR string literal of `s`: quotes, `\\`, `\"`, `\n`, `\t`, other control bytes as `\XX`.
-inline std::string quote(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string r = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': r += "\\\""; break;
-      case '\\': r += "\\\\"; break;
-      case '\n': r += "\\n"; break;
-      case '\t': r += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          r += '\\';
-          r += hex[c >> 4];
-          r += hex[c & 15];
-        } else {
-          r += static_cast<char>(c);
-        }
-    }
-  }
-  r += '"';
-  return r;
-}
-
-/// The value of an MLIR string literal (`"a\22b"` → `a"b`), or nullopt when `text` is not
-/// exactly one well-formed string literal.
-inline std::optional<std::string> unquote(std::string_view text) {
-  if (text.size() < 2 || text.front() != '"' || text.back() != '"') return std::nullopt;
-  auto hexval = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string r;
-  for (std::size_t i = 1; i + 1 < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') return std::nullopt;  // an unescaped quote ends the literal early
-    if (c != '\\') {
-      r += c;
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    char e = text[++i];
-    switch (e) {
-      case '"': case '\\': r += e; break;
-      case 'n': r += '\n'; break;
-      case 't': r += '\t'; break;
-      default: {
-        int hi = hexval(e), lo = hexval(text[i + 1]);
-        if (hi < 0 || lo < 0 || i + 2 >= text.size()) return std::nullopt;
-        r += static_cast<char>(hi * 16 + lo);
-        ++i;
-      }
-    }
-  }
-  return r;
-}
+inline std::string quote(std::string_view s) { return mlir_string_literal(s); }
+inline std::optional<std::string> unquote(std::string_view text) { return mlir_string_value(text); }
 
 }  // namespace neuronrw::ref
