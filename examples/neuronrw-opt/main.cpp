@@ -24,6 +24,7 @@
 #include <neuronrw/passes/comm_domain_scopes_check.hpp>
 #include <neuronrw/passes/composite_emitter.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
 
 namespace {
 
@@ -45,6 +46,19 @@ struct pass_entry {
 
 const std::vector<pass_entry<ref::module>>& mlir_passes() {
   static const std::vector<pass_entry<ref::module>> registry = {
+      {"--schedule-fusion", "co-schedule all_gather -> reduce_scatter pairs into ScheduleFusion fusions",
+       [](ref::module& m, nr::diagnostics& errs, std::optional<std::string>&) {
+         errs = nr::run_schedule_fusion(m);
+         return errs.empty();
+       }},
+      {"--schedule-fusion-dry-run", "print the ScheduleFusion plan (clusters, moves, refusals); change nothing",
+       [](ref::module& m, nr::diagnostics& errs, std::optional<std::string>& report) {
+         std::string plan;
+         errs = nr::run_schedule_fusion(m, &plan);
+         if (!errs.empty()) return false;
+         report = std::move(plan);
+         return true;
+       }},
       {"--fusion-to-composite", "lower every fusion to a stablehlo.composite + private decomposition function",
        [](ref::module& m, nr::diagnostics& errs, std::optional<std::string>&) {
          errs = nr::run_fusion_to_composite(m);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of neuronrw-opt: exit codes, messages, output files, goldens.
 
-Usage: driver_test.py NEURONRW_OPT TESTS_DIR EXAMPLES_DIR QUICKSTART
+Usage: driver_test.py NEURONRW_OPT TESTS_DIR EXAMPLES_DIR QUICKSTART CUSTOM_IR_EXAMPLE
 Each check prints one line; the script exits 1 if any failed.
 """
 import os
@@ -9,7 +9,8 @@ import subprocess
 import sys
 import tempfile
 
-opt, tests_dir, examples_dir, quickstart = sys.argv[1:5]
+opt, tests_dir, examples_dir, quickstart, custom_ir = sys.argv[1:6]
+mlir_opt = os.environ.get("NEURONRW_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt")
 golden_dir = os.path.join(tests_dir, "driver", "golden")
 failures = 0
 
@@ -72,6 +73,23 @@ for name in sorted(os.listdir(os.path.join(examples_dir, "mlir"))):
               "--- got ---\n" + r.stdout)
     r2 = run(["-"], stdin=r.stdout)
     check(f"round trip {name} is a fixed point", r2.returncode == 0 and r2.stdout == r.stdout, r2.stderr)
+    # The full pipeline (README's first command runs it on fsdp_layer.mlir); the driver verifies
+    # after each pass, and mlir-opt must accept the result when it is installed.
+    p = run(["--schedule-fusion", "--fusion-to-composite", path])
+    check(f"pipeline on {name} exits 0", p.returncode == 0, p.stderr)
+    golden = os.path.join(golden_dir, name + ".pipeline")
+    if os.path.exists(golden):
+        check(f"pipeline on {name} matches golden", p.stdout == read(golden), "--- got ---\n" + p.stdout)
+    if os.path.exists(mlir_opt):
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as t:
+            t.write(p.stdout)
+        o = subprocess.run([mlir_opt, "--allow-unregistered-dialect", "--verify-each", t.name], capture_output=True, text=True)
+        os.unlink(t.name)
+        check(f"mlir-opt accepts the pipeline output of {name}", o.returncode == 0, o.stderr)
+    else:
+        print(f"skip mlir-opt check of {name}: {mlir_opt} not found")
+    e = run(["--schedule-fusion", "--fusion-to-composite", "--emit-python", path])
+    check(f"pipeline + --emit-python on {name} exits 0", e.returncode == 0 and e.stdout.startswith("def "), e.stderr)
 
 # Host programs (chosen by the .py extension): round trip, the pass, idempotence, dry run.
 for name in sorted(os.listdir(os.path.join(examples_dir, "host"))):
@@ -123,6 +141,11 @@ check("--mlir-style-names prints %arg0 and %0", r.returncode == 0 and "%arg0" in
 r = subprocess.run([quickstart], capture_output=True, text=True)
 check("quickstart prints its golden", r.returncode == 0 and r.stdout == read(os.path.join(golden_dir, "quickstart.out")),
       r.stdout + r.stderr)
+
+# The custom-IR example (a user's own IR adapted in one header) prints exactly its golden.
+r = subprocess.run([custom_ir], capture_output=True, text=True)
+check("custom_ir_example prints its golden",
+      r.returncode == 0 and r.stdout == read(os.path.join(examples_dir, "custom_ir", "expected_output.txt")), r.stdout + r.stderr)
 
 print(f"{failures} check(s) failed" if failures else "all checks passed")
 sys.exit(1 if failures else 0)

@@ -1,0 +1,19 @@
+module {
+  func.func @fused(%w: tensor<4x8xf32>, %x: tensor<16x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+    %f = "mhlo.fusion"(%w) ({
+    ^bb0(%a: tensor<4x8xf32>):
+      %g = "mhlo.all_gather"(%a) {all_gather_dimension = 0 : i64} : (tensor<4x8xf32>) -> tensor<16x8xf32>
+      %r = "mhlo.reduce_scatter"(%g) {scatter_dimension = 0 : i64} : (tensor<16x8xf32>) -> tensor<4x8xf32>
+      "mhlo.return"(%r) : (tensor<4x8xf32>) -> ()
+    }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %0:2 = "mhlo.fusion"(%f) ({
+    ^bb0(%arg0: tensor<4x8xf32>):
+      %g2 = "mhlo.all_gather"(%arg0) {all_gather_dimension = 0 : i64} : (tensor<4x8xf32>) -> tensor<16x8xf32>
+      %r2 = "mhlo.reduce_scatter"(%g2) {scatter_dimension = 0 : i64} : (tensor<16x8xf32>) -> tensor<4x8xf32>
+      "mhlo.return"(%g2, %r2) : (tensor<16x8xf32>, tensor<4x8xf32>) -> ()
+    }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> (tensor<16x8xf32>, tensor<4x8xf32>)
+    %y = "mhlo.add"(%0#0, %x) : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
+    %z = "mhlo.reduce_scatter"(%y) {scatter_dimension = 0 : i64} : (tensor<16x8xf32>) -> tensor<4x8xf32>
+    return %0#1, %z : tensor<4x8xf32>, tensor<4x8xf32>
+  }
+}

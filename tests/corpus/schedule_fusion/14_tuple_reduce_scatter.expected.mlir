@@ -1,0 +1,15 @@
+module {
+  func.func @tuple(%w: tensor<4x8xf32>, %x: tensor<16x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>) {
+    %0:3 = "mhlo.fusion"(%w, %x) ({
+    ^bb0(%arg0: tensor<4x8xf32>, %arg1: tensor<16x8xf32>):
+      %g = "mhlo.all_gather"(%arg0) {all_gather_dimension = 0 : i64} : (tensor<4x8xf32>) -> tensor<16x8xf32>
+      %r = "mhlo.reduce_scatter"(%g, %arg1) {scatter_dimension = 0 : i64} : (tensor<16x8xf32>, tensor<16x8xf32>) -> tuple<tensor<4x8xf32>, tensor<4x8xf32>>
+      %e0 = "mhlo.get_tuple_element"(%r) {index = 0 : i32} : (tuple<tensor<4x8xf32>, tensor<4x8xf32>>) -> tensor<4x8xf32>
+      %e1 = "mhlo.get_tuple_element"(%r) {index = 1 : i32} : (tuple<tensor<4x8xf32>, tensor<4x8xf32>>) -> tensor<4x8xf32>
+      "mhlo.return"(%g, %e0, %e1) : (tensor<16x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> ()
+    }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>, tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+    %y = "mhlo.multiply"(%0#0, %x) : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
+    %n = "mhlo.negate"(%x) : (tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0#1, %0#2, %y, %n : tensor<4x8xf32>, tensor<4x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+  }
+}

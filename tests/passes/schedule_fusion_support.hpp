@@ -1,0 +1,192 @@
+// tests/passes/schedule_fusion_support.hpp — helpers shared by the ScheduleFusion tests: the
+// dataflow invariant (every original op reads the same producers, looking through the fusions'
+// block arguments and results; no op lost or duplicated), a copy of a reference module on the
+// archetype IR, and a structural dump written against the concepts only (to compare two IRs).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+
+#include "archetype/archetype_ir.hpp"
+
+#include <doctest/doctest.h>
+
+// An archetype IR that also answers the optional `argument_block` capability, to test the exact
+// live-in path on a second IR (the plain archetype takes the documented fallback).
+namespace sf_support {
+struct archetype_with_args : neuronrw::archetype::ir {};
+}  // namespace sf_support
+
+template <>
+struct neuronrw::ir_traits<sf_support::archetype_with_args> : neuronrw::ir_traits<neuronrw::archetype::ir> {
+  static block_handle argument_block(const sf_support::archetype_with_args& g, value_handle v) {
+    return {g.values[static_cast<std::size_t>(v.id)].block};
+  }
+};
+static_assert(neuronrw::groupable_ir<sf_support::archetype_with_args>);
+
+namespace sf_support {
+
+using namespace neuronrw;
+
+/// Where an operand comes from: the defining op's id and result index, or the owner op of the
+/// block (plus argument index) for a block argument.
+struct source {
+  std::uint32_t op;
+  std::uint32_t index;
+  bool argument;
+  friend bool operator==(const source&, const source&) = default;
+};
+
+inline bool is_new_group(const ref::module& m, ref::op_ref o, std::size_t original_ops) {
+  return o.id >= original_ops && m.has_region(o);
+}
+
+inline source resolve(const ref::module& m, ref::value_ref v, std::size_t original_ops) {
+  for (;;) {
+    const auto d = m.defining_op(v);
+    if (!d.valid()) {
+      const auto owner = m.parent_op_of_block(m.argument_block(v));
+      if (owner.valid() && is_new_group(m, owner, original_ops)) {
+        v = m.operand(owner, m.value_index(v));  // a fusion block argument: its operand
+        continue;
+      }
+      return {owner.valid() ? owner.id : ref::npos, m.value_index(v), true};
+    }
+    if (is_new_group(m, d, original_ops)) {
+      v = m.operand(m.back(m.region_block(d)), m.value_index(v));  // a fusion result: its return
+      continue;
+    }
+    return {d.id, m.value_index(v), false};
+  }
+}
+
+template <class F>
+void for_each_op(const ref::module& m, F&& f) {
+  std::vector<ref::op_ref> stack;
+  auto push = [&](ref::block_ref b) {
+    const std::size_t mark = stack.size();
+    for (auto o : m.ops(b)) stack.push_back(o);
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+  };
+  push(m.body());
+  while (!stack.empty()) {
+    auto o = stack.back();
+    stack.pop_back();
+    f(o);
+    if (m.has_region(o)) push(m.region_block(o));
+  }
+}
+
+using dataflow = std::map<std::uint32_t, std::vector<source>>;
+
+inline dataflow snapshot(const ref::module& m, std::size_t original_ops) {
+  dataflow d;
+  for_each_op(m, [&](ref::op_ref o) {
+    if (o.id >= original_ops) return;
+    auto& v = d[o.id];
+    for (auto x : m.operands(o)) v.push_back(resolve(m, x, original_ops));
+  });
+  return d;
+}
+
+/// Every original op is still in the module exactly once; the only new ops are one grouping op
+/// and one terminator per cluster; every operand reads the same producer as before.
+inline void check_dataflow(const ref::module& m, const dataflow& before, std::size_t original_ops, std::size_t clusters) {
+  std::map<std::uint32_t, int> seen;
+  std::size_t created = 0;
+  for_each_op(m, [&](ref::op_ref o) {
+    if (o.id >= original_ops)
+      ++created;
+    else
+      ++seen[o.id];
+  });
+  CHECK(created == 2 * clusters);
+  CHECK(seen.size() == before.size());
+  for (auto& [id, n] : seen) CHECK(n == 1);
+  CHECK(snapshot(m, original_ops) == before);
+}
+
+/// The same module on the archetype IR (ops, regions, arguments, types, attributes).
+template <class A>
+A to_archetype(const ref::module& m) {
+  A a;
+  std::unordered_map<std::uint32_t, int> vmap;  // ref value id -> archetype value id
+  auto map_args = [&](ref::block_ref rb, int ab) {
+    auto args = m.arguments(rb);
+    for (std::size_t i = 0; i < args.size(); ++i) vmap[args[i].id] = a.arg(ab, i).id;
+  };
+  auto copy_block = [&](auto& self, ref::block_ref rb, int ab) -> void {
+    for (auto o : m.ops(rb)) {
+      std::vector<archetype::value_h> operands;
+      for (auto v : m.operands(o)) operands.push_back({vmap.at(v.id)});
+      std::vector<std::string> types;
+      for (auto v : m.results(o)) types.emplace_back(m.type_text(v));
+      auto x = a.add(ab, m.name(o), operands, types);
+      for (auto& at : m.attributes(o)) a.op(x).attrs.emplace_back(at.name, at.value);
+      for (std::size_t i = 0; i < types.size(); ++i) vmap[m.result(o, i).id] = a.result(x, i).id;
+      if (m.has_region(o)) {
+        std::vector<std::string> at;
+        for (auto v : m.arguments(m.region_block(o))) at.emplace_back(m.type_text(v));
+        const int b = a.add_region(x, at);
+        map_args(m.region_block(o), b);
+        self(self, m.region_block(o), b);
+      }
+    }
+  };
+  for (auto f : m.ops(m.body())) {
+    REQUIRE(m.is_function(f));
+    std::vector<std::string> at;
+    if (m.has_region(f))
+      for (auto v : m.arguments(m.region_block(f))) at.emplace_back(m.type_text(v));
+    auto [fo, b] = a.add_function(m.function(f).sym_name, at);
+    for (auto& x : m.attributes(f)) a.op(fo).attrs.emplace_back(x.name, x.value);
+    if (m.has_region(f)) {
+      map_args(m.region_block(f), b);
+      copy_block(copy_block, m.region_block(f), b);
+    }
+  }
+  return a;
+}
+
+/// A structural dump through the concepts only: per function, ops in pre-order with their kind,
+/// operands (values numbered in order of appearance), result count and FusionKind.
+template <class G>
+std::string structure(const G& g) {
+  using value = value_handle_t<G>;
+  std::unordered_map<value, int, handle_hash<value>> num;
+  std::ostringstream out;
+  auto id = [&](value v) {
+    auto [it, fresh] = num.emplace(v, static_cast<int>(num.size()));
+    (void)fresh;
+    return it->second;
+  };
+  auto dump_block = [&](auto& self, block_handle_t<G> b, int depth) -> void {
+    for (auto&& o : ir::ops(g, b)) {
+      out << std::string(static_cast<std::size_t>(depth) * 2, ' ') << ir::kind(g, o) << "(";
+      for (auto&& v : ir::operands(g, o)) out << id(v) << ",";
+      out << ") ->";
+      for (auto&& v : ir::results(g, o)) out << " " << id(v);
+      if (auto k = ir::traits<G>::string_attribute(g, o, "FusionKind")) out << " kind=" << *k;
+      out << "\n";
+      for (auto&& r : ir::regions(g, o)) self(self, r, depth + 1);
+    }
+  };
+  for (auto&& f : ir::traits<G>::functions(g)) {
+    out << "func\n";
+    for (auto&& b : ir::regions(g, f)) dump_block(dump_block, b, 1);
+  }
+  return out.str();
+}
+
+}  // namespace sf_support
