@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/mlir_opt.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -76,29 +78,7 @@ std::string emit_ok(const ref::module& m) {
   return out;
 }
 
-/// mlir-opt accepts the lowered module (skipped with a note when $NEURONRW_MLIR_OPT is absent).
-void check_mlir_opt(const std::string& text) {
-  namespace fs = std::filesystem;
-  const char* bin = std::getenv("NEURONRW_MLIR_OPT");
-  if (!bin || !*bin || !fs::exists(bin)) {
-    static bool noted = false;
-    if (!noted) MESSAGE("mlir-opt not found ($NEURONRW_MLIR_OPT); skipping the mlir-opt checks");
-    noted = true;
-    return;
-  }
-  static int counter = 0;
-  auto file = fs::temp_directory_path() /
-              ("neuronrw_emit_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".mlir");
-  {
-    std::ofstream f(file);
-    f << text;
-  }
-  const std::string cmd = std::string(bin) + " --allow-unregistered-dialect --verify-each '" + file.string() +
-                          "' -o /dev/null";
-  INFO(text);
-  CHECK(std::system(cmd.c_str()) == 0);
-  fs::remove(file);
-}
+using neuronrw::testing::check_mlir_opt;
 
 /// Parses, lowers with FusionToComposite (must succeed and verify), emits.
 std::string lower_and_emit(std::string_view input) {

@@ -20,6 +20,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/mlir_opt.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -57,34 +59,7 @@ std::string join(const diagnostics& ds) {
   return s;
 }
 
-/// mlir-opt accepts `text` (--allow-unregistered-dialect --verify-each); skipped with a note
-/// when the binary is absent.
-void check_mlir_opt(const std::string& text) {
-  const char* bin = std::getenv("NEURONRW_MLIR_OPT");
-  if (!bin || !*bin || !fs::exists(bin)) {
-    static bool noted = false;
-    if (!noted) MESSAGE("mlir-opt not found ($NEURONRW_MLIR_OPT); skipping the mlir-opt checks");
-    noted = true;
-    return;
-  }
-  static int counter = 0;
-  auto dir = fs::temp_directory_path();
-  auto in = dir / ("neuronrw_f2c_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".mlir");
-  auto err = fs::path(in.string() + ".err");
-  {
-    std::ofstream f(in);
-    f << text;
-  }
-  std::string cmd = std::string(bin) + " --allow-unregistered-dialect --verify-each '" + in.string() +
-                    "' -o /dev/null 2>'" + err.string() + "'";
-  int rc = std::system(cmd.c_str());
-  std::ifstream e(err);
-  std::string msg((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
-  INFO("mlir-opt: " << msg << "\ninput:\n" << text);
-  CHECK(rc == 0);
-  fs::remove(in);
-  fs::remove(err);
-}
+using neuronrw::testing::check_mlir_opt;
 
 /// Tests-only inverse of the pass: every composite outside decomposition functions becomes an
 /// `mhlo.fusion` again (FusionKind = CompositeKind, none for "FusedComposite"; body cloned from

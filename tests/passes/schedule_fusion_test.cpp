@@ -28,6 +28,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/mlir_opt.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -100,28 +102,7 @@ void check_golden(const fs::path& golden, const std::string& actual) {
   CHECK(actual == read_file(golden));
 }
 
-/// mlir-opt accepts `text`; skipped with a note when the binary is absent.
-void check_mlir_opt(const std::string& text) {
-  const char* bin = std::getenv("NEURONRW_MLIR_OPT");
-  if (!bin || !*bin || !fs::exists(bin)) {
-    static bool noted = false;
-    if (!noted) MESSAGE("mlir-opt not found ($NEURONRW_MLIR_OPT); skipping the mlir-opt checks");
-    noted = true;
-    return;
-  }
-  static int counter = 0;
-  auto in = fs::temp_directory_path() /
-            ("neuronrw_sf_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".mlir");
-  auto err = fs::path(in.string() + ".err");
-  std::ofstream(in) << text;
-  std::string cmd = std::string(bin) + " --allow-unregistered-dialect --verify-each '" + in.string() +
-                    "' -o /dev/null 2>'" + err.string() + "'";
-  int rc = std::system(cmd.c_str());
-  INFO("mlir-opt: " << read_file(err) << "\ninput:\n" << text);
-  CHECK(rc == 0);
-  fs::remove(in);
-  fs::remove(err);
-}
+using neuronrw::testing::check_mlir_opt;
 
 fs::path corpus_dir() {
   const char* d = std::getenv("NEURONRW_CORPUS_DIR");
