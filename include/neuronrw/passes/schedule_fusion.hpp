@@ -62,7 +62,7 @@
 // Live-ins: every value used by a cluster op or by an op nested in one, defined outside the
 // cluster. A block argument used directly by a cluster op is a live-in; one used only inside a
 // nested region is a live-in when the IR answers `argument_block` and that block lies outside the
-// cluster (the reference IR is answered through `ref::module::argument_block`); without that
+// cluster (the reference IR's traits answer it); without that
 // capability it is taken to be an argument of the nested region itself (it almost always is: a
 // reduction body's operands).
 //
@@ -458,10 +458,6 @@ std::optional<block_handle_t<G>> argument_block(const G& g, value_handle_t<G> v)
     return ir_traits<G>::argument_block(g, v);
   else
     return std::nullopt;
-}
-// The reference IR knows (ref::module::argument_block) but its traits do not forward it yet.
-inline std::optional<ref::block_ref> argument_block(const ref::module& m, ref::value_ref v) {
-  return m.argument_block(v);
 }
 
 template <co_schedule_pattern_like Pattern, class G>

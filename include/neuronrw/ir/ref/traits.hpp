@@ -59,6 +59,9 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   static op_handle replace_op(G& g, const replace_request<op_handle>& r) { return ref::replace_op(g, r); }
   static void erase_op(G& g, op_handle o) { g.erase_op(o); }
 
+  // optional: the block a block argument belongs to (invalid for op results)
+  static block_handle argument_block(const G& g, value_handle v) noexcept { return g.argument_block(v); }
+
   // optional: dense numbering
   static std::size_t op_index(const G&, op_handle o) noexcept { return o.id; }
   static std::size_t op_index_bound(const G& g) noexcept { return g.op_capacity(); }
