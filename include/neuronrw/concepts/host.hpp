@@ -64,6 +64,7 @@
 #include <type_traits>
 
 #include <neuronrw/concepts/ir.hpp>  // handle_hash: one customization point for hashing handles
+#include <neuronrw/detail/requirement_check.hpp>
 #include <neuronrw/diagnostic.hpp>
 
 namespace neuronrw {
@@ -248,16 +249,7 @@ concept rewritable_host_program = host_program<P> && host_concepts_detail::has_w
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_host_program<P>())`. When P falls
 // short, exactly one static_assert fires: the first requirement missing, with the fix.
-namespace host_concepts_detail {
-template <class>
-inline constexpr bool dependent_false = false;
-}
-
-#define NEURONRW_HOST_CHECK(cond, msg)                                                       \
-  else if constexpr (!(cond)) {                                                              \
-    static_assert(::neuronrw::host_concepts_detail::dependent_false<P>, msg);                \
-    return false;                                                                            \
-  }
+#define NEURONRW_HOST_CHECK(cond, msg) NEURONRW_REQUIREMENT_CHECK(P, cond, msg)
 
 template <class P>
 constexpr bool require_host_program() {

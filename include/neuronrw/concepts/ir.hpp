@@ -55,6 +55,7 @@
 #include <type_traits>
 
 #include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/detail/requirement_check.hpp>
 
 namespace neuronrw {
 
@@ -247,16 +248,7 @@ concept indexed_ir = read_ir<G> && concepts_detail::has_op_index<G>;
 // When G falls short, exactly one static_assert fires: the first requirement missing, with the
 // fix. (A `requires` clause would instead report an unsatisfied conjunction deep in the
 // compiler's own words.)
-namespace concepts_detail {
-template <class>
-inline constexpr bool dependent_false = false;
-}
-
-#define NEURONRW_IR_CHECK(cond, msg)                                                         \
-  else if constexpr (!(cond)) {                                                              \
-    static_assert(::neuronrw::concepts_detail::dependent_false<G>, msg);                     \
-    return false;                                                                            \
-  }
+#define NEURONRW_IR_CHECK(cond, msg) NEURONRW_REQUIREMENT_CHECK(G, cond, msg)
 
 template <class G>
 constexpr bool require_read_ir() {
