@@ -36,10 +36,22 @@
 //                   20. static op_handle replace_op(G&, const replace_request<op_handle>&)
 //                   21. static void erase_op(G&, op_handle)
 //
-// Optional capability (detected, used with `if constexpr`): `static std::size_t op_index(const
-// G&, op_handle)` and `static std::size_t op_index_bound(const G&)` — a dense numbering of ops,
-// which lets algorithms use flat arrays instead of hash maps (LLVM's GenericDomTree does the same
-// for numbered nodes).
+// Optional capabilities (detected, used with `if constexpr`; an IR without them still models the
+// concepts, and the algorithms fall back to the behaviour named here):
+//   O1. `static std::size_t op_index(const G&, op_handle)` and `static std::size_t
+//       op_index_bound(const G&)` — a dense numbering of ops, which lets algorithms use flat
+//       arrays instead of hash maps (LLVM's GenericDomTree does the same for numbered nodes).
+//       Without it: hash maps keyed by handle_hash.
+//   O2. `static block_handle argument_block(const G&, value_handle)` — the block a block
+//       argument belongs to. Makes live-in and capture detection exact for block arguments used
+//       inside nested regions. Without it: a block argument used inside a nested region is taken
+//       to belong to that region (true of every reduction or loop body).
+//   O3. `static bool is_terminator(const G&, op_handle)` — the op ends its block and never moves
+//       (MLIR's IsTerminator trait). Without it: an op is a terminator when its kind is
+//       kinds::return_.
+// Every requirement and capability has a forwarding function in namespace `ir`
+// (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
+// traits directly.
 //
 // docs/concepts.md maps each requirement to the reference IR, MLIR and Boost.Graph.
 #pragma once
@@ -211,6 +223,12 @@ template <class G> concept has_op_index = requires(const G& g, typename ir_trait
   { ir_traits<G>::op_index(g, o) } -> std::convertible_to<std::size_t>;
   { ir_traits<G>::op_index_bound(g) } -> std::convertible_to<std::size_t>;
 };
+template <class G> concept has_argument_block = requires(const G& g, typename ir_traits<G>::value_handle v) {
+  { ir_traits<G>::argument_block(g, v) } -> std::same_as<typename ir_traits<G>::block_handle>;
+};
+template <class G> concept has_is_terminator = requires(const G& g, typename ir_traits<G>::op_handle o) {
+  { ir_traits<G>::is_terminator(g, o) } -> std::convertible_to<bool>;
+};
 
 }  // namespace concepts_detail
 
@@ -239,9 +257,17 @@ template <class G>
 concept outlinable_ir = groupable_ir<G> && concepts_detail::has_functions<G> &&
                         concepts_detail::has_attribute_query<G> && concepts_detail::has_outline<G>;
 
-/// Optional: the IR numbers its ops densely (see the header comment).
+/// Optional capability O1: the IR numbers its ops densely (see the header comment).
 template <class G>
 concept indexed_ir = read_ir<G> && concepts_detail::has_op_index<G>;
+
+/// Optional capability O2: the IR tells the block of a block argument.
+template <class G>
+concept argument_block_ir = ordered_ir<G> && concepts_detail::has_argument_block<G>;
+
+/// Optional capability O3: the IR marks its terminators itself.
+template <class G>
+concept terminator_aware_ir = read_ir<G> && concepts_detail::has_is_terminator<G>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).
@@ -384,6 +410,45 @@ template <class G> decltype(auto) regions(const G& g, op_handle_t<G> o) { return
 template <class G> void move_before(G& g, op_handle_t<G> o, op_handle_t<G> anchor) { traits<G>::move_before(g, o, anchor); }
 template <class G> void move_after(G& g, op_handle_t<G> o, op_handle_t<G> anchor) { traits<G>::move_after(g, o, anchor); }
 template <class G> bool is_null(op_handle_t<G> o) { return o == traits<G>::null_op(); }
+
+// groupable_ir, outlinable_ir
+template <class G> auto group_ops(G& g, const group_request<op_handle_t<G>, value_handle_t<G>>& r) {
+  return traits<G>::group_ops(g, r);
+}
+template <class G> std::optional<std::string> string_attribute(const G& g, op_handle_t<G> o, std::string_view name) {
+  return traits<G>::string_attribute(g, o, name);
+}
+template <class G> decltype(auto) functions(const G& g) { return traits<G>::functions(g); }
+template <class G> bool has_attribute(const G& g, op_handle_t<G> o, std::string_view name) {
+  return traits<G>::has_attribute(g, o, name);
+}
+template <class G> bool has_symbol(const G& g, std::string_view name) { return traits<G>::has_symbol(g, name); }
+template <class G> auto outline_region(G& g, const outline_request<op_handle_t<G>>& r) {
+  return traits<G>::outline_region(g, r);
+}
+template <class G> auto replace_op(G& g, const replace_request<op_handle_t<G>>& r) { return traits<G>::replace_op(g, r); }
+template <class G> void erase_op(G& g, op_handle_t<G> o) { traits<G>::erase_op(g, o); }
+
+// optional capabilities
+template <class G> std::size_t op_index(const G& g, op_handle_t<G> o) { return traits<G>::op_index(g, o); }
+template <class G> std::size_t op_index_bound(const G& g) { return traits<G>::op_index_bound(g); }
+
+/// O2: the block `v` is an argument of, or nullopt when the IR cannot tell (see the header
+/// comment). @pre v is a block argument (defining_op(g, v) is null).
+template <class G> std::optional<block_handle_t<G>> argument_block(const G& g, value_handle_t<G> v) {
+  if constexpr (concepts_detail::has_argument_block<std::remove_cvref_t<G>>)
+    return traits<G>::argument_block(g, v);
+  else
+    return std::nullopt;
+}
+
+/// O3: true when `o` terminates its block: the IR's answer when it has one, else kind == return_.
+template <class G> bool is_terminator(const G& g, op_handle_t<G> o) {
+  if constexpr (concepts_detail::has_is_terminator<std::remove_cvref_t<G>>)
+    return traits<G>::is_terminator(g, o);
+  else
+    return traits<G>::kind(g, o) == kind_id_v<kinds::return_>;
+}
 }  // namespace ir
 
 }  // namespace neuronrw

@@ -1,0 +1,130 @@
+// neuronrw/algorithms/walk.hpp — the one region walker: every op nested in a block or an op, at
+// any depth, in pre-order or post-order, with a predicate deciding which ops' regions to enter
+// (the shape of MLIR's `Operation::walk<WalkOrder>`, over any ordered_ir).
+//
+// Customization points: none; needs ordered_ir (ops, regions).
+//
+//   walk<walk_order::pre>(g, block, visit [, descend])     ops of `block` and everything inside
+//   walk_inside<walk_order::post>(g, op, visit [, descend]) ops inside op's regions (not op)
+//
+// `visit(op)` returns void or a walk_action: `advance`, `skip` (pre-order: do not enter this op's
+// regions) or `interrupt` (stop the whole walk). `descend(op) -> bool` is asked once per op with
+// regions before they are entered (the root of walk_inside is always entered). Both walks return
+// false when interrupted.
+//
+// Order: siblings in block order, an op's regions in region order. Pre-order visits an op before
+// the ops nested in it; post-order after them (an inner op before the op that holds it).
+//
+// The walk keeps an explicit stack (deep nesting cannot exhaust the call stack) and reads the
+// children of an op when it enters it, so `visit` may rewrite what it was given (and what lies
+// inside it, in post-order) but must not erase or move ops the walk has not reached yet.
+// Complexity: O(ops visited + regions entered), one vector of pending ops.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/concepts/ir.hpp>
+
+namespace neuronrw {
+
+enum class walk_order : std::uint8_t { pre, post };
+
+enum class walk_action : std::uint8_t {
+  advance,    ///< go on
+  skip,       ///< pre-order only: do not enter this op's regions
+  interrupt,  ///< stop the walk
+};
+
+/// The default descend predicate: enter every region.
+struct descend_all {
+  template <class Op>
+  constexpr bool operator()(const Op&) const noexcept {
+    return true;
+  }
+};
+
+namespace walk_detail {
+
+template <class Visit, class Op>
+walk_action call_visit(Visit& visit, const Op& o) {
+  if constexpr (std::is_void_v<std::invoke_result_t<Visit&, const Op&>>) {
+    visit(o);
+    return walk_action::advance;
+  } else {
+    static_assert(std::is_same_v<std::invoke_result_t<Visit&, const Op&>, walk_action>,
+                  "neuronrw::walk: the visitor returns void or neuronrw::walk_action");
+    return visit(o);
+  }
+}
+
+// Pushes the ops of `blocks` so that popping yields them in block order, first block first.
+template <class G, class Entry, class Make, class Blocks>
+void push_blocks(const G& g, std::vector<Entry>& stack, Blocks&& blocks, Make make) {
+  const std::size_t mark = stack.size();
+  for (auto&& b : blocks)
+    for (auto&& o : ir::ops(g, b)) stack.push_back(make(o));
+  std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+}
+
+template <walk_order Order, class G, class Visit, class Descend, class Roots>
+bool run(const G& g, Roots&& roots, Visit& visit, Descend& descend) {
+  using op = op_handle_t<G>;
+  if constexpr (Order == walk_order::pre) {
+    std::vector<op> stack;
+    push_blocks(g, stack, roots, [](const op& o) { return o; });
+    while (!stack.empty()) {
+      const op o = stack.back();
+      stack.pop_back();
+      const walk_action a = call_visit(visit, o);
+      if (a == walk_action::interrupt) return false;
+      if (a == walk_action::skip || !descend(o)) continue;
+      push_blocks(g, stack, ir::regions(g, o), [](const op& x) { return x; });
+    }
+  } else {
+    std::vector<std::pair<op, bool>> stack;  // (op, its regions already pushed)
+    auto fresh = [](const op& o) { return std::pair<op, bool>{o, false}; };
+    push_blocks(g, stack, roots, fresh);
+    while (!stack.empty()) {
+      auto& top = stack.back();
+      if (!top.second) {
+        top.second = true;
+        const op o = top.first;  // `top` dies with the pushes below
+        if (descend(o)) push_blocks(g, stack, ir::regions(g, o), fresh);
+        continue;
+      }
+      const op o = top.first;
+      stack.pop_back();
+      if (call_visit(visit, o) == walk_action::interrupt) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace walk_detail
+
+/// Visits every op of `root` and every op nested in them, in `Order`. Returns false when `visit`
+/// interrupted the walk.
+/// Complexity: O(ops visited + regions entered).
+template <walk_order Order = walk_order::pre, class G, class Visit, class Descend = descend_all>
+bool walk(const G& g, block_handle_t<G> root, Visit&& visit, Descend&& descend = {}) {
+  static_assert(require_ordered_ir<G>());
+  const block_handle_t<G> roots[] = {root};
+  return walk_detail::run<Order>(g, roots, visit, descend);
+}
+
+/// Visits every op nested (at any depth) in the regions of `root`, not `root` itself, in `Order`.
+/// Returns false when `visit` interrupted the walk.
+/// Complexity: O(ops visited + regions entered).
+template <walk_order Order = walk_order::pre, class G, class Visit, class Descend = descend_all>
+bool walk_inside(const G& g, op_handle_t<G> root, Visit&& visit, Descend&& descend = {}) {
+  static_assert(require_ordered_ir<G>());
+  return walk_detail::run<Order>(g, ir::regions(g, root), visit, descend);
+}
+
+}  // namespace neuronrw
