@@ -6,7 +6,8 @@
 //
 // Why not renumber: MLIR numbers the ops of a block lazily and drops the numbering on every
 // splice, so "move an op, then ask an order question" costs O(block size) per step (≈ 11 pairs/s
-// at 1M ops, SPEC §8). Order-maintenance labels are patched locally instead.
+// at 1M ops, docs/performance.md "Dependence walk and order queries"). Order-maintenance labels
+// are patched locally instead.
 //
 // Design (Dietz & Sleator 1987, "Two algorithms for maintaining order in a list"; the top level
 // follows Bender, Cole, Demaine, Farach-Colton, Zito 2002, "Two simplified algorithms for
@@ -28,15 +29,27 @@
 // Storage: nodes and groups live in flat vectors indexed by 32-bit ids; there is no per-node
 // allocation. Emptied groups are recycled. Groups are never merged: a sparse group costs memory,
 // not time, because splitting only ever happens to full groups.
+//
+// Failures (no exceptions: this header builds with -fno-exceptions, see detail/assert.hpp):
+//   * Preconditions only a bug can break — a group capacity outside [2, 65536], a detached node
+//     where an attached one is required, nodes of different lists compared — are NEURONRW_ASSERTs:
+//     checked in debug builds, free under NDEBUG.
+//   * The 32-bit ids are a limit valid input can reach: a structure holds at most 2^32 - 1 nodes,
+//     lists and groups. Creating one more is a NEURONRW_CHECK, on in every build, that prints
+//     `order.hpp:LINE: neuronrw: ...` and aborts. An error value was considered and rejected:
+//     `add_node` sits on the reference IR's op-creation path, where every caller would have to
+//     test a result that only a 4-billion-op module can produce, while a wrapped-around id would
+//     silently alias another node and corrupt every later order answer. Such a module needs
+//     64 GB for the order structure alone; aborting with the reason is the honest answer.
 #pragma once
 
+#include <neuronrw/detail/assert.hpp>
+
 #include <array>
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <ranges>
-#include <stdexcept>
 #include <vector>
 
 namespace neuronrw {
@@ -59,26 +72,28 @@ class order_maintenance {
 
   order_maintenance() noexcept : order_maintenance(order_maintenance_options{}) {}
 
-  /// @pre 2 ≤ opts.group_capacity ≤ 65536 (throws std::invalid_argument otherwise).
-  explicit order_maintenance(order_maintenance_options opts)
+  /// @pre 2 ≤ opts.group_capacity ≤ 65536 (asserted: the capacity is the caller's constant,
+  /// so only a bug puts it outside the range).
+  explicit order_maintenance(order_maintenance_options opts) noexcept
       : capacity_(opts.group_capacity),
         stride_(static_cast<std::uint32_t>(label_space / (std::uint64_t{opts.group_capacity} + 1))) {
-    if (opts.group_capacity < 2 || opts.group_capacity > 65536)
-      throw std::invalid_argument("order_maintenance: group_capacity must be in [2, 65536]");
+    NEURONRW_ASSERT(opts.group_capacity >= 2 && opts.group_capacity <= 65536,
+                    "order_maintenance: group_capacity must be in [2, 65536]");
   }
 
   // ---- creation --------------------------------------------------------------------------
 
-  /// A new empty list. O(1) amortized.
+  /// A new empty list. O(1) amortized. Aborts (always-on check) past 2^32 - 1 lists.
   list_id create_list() {
-    if (lists_.size() >= npos) throw std::length_error("order_maintenance: too many lists");
+    NEURONRW_CHECK(lists_.size() < npos, "order_maintenance: more than 2^32 - 1 lists");
     lists_.push_back(list_rec{});
     return static_cast<list_id>(lists_.size() - 1);
   }
 
-  /// A new detached node; ids are dense 0, 1, 2, ... O(1) amortized.
+  /// A new detached node; ids are dense 0, 1, 2, ... O(1) amortized. Aborts (always-on check)
+  /// past 2^32 - 1 nodes.
   node_id add_node() {
-    if (nodes_.size() >= npos) throw std::length_error("order_maintenance: too many nodes");
+    NEURONRW_CHECK(nodes_.size() < npos, "order_maintenance: more than 2^32 - 1 nodes");
     nodes_.push_back(node_rec{});
     return static_cast<node_id>(nodes_.size() - 1);
   }
@@ -101,7 +116,8 @@ class order_maintenance {
 
   /// @pre l is a list of this structure; n is detached.
   void push_back(list_id l, node_id n) {
-    assert(l < lists_.size() && n < nodes_.size() && !attached(n));
+    NEURONRW_ASSERT(l < lists_.size() && n < nodes_.size() && !attached(n),
+                    "order_maintenance: needs a list of this structure and a detached node");
     if (lists_[l].first_group == npos)
       start_list(l, n);
     else
@@ -110,7 +126,8 @@ class order_maintenance {
 
   /// @pre l is a list of this structure; n is detached.
   void push_front(list_id l, node_id n) {
-    assert(l < lists_.size() && n < nodes_.size() && !attached(n));
+    NEURONRW_ASSERT(l < lists_.size() && n < nodes_.size() && !attached(n),
+                    "order_maintenance: needs a list of this structure and a detached node");
     if (lists_[l].first_group == npos)
       start_list(l, n);
     else
@@ -119,20 +136,22 @@ class order_maintenance {
 
   /// @pre n is detached; anchor is attached.
   void insert_before(node_id n, node_id anchor) {
-    assert(n < nodes_.size() && !attached(n) && attached(anchor));
+    NEURONRW_ASSERT(n < nodes_.size() && !attached(n) && attached(anchor),
+                    "order_maintenance: insert needs a detached node and an attached anchor");
     place_before(n, anchor);
   }
 
   /// @pre n is detached; anchor is attached.
   void insert_after(node_id n, node_id anchor) {
-    assert(n < nodes_.size() && !attached(n) && attached(anchor));
+    NEURONRW_ASSERT(n < nodes_.size() && !attached(n) && attached(anchor),
+                    "order_maintenance: insert needs a detached node and an attached anchor");
     place_after(n, anchor);
   }
 
   /// Removes n from its list; n keeps its id and may be attached again. O(1).
   /// @pre n is attached.
   void detach(node_id n) noexcept {
-    assert(attached(n));
+    NEURONRW_ASSERT(attached(n), "order_maintenance: detach needs an attached node");
     node_rec& x = nodes_[n];
     const std::uint32_t g = x.group;
     group_rec& gr = groups_[g];
@@ -149,7 +168,8 @@ class order_maintenance {
   /// Moves n (attached to any list, or detached) to immediately before anchor, in anchor's list.
   /// n == anchor is a no-op. @pre anchor is attached.
   void move_before(node_id n, node_id anchor) {
-    assert(n < nodes_.size() && attached(anchor));
+    NEURONRW_ASSERT(n < nodes_.size() && attached(anchor),
+                    "order_maintenance: move needs a node of this structure and an attached anchor");
     if (n == anchor) return;
     if (attached(n)) {
       if (nodes_[n].next == anchor) return;
@@ -161,7 +181,8 @@ class order_maintenance {
   /// Moves n (attached to any list, or detached) to immediately after anchor, in anchor's list.
   /// n == anchor is a no-op. @pre anchor is attached.
   void move_after(node_id n, node_id anchor) {
-    assert(n < nodes_.size() && attached(anchor));
+    NEURONRW_ASSERT(n < nodes_.size() && attached(anchor),
+                    "order_maintenance: move needs a node of this structure and an attached anchor");
     if (n == anchor) return;
     if (attached(n)) {
       if (nodes_[n].prev == anchor) return;
@@ -174,7 +195,8 @@ class order_maintenance {
 
   /// Whether a comes strictly before b. @pre a and b are attached to the same list.
   bool is_before(node_id a, node_id b) const noexcept {
-    assert(attached(a) && attached(b) && list_of(a) == list_of(b));
+    NEURONRW_ASSERT(attached(a) && attached(b) && list_of(a) == list_of(b),
+                    "order_maintenance: is_before compares two nodes of one list");
     const node_rec& x = nodes_[a];
     const node_rec& y = nodes_[b];
     if (x.group == y.group) return x.label < y.label;
@@ -355,7 +377,9 @@ class order_maintenance {
       free_head_ = groups_[g].next;
       --free_count_;
     } else {
-      if (groups_.size() >= npos) throw std::length_error("order_maintenance: too many groups");
+      // At most one group per node, so the node check above already bounds this; kept because
+      // a wrapped group id would corrupt silently.
+      NEURONRW_CHECK(groups_.size() < npos, "order_maintenance: more than 2^32 - 1 groups");
       groups_.push_back(group_rec{});
       g = static_cast<std::uint32_t>(groups_.size() - 1);
     }
@@ -398,7 +422,7 @@ class order_maintenance {
   // walk grows incrementally, so finding the range costs O(items in it), as does relabelling.
   void relabel_top(std::uint32_t x) {
     const std::uint32_t anchor = groups_[x].prev != npos ? groups_[x].prev : groups_[x].next;
-    assert(anchor != npos);
+    NEURONRW_ASSERT(anchor != npos, "order_maintenance: a new group has a neighbour");
     const std::uint64_t v = groups_[anchor].label;
     std::uint32_t left = anchor, right = anchor;
     std::uint64_t count = 1;  // items in the range, x excluded (its label is not set yet)
@@ -434,8 +458,10 @@ class order_maintenance {
       }
       return;
     }
-    // Unreachable: the whole space holds (2/1.4)^63 > 2^32 groups.
-    throw std::length_error("order_maintenance: label space exhausted");
+    // Unreachable: the whole space holds (2/1.4)^63 > 2^32 groups, and there are fewer groups
+    // than that. Reaching it is a bug; going on would leave x unlabelled, so stop in every build.
+    ::neuronrw::detail::check_failed(__FILE__, __LINE__, "relabel_top found a range",
+                                     "order_maintenance: top-level label space exhausted");
   }
 
   // Spreads the labels of g evenly over the in-group label space. O(count).
