@@ -1,5 +1,6 @@
 // Static tests for neuronrw/descriptors/kinds.hpp: ids, fixed_string, named_kind, kind_id_index.
 #include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/detail/fnv1a.hpp>
 
 #include <array>
 #include <string_view>
@@ -13,7 +14,21 @@ using neuronrw::kind_id_v;
 namespace kinds = neuronrw::kinds;
 namespace detail = neuronrw::detail;
 
-// FNV-1a reference values (computed independently in Python).
+// FNV-1a reference values (computed independently in Python; "a" and "foobar" are also FNV's
+// published test vectors). kind ids are the library's one FNV-1a (detail/fnv1a.hpp), 32-bit.
+static_assert(neuronrw::detail::fnv1a_32_of("") == 0x811c9dc5u);
+static_assert(neuronrw::detail::fnv1a_32_of("a") == 0xe40c292cu);
+static_assert(neuronrw::detail::fnv1a_32_of("foobar") == 0xbf9cf968u);
+static_assert(neuronrw::detail::fnv1a_64_of("") == 0xcbf29ce484222325ull);
+static_assert(neuronrw::detail::fnv1a_64_of("a") == 0xaf63dc4c8601ec8cull);
+static_assert(neuronrw::detail::fnv1a_64_of("foobar") == 0x85944171f73967e8ull);
+static_assert(neuronrw::detail::fnv1a_64_of("all_gather") == 0xa9fa1f23b0968b2eull);
+// The incremental form is the same hash fed in pieces.
+static_assert(neuronrw::detail::fnv1a_64{}.update("foo").update("").update_byte('b').update("ar").value() ==
+              neuronrw::detail::fnv1a_64_of("foobar"));
+static_assert(neuronrw::detail::fnv1a_32{}.update("all_").update("gather").value() == 0x77f23e4eu);
+// mix() is one step over a whole word: (h ^ w) * prime, from the seed given.
+static_assert(neuronrw::detail::fnv1a_64{5}.mix(3).value() == (5ull ^ 3ull) * 0x100000001b3ull);
 static_assert(kind_id_of("") == 2166136261u);
 static_assert(kind_id_of("all_gather") == 0x77f23e4eu);
 static_assert(kind_id_v<kinds::return_> == kind_id_of("return"));

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <neuronrw/descriptors/lattice.hpp>
+#include <neuronrw/detail/fnv1a.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -317,12 +318,9 @@ inline std::string to_string(const device_coverage& c) {
 
 /// Hash consistent with ==, for grouping allocations by exact coverage. O(intervals).
 constexpr std::size_t hash_value(const device_coverage& c) noexcept {
-  std::uint64_t h = c.is_all() ? 0x9e3779b97f4a7c15ull : 0x51ed270b27a3e5d1ull;
-  for (const device_coverage::interval& iv : c.intervals()) {
-    h = (h ^ iv.first) * 0x100000001b3ull;
-    h = (h ^ iv.last) * 0x100000001b3ull;
-  }
-  return static_cast<std::size_t>(h);
+  detail::fnv1a_64 h(c.is_all() ? 0x9e3779b97f4a7c15ull : 0x51ed270b27a3e5d1ull);
+  for (const device_coverage::interval& iv : c.intervals()) h.mix(iv.first).mix(iv.last);
+  return static_cast<std::size_t>(h.value());
 }
 
 }  // namespace neuronrw

@@ -26,6 +26,8 @@
 #include <string_view>
 #include <utility>
 
+#include <neuronrw/detail/fnv1a.hpp>
+
 namespace neuronrw {
 
 /// Run-time identity of an op kind: 32-bit FNV-1a of the canonical kind name
@@ -36,11 +38,7 @@ inline constexpr kind_id unknown_kind = 0;
 
 /// The id of a canonical kind name. constexpr, so tag ids are compile-time constants.
 constexpr kind_id kind_id_of(std::string_view name) noexcept {
-  std::uint32_t h = 2166136261u;
-  for (char c : name) {
-    h ^= static_cast<std::uint8_t>(c);
-    h *= 16777619u;
-  }
+  const std::uint32_t h = detail::fnv1a_32_of(name);
   return h == unknown_kind ? 1u : h;
 }
 

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include <neuronrw/detail/fnv1a.hpp>
 #include <neuronrw/ir/host/ir.hpp>
 
 namespace neuronrw::host {
@@ -188,12 +189,7 @@ inline bool structural_equal(const program& a, const program& b) {
 
 /// 64-bit FNV-1a of the canonical encoding: equal programs hash equally, on every platform.
 inline std::uint64_t structural_hash(const program& p) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : structural_encoding(p)) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return h;
+  return neuronrw::detail::fnv1a_64_of(structural_encoding(p));
 }
 
 }  // namespace neuronrw::host
