@@ -1,73 +1,175 @@
-// neuronrw/mlir_string.hpp — MLIR string literals, IR-neutral: quoting a value the way MLIR's
-// printer does, and reading a literal's value back (`"a\22b"` <-> `a"b`). Passes build attribute
-// texts with it; the reference IR stores every string and symbol name as its plain value.
+// neuronrw/mlir_string.hpp — MLIR string literals and symbol names, IR-neutral: the one place
+// that writes them and the one place that reads them back. Passes build attribute texts with it
+// (`"ScheduleFusion"`, `@hilo.FusedComposite.0`); the reference IR's parser, printer and verifier
+// use it for every string and symbol name, which it stores as plain values.
 //
-// Customization points: none.
+//   mlir_string_literal(s[, style])          a"b -> "a\"b"
+//   append_mlir_string_literal(out, s[, style])
+//   mlir_symbol_reference(name[, style])     f -> @f, has space -> @"has space"
+//   append_mlir_symbol_name(out, name[, style])   the same without the '@'
+//   mlir_is_bare_id(s), mlir_is_bare_id_start(c), mlir_is_bare_id_char(c)
+//   scan_mlir_string_literal(text, at)       where a literal ends, and whether its escapes are valid
+//   read_mlir_string_literal(text, at)       its value, advancing `at`
+//   mlir_string_value(text)                  the value of a text that is exactly one literal
+//
+// The grammar is MLIR's (its lexer and its `bare-id` rule): a literal is `"` ... `"` on one line,
+// with the escapes `\"`, `\\`, `\n`, `\t` and `\XX` (two hex digits); a bare id is
+// (letter|_) (letter|digit|[_$.])*. The escaping loop is shared with the Python-like printers
+// (detail/string_literal.hpp).
+//
+// Generic: no IR headers, no exceptions. Customization points: none.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include <neuronrw/detail/string_literal.hpp>
+
 namespace neuronrw {
 
-/// MLIR string literal of `s`: quotes, `\\`, `\"`, `\n`, `\t`, other control bytes as `\XX`.
-inline std::string mlir_string_literal(std::string_view s) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string r = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': r += "\\\""; break;
-      case '\\': r += "\\\\"; break;
-      case '\n': r += "\\n"; break;
-      case '\t': r += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          r += '\\';
-          r += hex[c >> 4];
-          r += hex[c & 15];
-        } else {
-          r += static_cast<char>(c);
-        }
+/// How control bytes are spelled inside an MLIR string literal. Both forms read back the same.
+enum class mlir_escapes : std::uint8_t {
+  readable,  ///< `\n` and `\t` by name, other control bytes as `\XX`: the texts the library writes
+  hex,       ///< every control byte as `\XX`: how mlir-opt's diagnostics spell symbol names
+};
+
+namespace detail {
+constexpr escape_format mlir_format(mlir_escapes style) noexcept {
+  return escape_format{.quote = '"',
+                       .named_newline_tab = style == mlir_escapes::readable,
+                       .named_carriage_return = false,
+                       .python_hex = false};
+}
+}  // namespace detail
+
+/// bare-id ::= (letter|[_]) (letter|digit|[_$.])*
+constexpr bool mlir_is_bare_id_start(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+constexpr bool mlir_is_bare_id_char(char c) noexcept {
+  return mlir_is_bare_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
+}
+constexpr bool mlir_is_bare_id(std::string_view s) noexcept {
+  if (s.empty() || !mlir_is_bare_id_start(s.front())) return false;
+  for (char c : s)
+    if (!mlir_is_bare_id_char(c)) return false;
+  return true;
+}
+
+/// Appends the MLIR string literal of `s` to `out`. O(s).
+inline void append_mlir_string_literal(std::string& out, std::string_view s,
+                                       mlir_escapes style = mlir_escapes::readable) {
+  detail::append_escaped(out, s, detail::mlir_format(style));
+}
+
+/// MLIR string literal of `s`: quotes, `\\`, `\"`, `\n`, `\t` (readable style), other control
+/// bytes as `\XX`. O(s).
+inline std::string mlir_string_literal(std::string_view s, mlir_escapes style = mlir_escapes::readable) {
+  std::string r;
+  append_mlir_string_literal(r, s, style);
+  return r;
+}
+
+/// Appends the symbol name `name` as written after '@': the name itself when it is a bare id,
+/// else its string literal. O(name).
+inline void append_mlir_symbol_name(std::string& out, std::string_view name,
+                                    mlir_escapes style = mlir_escapes::readable) {
+  if (mlir_is_bare_id(name))
+    out += name;
+  else
+    append_mlir_string_literal(out, name, style);
+}
+
+/// MLIR symbol reference to `name`: `@name` when name is a bare id, else `@"..."`. O(name).
+inline std::string mlir_symbol_reference(std::string_view name, mlir_escapes style = mlir_escapes::readable) {
+  std::string r = "@";
+  append_mlir_symbol_name(r, name, style);
+  return r;
+}
+
+/// Where the string literal that starts at a '"' ends (see scan_mlir_string_literal).
+struct mlir_string_scan {
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t end = 0;          ///< just past the closing quote; else where the scan stopped
+  bool terminated = false;      ///< a closing quote was found on the same line
+  std::size_t bad_escape = npos;  ///< offset of the first '\' that starts no valid escape
+  constexpr bool ok() const noexcept { return terminated && bad_escape == npos; }
+};
+
+/// Scans the literal starting at `text[at]` (@pre a '"'). It ends at the first unescaped '"', or
+/// unterminated at a line break or the end of `text`; an invalid escape is recorded (the first
+/// one) and scanning goes on after its backslash, so `end` is where MLIR's lexer would resume.
+/// O(length of the literal).
+constexpr mlir_string_scan scan_mlir_string_literal(std::string_view text, std::size_t at) noexcept {
+  mlir_string_scan r;
+  const std::size_t n = text.size();
+  std::size_t i = at + 1;
+  while (i < n) {
+    const char c = text[i];
+    if (c == '"') {
+      r.end = i + 1;
+      r.terminated = true;
+      return r;
+    }
+    if (c == '\n' || c == '\r') break;
+    if (c != '\\') {
+      ++i;
+      continue;
+    }
+    const char d = i + 1 < n ? text[i + 1] : '\0';
+    if (d == '"' || d == '\\' || d == 'n' || d == 't') {
+      i += 2;
+    } else if (detail::hex_digit_value(d) >= 0 && i + 2 < n && detail::hex_digit_value(text[i + 2]) >= 0) {
+      i += 3;
+    } else {
+      if (r.bad_escape == mlir_string_scan::npos) r.bad_escape = i;
+      ++i;
     }
   }
-  r += '"';
+  r.end = i < n ? i : n;
+  return r;
+}
+
+/// Reads the literal starting at `text[at]` (@pre a '"'): its value, with `at` moved just past
+/// the closing quote; or nullopt when it is unterminated or has an invalid escape, with `at`
+/// moved to scan_mlir_string_literal's `end` (so a caller skipping literals always advances).
+inline std::optional<std::string> read_mlir_string_literal(std::string_view text, std::size_t& at) {
+  const mlir_string_scan scan = scan_mlir_string_literal(text, at);
+  const std::size_t begin = at + 1;
+  at = scan.end;
+  if (!scan.ok()) return std::nullopt;
+  std::string r;
+  r.reserve(scan.end - 1 - begin);
+  for (std::size_t i = begin; i + 1 < scan.end; ++i) {
+    const char c = text[i];
+    if (c != '\\') {
+      r += c;
+      continue;
+    }
+    const char e = text[++i];
+    switch (e) {
+      case 'n': r += '\n'; break;
+      case 't': r += '\t'; break;
+      case '"': case '\\': r += e; break;
+      default:  // two hex digits, checked by the scan
+        r += static_cast<char>(detail::hex_digit_value(e) * 16 + detail::hex_digit_value(text[i + 1]));
+        ++i;
+    }
+  }
   return r;
 }
 
 /// The value of an MLIR string literal (`"a\22b"` → `a"b`), or nullopt when `text` is not
 /// exactly one well-formed string literal.
 inline std::optional<std::string> mlir_string_value(std::string_view text) {
-  if (text.size() < 2 || text.front() != '"' || text.back() != '"') return std::nullopt;
-  auto hexval = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string r;
-  for (std::size_t i = 1; i + 1 < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') return std::nullopt;  // an unescaped quote ends the literal early
-    if (c != '\\') {
-      r += c;
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    char e = text[++i];
-    switch (e) {
-      case '"': case '\\': r += e; break;
-      case 'n': r += '\n'; break;
-      case 't': r += '\t'; break;
-      default: {
-        int hi = hexval(e), lo = hexval(text[i + 1]);
-        if (hi < 0 || lo < 0 || i + 2 >= text.size()) return std::nullopt;
-        r += static_cast<char>(hi * 16 + lo);
-        ++i;
-      }
-    }
-  }
-  return r;
+  if (text.empty() || text.front() != '"') return std::nullopt;
+  std::size_t at = 0;
+  auto value = read_mlir_string_literal(text, at);
+  if (!value || at != text.size()) return std::nullopt;
+  return value;
 }
 
 }  // namespace neuronrw

@@ -1,5 +1,6 @@
 // Tests for neuronrw/ir/host/text.hpp: what the printer writes for each form (exact text), that
 // the parser reads what users write, and that printing is deterministic.
+#include <neuronrw/detail/string_literal.hpp>
 #include <neuronrw/ir/host/hash.hpp>
 #include <neuronrw/ir/host/text.hpp>
 
@@ -182,6 +183,30 @@ TEST_CASE("strings and symbols that the plain syntax cannot carry") {
   program q = parse_ok(text);
   CHECK(structural_equal(p, q));
   CHECK(q.functions[0]->body[0]->value->args[0]->text == std::string("q\"\\\n\t\r\x01\x7f\xc3\xa9", 10));
+}
+
+TEST_CASE("python_string_literal: the one Python escaper, either quote") {
+  // The host printer writes double-quoted literals, the composite emitter single-quoted ones;
+  // both are this function (neuronrw/detail/string_literal.hpp).
+  const std::string s("q'\"\\\n\t\r\x01\x7f\xc3\xa9", 11);
+  CHECK(neuronrw::detail::python_string_literal(s, '"') ==
+        "\"q'\\\"\\\\\\n\\t\\r\\x01\\x7f\xc3\xa9\"");
+  CHECK(neuronrw::detail::python_string_literal(s) == "'q\\'\"\\\\\\n\\t\\r\\x01\\x7f\xc3\xa9'");
+  CHECK(neuronrw::detail::python_string_literal("") == "''");
+  // Every byte reads back through the host lexer, in a double-quoted literal (the printer's).
+  std::string all;
+  for (int c = 0; c < 256; ++c) all += static_cast<char>(c);
+  program p;
+  auto f = std::make_unique<function>();
+  f->name = "f";
+  std::vector<expr_ptr> args;
+  args.push_back(make_str(all));
+  f->body.push_back(make_expr_stmt(make_call(callee_kind::op, "pld.x.y", std::move(args))));
+  p.functions.push_back(std::move(f));
+  const std::string text = print_program(p);
+  CHECK(text.find(neuronrw::detail::python_string_literal(all, '"')) != std::string::npos);
+  program q = parse_ok(text);
+  CHECK(q.functions[0]->body[0]->value->args[0]->text == all);
 }
 
 TEST_CASE("variables that share a name are told apart; reserved and odd names are made printable") {

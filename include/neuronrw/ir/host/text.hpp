@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include <neuronrw/detail/string_literal.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/host/ir.hpp>
 
@@ -72,31 +73,8 @@ inline bool is_dotted(std::string_view s) {
 
 inline bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-/// A double-quoted literal the lexer reads back byte for byte.
-inline std::string quote(std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
+/// A double-quoted Python literal the lexer reads back byte for byte.
+inline std::string quote(std::string_view s) { return neuronrw::detail::python_string_literal(s, '"'); }
 
 /// A printable variable name for a hint: identifier characters only, not reserved.
 inline std::string sanitize(std::string_view hint) {
@@ -574,12 +552,6 @@ class lexer {
     while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
     if (pos_ < src_.size()) newline();
   }
-  static int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
   void lex_string() {
     const source_loc at = here();
     const char q = src_[pos_++];
@@ -604,8 +576,8 @@ class lexer {
         case '"': value += '"'; break;
         case '\'': value += '\''; break;
         case 'x': {
-          const int h = pos_ < src_.size() ? hex_digit(src_[pos_]) : -1;
-          const int l = pos_ + 1 < src_.size() ? hex_digit(src_[pos_ + 1]) : -1;
+          const int h = pos_ < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_]) : -1;
+          const int l = pos_ + 1 < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_ + 1]) : -1;
           if (h < 0 || l < 0) fail(esc, "invalid \\x escape (two hex digits expected)");
           value += static_cast<char>(h * 16 + l);
           pos_ += 2;

@@ -28,6 +28,7 @@
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/string_literal.hpp>
+#include <neuronrw/mlir_string.hpp>
 
 namespace neuronrw::ref {
 
@@ -60,19 +61,10 @@ inline constexpr bool parse_is_letter(char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 inline constexpr bool parse_is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-inline constexpr bool parse_is_hex(char c) noexcept {
-  return parse_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 inline constexpr bool parse_is_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
-/// bare-id ::= (letter|[_]) (letter|digit|[_$.])*
-inline constexpr bool parse_is_bare_id_start(char c) noexcept {
-  return parse_is_letter(c) || c == '_';
-}
-inline constexpr bool parse_is_bare_id_char(char c) noexcept {
-  return parse_is_letter(c) || parse_is_digit(c) || c == '_' || c == '$' || c == '.';
-}
+// bare-id ::= (letter|[_]) (letter|digit|[_$.])*: mlir_is_bare_id* (neuronrw/mlir_string.hpp).
 /// suffix-id ::= digit+ | (letter|[$._-]) (letter|digit|[$._-])*
 inline constexpr bool parse_is_suffix_id_char(char c) noexcept {
   return parse_is_letter(c) || parse_is_digit(c) || c == '$' || c == '.' || c == '_' || c == '-';
@@ -82,11 +74,7 @@ inline constexpr bool parse_is_type_start(char c) noexcept {
   return parse_is_letter(c) || c == '_' || c == '!';
 }
 inline constexpr bool parse_is_type_char(char c) noexcept {
-  return parse_is_bare_id_char(c) || c == '!';
-}
-inline bool parse_is_bare_id(std::string_view s) noexcept {
-  if (s.empty() || !parse_is_bare_id_start(s[0])) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return parse_is_bare_id_char(c); });
+  return mlir_is_bare_id_char(c) || c == '!';
 }
 
 /// The recursive-descent parser. One instance parses one text.
@@ -208,7 +196,7 @@ class text_parser {
   }
   /// The bare-id `word` at the cursor, not followed by more identifier characters.
   bool at_word(std::string_view word) const noexcept {
-    return src_.substr(pos_, word.size()) == word && !parse_is_bare_id_char(peek(word.size()));
+    return src_.substr(pos_, word.size()) == word && !mlir_is_bare_id_char(peek(word.size()));
   }
   bool at_loc() const noexcept {
     if (!at_word("loc")) return false;
@@ -219,8 +207,8 @@ class text_parser {
 
   std::string_view lex_bare_id() {
     const std::size_t b = pos_;
-    if (!parse_is_bare_id_start(peek())) fail(pos_, "expected identifier");
-    while (!eof() && parse_is_bare_id_char(src_[pos_])) ++pos_;
+    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected identifier");
+    while (!eof() && mlir_is_bare_id_char(src_[pos_])) ++pos_;
     return src_.substr(b, pos_ - b);
   }
   std::string_view lex_suffix_id(const char* message) {
@@ -248,27 +236,10 @@ class text_parser {
 
   /// `at` is a '"'. Returns the offset just past the closing quote; checks the escapes MLIR knows.
   std::size_t scan_string(std::size_t at) const {
-    const std::size_t n = src_.size();
-    std::size_t i = at + 1;
-    while (i < n) {
-      const char c = src_[i];
-      if (c == '"') return i + 1;
-      if (c == '\n' || c == '\r') break;
-      if (c == '\\') {
-        const char d = i + 1 < n ? src_[i + 1] : '\0';
-        if (d == '"' || d == '\\' || d == 'n' || d == 't') {
-          i += 2;
-          continue;
-        }
-        if (parse_is_hex(d) && i + 2 < n && parse_is_hex(src_[i + 2])) {
-          i += 3;
-          continue;
-        }
-        fail(i, "unknown escape in string literal");
-      }
-      ++i;
-    }
-    fail(at, "unterminated string literal");
+    const mlir_string_scan scan = scan_mlir_string_literal(src_, at);
+    if (scan.bad_escape != mlir_string_scan::npos) fail(scan.bad_escape, "unknown escape in string literal");
+    if (!scan.terminated) fail(at, "unterminated string literal");
+    return scan.end;
   }
 
   static char closer_of(char open) noexcept {
@@ -366,10 +337,8 @@ class text_parser {
     std::size_t i = 0;
     while (i < s.size()) {
       const char c = s[i];
-      if (c == '"') {
-        std::size_t j = i + 1;
-        while (j < s.size() && s[j] != '"') j += (s[j] == '\\') ? 2 : 1;
-        j = std::min(j + 1, s.size());
+      if (c == '"') {  // the source was scanned already, so the literal is well formed
+        const std::size_t j = scan_mlir_string_literal(s, i).end;
         out.append(s.substr(i, j - i));
         i = j;
         continue;
@@ -524,9 +493,9 @@ class text_parser {
         const std::size_t end = scan_string(pos_);
         const auto raw = src_.substr(pos_, end - pos_);
         const auto inner = raw.substr(1, raw.size() - 2);
-        e.name = std::string(parse_is_bare_id(inner) ? inner : raw);
+        e.name = std::string(mlir_is_bare_id(inner) ? inner : raw);
         pos_ = end;
-      } else if (parse_is_bare_id_start(peek())) {
+      } else if (mlir_is_bare_id_start(peek())) {
         e.name = std::string(lex_bare_id());
       } else {
         fail(pos_, "expected attribute name");
@@ -572,7 +541,7 @@ class text_parser {
       pos_ = end;
       return std::move(*value);
     }
-    if (!parse_is_bare_id_start(peek())) fail(pos_, "expected valid '@'-identifier for symbol name");
+    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected valid '@'-identifier for symbol name");
     return std::string(lex_bare_id());
   }
   /// `@a` or `@a::@b`, the cursor on '@'; returns its text.
@@ -773,7 +742,7 @@ class text_parser {
   void parse_alias() {
     const char sigil = peek();
     ++pos_;
-    if (!parse_is_bare_id_start(peek())) fail(pos_, "expected alias name");
+    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected alias name");
     const auto name = lex_bare_id();
     skip_blanks();
     if (peek() != '=') fail(pos_, "expected '=' in alias definition");
@@ -960,7 +929,7 @@ class text_parser {
       parse_generic_operation(ctx, start, groups, bound);
       return;
     }
-    if (parse_is_bare_id_start(peek())) {
+    if (mlir_is_bare_id_start(peek())) {
       const auto id = lex_bare_id();
       if (id == "func.func") {
         if (!ctx.top_level) fail(name_at, "'func.func' is only supported at module level");

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include <neuronrw/ir/ref/ir.hpp>
-#include <neuronrw/ir/ref/string_literal.hpp>
+#include <neuronrw/mlir_string.hpp>
 
 namespace neuronrw::ref {
 
@@ -49,12 +49,6 @@ inline constexpr bool print_is_suffix_id_char(char c) noexcept {
 }
 inline bool print_all_digits(std::string_view s) noexcept {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return print_is_digit(c); });
-}
-inline bool print_is_bare_id(std::string_view s) noexcept {
-  if (s.empty() || !(print_is_letter(s[0]) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return print_is_letter(c) || print_is_digit(c) || c == '_' || c == '$' || c == '.';
-  });
 }
 /// A name hint as a valid SSA suffix-id: digits, or (letter|[$._-]) (letter|digit|[$._-])*.
 inline std::string print_sanitize_hint(std::string_view h) {
@@ -119,11 +113,7 @@ class printer {
   }
   static void append_symbol(std::string& out, std::string_view sym) {
     // Names are stored as plain values (see parse.hpp); only non-identifiers need quotes.
-    if (print_is_bare_id(sym)) {
-      out += sym;
-      return;
-    }
-    out += quote(sym);
+    append_mlir_symbol_name(out, sym);
   }
   void append_loc(std::string& out, const std::string& loc) const {
     if (o_.print_locations && !loc.empty()) {

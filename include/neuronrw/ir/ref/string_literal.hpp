@@ -1,5 +1,7 @@
-// neuronrw/ir/ref/string_literal.hpp — the reference IR's names for MLIR string-literal quoting
-// (neuronrw/mlir_string.hpp), used by its parser, printer and rewrites.
+// neuronrw/ir/ref/string_literal.hpp — the reference IR's short names for MLIR string-literal
+// quoting: `ref::quote` / `ref::unquote` are neuronrw/mlir_string.hpp's mlir_string_literal /
+// mlir_string_value, nothing more (the reference IR stores every string and symbol name as its
+// plain value and quotes it only when printing).
 //
 // Customization points: none.
 #pragma once

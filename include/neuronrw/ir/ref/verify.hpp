@@ -96,61 +96,21 @@
 
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/mlir_string.hpp>
 
 namespace neuronrw::ref {
 
 namespace verify_detail {
 
-inline bool is_bare_id_start(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-inline bool is_bare_id_char(char c) noexcept {
-  return is_bare_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
-}
-inline int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/// Reads an MLIR string literal starting at text[i] == '"'; on success returns its unescaped
-/// contents and leaves i just past the closing quote. Unterminated → nullopt, i at the end.
-inline std::optional<std::string> read_string(std::string_view text, std::size_t& i) {
-  std::string out;
-  ++i;  // opening quote
-  while (i < text.size()) {
-    char c = text[i++];
-    if (c == '"') return out;
-    if (c != '\\' || i >= text.size()) {
-      out += c;
-      continue;
-    }
-    char e = text[i++];
-    switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case '"': case '\\': out += e; break;
-      default:
-        if (i < text.size() && hex_value(e) >= 0 && hex_value(text[i]) >= 0) {
-          out += static_cast<char>(hex_value(e) * 16 + hex_value(text[i]));
-          ++i;
-        } else {
-          out += e;
-        }
-    }
-  }
-  i = text.size();
-  return std::nullopt;
-}
+// Symbol names and string literals are read and written with neuronrw/mlir_string.hpp.
 
 /// Reads a symbol name after '@' at text[i] (bare id or string literal); advances i.
 inline std::optional<std::string> read_symbol_name(std::string_view text, std::size_t& i) {
   if (i >= text.size()) return std::nullopt;
-  if (text[i] == '"') return read_string(text, i);
-  if (!is_bare_id_start(text[i])) return std::nullopt;
+  if (text[i] == '"') return read_mlir_string_literal(text, i);
+  if (!mlir_is_bare_id_start(text[i])) return std::nullopt;
   auto b = i;
-  while (i < text.size() && is_bare_id_char(text[i])) ++i;
+  while (i < text.size() && mlir_is_bare_id_char(text[i])) ++i;
   return std::string(text.substr(b, i - b));
 }
 
@@ -162,7 +122,7 @@ void for_each_symbol_ref(std::string_view text, F&& f) {
   while (i < text.size()) {
     char c = text[i];
     if (c == '"') {
-      (void)read_string(text, i);
+      i = scan_mlir_string_literal(text, i).end;
     } else if (c == '@') {
       ++i;
       auto name = read_symbol_name(text, i);
@@ -188,22 +148,22 @@ inline std::optional<std::string> find_dict_string(std::string_view text, std::s
   while (i < text.size()) {
     char c = text[i];
     if (c == '"') {
-      (void)read_string(text, i);
+      i = scan_mlir_string_literal(text, i).end;
       prev = '"';
       continue;
     }
     if (c == '(' || c == '[' || c == '{') ++depth;
     if (c == ')' || c == ']' || c == '}') --depth;
-    if (is_bare_id_start(c) && depth <= 1 && (prev == '{' || prev == ',' || prev == '<')) {
+    if (mlir_is_bare_id_start(c) && depth <= 1 && (prev == '{' || prev == ',' || prev == '<')) {
       auto b = i;
-      while (i < text.size() && is_bare_id_char(text[i])) ++i;
+      while (i < text.size() && mlir_is_bare_id_char(text[i])) ++i;
       auto word = text.substr(b, i - b);
       auto j = i;
       while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
       if (word == key && j < text.size() && text[j] == '=') {
         ++j;
         while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
-        if (j < text.size() && text[j] == '"') return read_string(text, j);
+        if (j < text.size() && text[j] == '"') return read_mlir_string_literal(text, j);
         return std::nullopt;
       }
       prev = 'a';
@@ -229,10 +189,10 @@ inline std::optional<std::string> find_dict_symbol(std::string_view text, std::s
   // property of func.call is the only use, and its dictionary has no nested entries.
   std::size_t pos = 0;
   while ((pos = text.find(key, pos)) != std::string_view::npos) {
-    bool starts = pos == 0 || !is_bare_id_char(text[pos - 1]);
+    bool starts = pos == 0 || !mlir_is_bare_id_char(text[pos - 1]);
     auto j = pos + key.size();
     pos = j;
-    if (!starts || (j < text.size() && is_bare_id_char(text[j]))) continue;
+    if (!starts || (j < text.size() && mlir_is_bare_id_char(text[j]))) continue;
     while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n')) ++j;
     if (j < text.size() && text[j] == '=') return leading_symbol(text.substr(j + 1));
   }
@@ -250,27 +210,9 @@ inline std::string_view type_text_or_null(const module& m, type_ref t) {
   return t.valid() ? m.type_text(t) : std::string_view("<<NULL TYPE>>");
 }
 
-/// How a plain symbol name is written after '@': bare when it can be, else a string literal.
-inline std::string symbol_ref_text(std::string_view name) {
-  bool bare = !name.empty() && is_bare_id_start(name.front());
-  for (char c : name) bare = bare && is_bare_id_char(c);
-  std::string out = "@";
-  if (bare) return out += name;
-  out += '"';
-  for (char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {  // MLIR spells unprintable bytes as \XX
-      constexpr char hex[] = "0123456789ABCDEF";
-      out += '\\';
-      out += hex[u >> 4];
-      out += hex[u & 15];
-      continue;
-    }
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out += '"';
-}
+/// How a plain symbol name is written after '@' in a diagnostic: bare when it can be, else a
+/// string literal with control bytes as `\XX`, as mlir-opt spells it.
+inline std::string symbol_ref_text(std::string_view name) { return mlir_symbol_reference(name, mlir_escapes::hex); }
 
 /// The symbol a top-level op defines (functions: sym_name; others: a `sym_name` string
 /// attribute or property), as a plain name, or nullopt.
@@ -280,7 +222,7 @@ inline std::optional<std::string> defined_symbol(const module& m, op_ref op) {
     std::size_t i = 0;
     auto v = std::string_view(a->value);
     while (i < v.size() && v[i] == ' ') ++i;
-    if (i < v.size() && v[i] == '"') return read_string(v, i);
+    if (i < v.size() && v[i] == '"') return read_mlir_string_literal(v, i);
     return std::nullopt;
   }
   if (!m.properties_text(op).empty()) return find_dict_string(m.properties_text(op), "sym_name");
