@@ -1,11 +1,30 @@
-// tests/archetype/archetype_ir.hpp — a minimal IR that models the IR concepts and nothing more
-// (Boost.Graph's graph_archetypes idea): no dense op numbering, no std::hash for values (only
-// neuronrw::handle_hash), ranges returned by value, O(n) order queries. Every algorithm is
-// instantiated on it, which proves the algorithm asks for nothing beyond its concept.
+// tests/archetype/archetype_ir.hpp — archetype IRs, one per concept layer, all generated from
+// one template (Boost.Graph's graph_archetypes idea, one archetype per concept):
+//
+//   archetype::ir_at<layer L, unsigned Without = 0, unsigned Caps = 0>
+//
+// Its `neuronrw::ir_traits` specialization exposes exactly the requirements of layer L
+// (concepts/ir.hpp: read_ir, ordered_ir, reschedulable_ir, groupable_ir, outlinable_ir) and
+// nothing above it, minus the requirements named in the `Without` bitmask (`ir_req::*`, one bit
+// per NEURONRW_IR_CHECK entry of concepts/ir.hpp, named after the concept that checks it), plus
+// the optional capabilities named in `Caps` (`cap::op_index`, `cap::argument_block`,
+// `cap::is_terminator`). An algorithm instantiated and run on `ir_at<layer::ordered>` provably
+// asks for nothing beyond ordered_ir; the compile-fail tests (tests/compile_fail/generate.py)
+// remove one requirement at a time and expect that requirement's message.
+//
+// By default the model is as poor as a model may be: no dense op numbering, values hashable only
+// through neuronrw::handle_hash (not std::hash), block handles not hashable at all, every range
+// returned by value, O(n) order queries. `archetype::ir` (the name the older tests use) is the
+// full instance, ir_at<layer::outlinable>.
+//
+// Every instance shares one storage (`ir_storage`: plain vectors plus builder helpers for the
+// tests) and one set of handle types, so a plan made on one instance applies to a copy at
+// another layer (`ir_at<layer::reschedulable> r(ordered_instance)`).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
@@ -19,21 +38,76 @@
 
 namespace neuronrw::archetype {
 
+/// The concept layers of concepts/ir.hpp, weakest first.
+enum class layer : std::uint8_t { read, ordered, reschedulable, groupable, outlinable };
+
+/// One bit per requirement check of concepts/ir.hpp (its NEURONRW_IR_CHECK entries), named after
+/// the concept each entry tests, in the header's order. Removing a bit removes that requirement
+/// and, where it can be done, nothing else: `has_block` drops `block_of` but keeps the
+/// `block_handle` type the later requirements name. Removing a type (`has_op_handle`,
+/// `has_value_handle`) necessarily breaks every later requirement that names it.
+namespace ir_req {
+enum : unsigned {
+  // read_ir
+  specialized = 1u << 0,        ///< no ir_traits specialization at all (the primary template)
+  has_op_handle = 1u << 1,
+  has_value_handle = 1u << 2,
+  handles_regular = 1u << 3,    ///< value_handle loses its handle_hash
+  has_null_op = 1u << 4,
+  has_kind = 1u << 5,
+  has_operands = 1u << 6,
+  has_defining_op = 1u << 7,
+  has_users = 1u << 8,
+  has_results = 1u << 9,
+  has_parent_op = 1u << 10,
+  // ordered_ir
+  has_block = 1u << 11,         ///< block_of (block_handle stays)
+  has_block_ops = 1u << 12,
+  has_is_before = 1u << 13,
+  has_next_prev = 1u << 14,     ///< next_op and prev_op
+  has_regions = 1u << 15,
+  // reschedulable_ir
+  has_moves = 1u << 16,         ///< move_before and move_after
+  // groupable_ir
+  has_group_ops = 1u << 17,
+  has_string_attribute = 1u << 18,
+  // outlinable_ir
+  has_functions = 1u << 19,
+  has_attribute_query = 1u << 20,  ///< has_attribute and has_symbol
+  has_outline = 1u << 21,          ///< outline_region, replace_op and erase_op
+};
+}  // namespace ir_req
+
+/// The optional capabilities of concepts/ir.hpp (O1-O3); none by default.
+namespace cap {
+enum : unsigned {
+  op_index = 1u << 0,        ///< O1 op_index / op_index_bound (the op id)
+  argument_block = 1u << 1,  ///< O2 argument_block (needs ordered_ir's block_handle)
+  is_terminator = 1u << 2,   ///< O3 is_terminator: kind return_, or marked with mark_terminator
+};
+}  // namespace cap
+
 struct op_h {
   int id = -1;
   friend bool operator==(op_h, op_h) = default;
 };
-struct value_h {
+/// A value handle; only the Hashable one has a handle_hash (see ir_req::handles_regular).
+template <bool Hashable>
+struct basic_value_h {
   int id = -1;
-  friend bool operator==(value_h, value_h) = default;
+  friend bool operator==(basic_value_h, basic_value_h) = default;
 };
+using value_h = basic_value_h<true>;
+/// Block handles are compared, never hashed: no algorithm may need more.
 struct block_h {
   int id = -1;
   friend bool operator==(block_h, block_h) = default;
 };
 
-/// The archetype IR: plain vectors, positions by linear search.
-struct ir {
+/// The data every instance shares: plain vectors, positions by linear search, and the builders
+/// the tests use. Ops, values and blocks are numbered by their index; nothing is ever removed
+/// from the vectors (an erased op is only marked).
+struct ir_storage {
   struct op_data {
     std::string name;
     kind_id kind = unknown_kind;
@@ -45,6 +119,7 @@ struct ir {
     std::string symbol;  // functions only
     bool function = false;
     bool erased = false;
+    bool terminator = false;  // cap::is_terminator: marked with mark_terminator
   };
   struct value_data {
     int def = -1;    // op id, or -1 for a block argument
@@ -60,6 +135,7 @@ struct ir {
   std::vector<value_data> values;
   std::vector<block_data> blocks{block_data{}};  // block 0: the module body
 
+  // ---- building ----------------------------------------------------------------------------
   /// Appends an op to `block`; the kind is the name after the dialect prefix, as in the
   /// reference IR, so tests can share expectations.
   op_h add(int block, std::string_view name, std::vector<value_h> operands, std::vector<std::string> result_types = {}) {
@@ -75,7 +151,7 @@ struct ir {
       values.push_back({id, -1, t});
     }
     ops.push_back(std::move(d));
-    blocks[static_cast<std::size_t>(block)].ops.push_back(id);
+    blocks[idx(block)].ops.push_back(id);
     return {id};
   }
   int add_region(op_h op, std::vector<std::string> arg_types = {}) {
@@ -85,36 +161,76 @@ struct ir {
       blocks.back().args.push_back(static_cast<int>(values.size()));
       values.push_back({-1, b, t});
     }
-    ops[static_cast<std::size_t>(op.id)].region = b;
+    ops[idx(op.id)].region = b;
     return b;
   }
   /// A function `name` with arguments of `arg_types`; returns its op and body block.
   std::pair<op_h, int> add_function(std::string_view name, std::vector<std::string> arg_types) {
     auto f = add(0, "func.func", {});
-    ops[static_cast<std::size_t>(f.id)].function = true;
-    ops[static_cast<std::size_t>(f.id)].symbol = std::string(name);
+    ops[idx(f.id)].function = true;
+    ops[idx(f.id)].symbol = std::string(name);
     return {f, add_region(f, std::move(arg_types))};
   }
+  /// Marks `o` as a terminator for cap::is_terminator (return_-kind ops are terminators anyway).
+  void mark_terminator(op_h o) { op(o).terminator = true; }
+
+  // ---- reading -----------------------------------------------------------------------------
   value_h result(op_h o, std::size_t i = 0) const { return {op(o).results.at(i)}; }
-  value_h arg(int block, std::size_t i) const { return {blocks[static_cast<std::size_t>(block)].args.at(i)}; }
-  op_data& op(op_h o) { return ops[static_cast<std::size_t>(o.id)]; }
-  const op_data& op(op_h o) const { return ops[static_cast<std::size_t>(o.id)]; }
-  std::vector<int>& block_ops(int b) { return blocks[static_cast<std::size_t>(b)].ops; }
-  const std::vector<int>& block_ops(int b) const { return blocks[static_cast<std::size_t>(b)].ops; }
+  value_h arg(int block, std::size_t i) const { return {blocks[idx(block)].args.at(i)}; }
+  op_data& op(op_h o) { return ops[idx(o.id)]; }
+  const op_data& op(op_h o) const { return ops[idx(o.id)]; }
+  std::vector<int>& block_ops(int b) { return blocks[idx(b)].ops; }
+  const std::vector<int>& block_ops(int b) const { return blocks[idx(b)].ops; }
   std::size_t position(op_h o) const {
     auto& v = block_ops(op(o).block);
     return static_cast<std::size_t>(std::find(v.begin(), v.end(), o.id) - v.begin());
   }
-  void remove_from_block(op_h o) {
-    auto& v = block_ops(op(o).block);
-    v.erase(std::find(v.begin(), v.end(), o.id));
-  }
   bool inside(op_h o, op_h ancestor) const {
     for (int x = o.id; x >= 0;) {
       if (x == ancestor.id) return true;
-      x = blocks[static_cast<std::size_t>(ops[static_cast<std::size_t>(x)].block)].parent;
+      x = blocks[idx(ops[idx(x)].block)].parent;
     }
     return false;
+  }
+  op_h parent_of(op_h o) const { return {blocks[idx(op(o).block)].parent}; }
+  std::vector<int> users_of(int v) const {
+    std::vector<int> r;
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      if (!ops[i].erased && std::find(ops[i].operands.begin(), ops[i].operands.end(), v) != ops[i].operands.end())
+        r.push_back(static_cast<int>(i));
+    return r;
+  }
+  op_h neighbour(op_h o, int step) const {
+    auto& v = block_ops(op(o).block);
+    const auto p = static_cast<std::ptrdiff_t>(position(o)) + step;
+    return p >= 0 && p < static_cast<std::ptrdiff_t>(v.size()) ? op_h{v[static_cast<std::size_t>(p)]} : op_h{};
+  }
+  std::optional<std::string> string_attr(op_h o, std::string_view name) const {
+    for (auto& [k, v] : op(o).attrs)
+      if (k == name && v.size() >= 2 && v.front() == '"') return v.substr(1, v.size() - 2);
+    return std::nullopt;
+  }
+  bool has_attr(op_h o, std::string_view name) const {
+    for (auto& a : op(o).attrs)
+      if (a.first == name) return true;
+    return false;
+  }
+  bool defines_symbol(std::string_view name) const {
+    for (int o : block_ops(0))
+      if (ops[idx(o)].symbol == name) return true;
+    return false;
+  }
+  std::vector<int> function_ops() const {
+    std::vector<int> r;
+    for (int o : block_ops(0))
+      if (ops[idx(o)].function) r.push_back(o);
+    return r;
+  }
+
+  // ---- rewriting (the mechanics behind the reschedulable/groupable/outlinable requirements) --
+  void remove_from_block(op_h o) {
+    auto& v = block_ops(op(o).block);
+    v.erase(std::find(v.begin(), v.end(), o.id));
   }
   template <class Pred>
   void replace_uses_if(value_h from, value_h to, Pred pred) {
@@ -123,7 +239,124 @@ struct ir {
         for (auto& v : ops[i].operands)
           if (v == from.id) v = to.id;
   }
+  void move(op_h o, op_h anchor, bool after) {
+    if (o == anchor) return;
+    remove_from_block(o);
+    auto& v = block_ops(op(anchor).block);
+    v.insert(v.begin() + static_cast<std::ptrdiff_t>(position(anchor) + (after ? 1 : 0)), o.id);
+    op(o).block = op(anchor).block;
+  }
+  op_h group(const group_request<op_h, value_h>& r) {
+    std::vector<std::string> out_types, in_types;
+    for (auto v : r.live_outs) out_types.push_back(values[idx(v.id)].type);
+    for (auto v : r.live_ins) in_types.push_back(values[idx(v.id)].type);
+    int blk = op(r.ops.front()).block;
+    auto grp = add(blk, r.op_name, std::vector<value_h>(r.live_ins.begin(), r.live_ins.end()), out_types);
+    move(grp, r.ops.front(), false);
+    for (auto& a : r.attrs) op(grp).attrs.emplace_back(std::string(a.name), std::string(a.value));
+    int body = add_region(grp, in_types);
+    for (auto o : r.ops) {
+      remove_from_block(o);
+      op(o).block = body;
+      block_ops(body).push_back(o.id);
+    }
+    for (std::size_t i = 0; i < r.live_ins.size(); ++i)
+      replace_uses_if(r.live_ins[i], arg(body, i), [&](op_h u) { return u != grp && inside(u, grp); });
+    add(body, r.terminator_name, std::vector<value_h>(r.live_outs.begin(), r.live_outs.end()));
+    for (std::size_t i = 0; i < r.live_outs.size(); ++i)
+      replace_uses_if(r.live_outs[i], result(grp, i), [&](op_h u) { return !inside(u, grp); });
+    return grp;
+  }
+  op_h outline(const outline_request<op_h>& r) {
+    std::vector<std::string> in_types;
+    for (int v : op(r.region_owner).operands) in_types.push_back(values[idx(v)].type);
+    auto [f, body] = add_function(r.symbol, in_types);
+    for (auto& a : r.attrs) op(f).attrs.emplace_back(std::string(a.name), std::string(a.value));
+    int src = op(r.region_owner).region;
+    if (src < 0) return f;
+    std::vector<int> map(values.size(), -1);
+    auto& sargs = blocks[idx(src)].args;
+    for (std::size_t i = 0; i < sargs.size(); ++i) map[idx(sargs[i])] = arg(body, i).id;
+    clone_into(src, body, map);
+    auto& bo = block_ops(body);
+    if (!bo.empty() && ops[idx(bo.back())].kind == kind_id_v<kinds::return_>) ops[idx(bo.back())].name = "func.return";
+    return f;
+  }
+  op_h replace(const replace_request<op_h>& r) {
+    std::vector<value_h> operands;
+    for (int v : op(r.old).operands) operands.push_back({v});
+    std::vector<std::string> types;
+    for (int v : op(r.old).results) types.push_back(values[idx(v)].type);
+    auto n = add(op(r.old).block, r.op_name, operands, types);
+    move(n, r.old, false);
+    for (auto& a : r.attrs) op(n).attrs.emplace_back(std::string(a.name), std::string(a.value));
+    for (std::size_t i = 0; i < types.size(); ++i)
+      replace_uses_if(result(r.old, i), result(n, i), [](op_h) { return true; });
+    return n;
+  }
+  void erase(op_h o) {
+    remove_from_block(o);
+    op(o).erased = true;
+  }
+
+  static std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+
+ private:
+  void clone_into(int src, int dst, std::vector<int>& map) {
+    auto src_ops = block_ops(src);
+    for (int so : src_ops) {
+      std::vector<value_h> operands;
+      for (int v : ops[idx(so)].operands) operands.push_back({idx(v) < map.size() && map[idx(v)] >= 0 ? map[idx(v)] : v});
+      std::vector<std::string> types;
+      for (int v : ops[idx(so)].results) types.push_back(values[idx(v)].type);
+      auto name = ops[idx(so)].name;
+      auto c = add(dst, name, operands, types);
+      op(c).attrs = ops[idx(so)].attrs;
+      map.resize(values.size(), -1);
+      for (std::size_t i = 0; i < types.size(); ++i) map[idx(ops[idx(so)].results[i])] = result(c, i).id;
+      int sr = ops[idx(so)].region;
+      if (sr >= 0) {
+        std::vector<std::string> at;
+        for (int a : blocks[idx(sr)].args) at.push_back(values[idx(a)].type);
+        int dr = add_region(c, at);
+        map.resize(values.size(), -1);
+        for (std::size_t i = 0; i < at.size(); ++i) map[idx(blocks[idx(sr)].args[i])] = arg(dr, i).id;
+        clone_into(sr, dr, map);
+      }
+    }
+  }
 };
+
+/// The archetype of layer L without the requirements in `Without` (ir_req bits) and with the
+/// optional capabilities in `Caps` (cap bits). See the header comment.
+template <layer L, unsigned Without = 0, unsigned Caps = 0>
+struct ir_at : ir_storage {
+  static constexpr layer level = L;
+  static constexpr unsigned without = Without;
+  static constexpr unsigned caps = Caps;
+
+  ir_at() = default;
+  /// A copy of another instance's content (the same ops under the same handles), e.g. to plan
+  /// on an ordered instance and apply the plan to a reschedulable copy.
+  explicit ir_at(const ir_storage& content) : ir_storage(content) {}
+};
+
+/// The full instance, with no optional capability: what tests that need every layer use.
+using ir = ir_at<layer::outlinable>;
+
+namespace archetype_detail {
+
+/// True when an instance of layer L without W provides requirement `bit` of layer `at`.
+constexpr bool provides(layer l, unsigned without, layer at, unsigned bit) { return l >= at && (without & bit) == 0; }
+
+template <bool, class Op> struct op_handle_decl {};
+template <class Op> struct op_handle_decl<true, Op> { using op_handle = Op; };
+template <bool, class Value> struct value_handle_decl {};
+template <class Value> struct value_handle_decl<true, Value> { using value_handle = Value; };
+template <bool, class Block> struct block_handle_decl {};
+template <class Block> struct block_handle_decl<true, Block> { using block_handle = Block; };
+
+}  // namespace archetype_detail
 
 }  // namespace neuronrw::archetype
 
@@ -137,180 +370,196 @@ struct neuronrw::handle_hash<neuronrw::archetype::value_h> {
   std::size_t operator()(neuronrw::archetype::value_h h) const noexcept { return std::hash<int>{}(h.id) * 31u; }
 };
 
-template <>
-struct neuronrw::ir_traits<neuronrw::archetype::ir> {
-  using G = archetype::ir;
-  using op_handle = archetype::op_h;
-  using value_handle = archetype::value_h;
-  using block_handle = archetype::block_h;
-
-  static op_handle null_op() { return {}; }
-  static kind_id kind(const G& g, op_handle o) { return g.op(o).kind; }
-  static std::vector<value_handle> operands(const G& g, op_handle o) {
-    std::vector<value_handle> r;
-    for (int v : g.op(o).operands) r.push_back({v});
-    return r;
-  }
-  static op_handle defining_op(const G& g, value_handle v) { return {g.values[static_cast<std::size_t>(v.id)].def}; }
-  static std::vector<op_handle> users(const G& g, value_handle v) {
-    std::vector<op_handle> r;
-    for (std::size_t i = 0; i < g.ops.size(); ++i)
-      if (!g.ops[i].erased)
-        for (int x : g.ops[i].operands)
-          if (x == v.id) r.push_back({static_cast<int>(i)});
-    return r;
-  }
-  static std::vector<value_handle> results(const G& g, op_handle o) {
-    std::vector<value_handle> r;
-    for (int v : g.op(o).results) r.push_back({v});
-    return r;
-  }
-  static op_handle parent_op(const G& g, op_handle o) {
-    return {g.blocks[static_cast<std::size_t>(g.op(o).block)].parent};
-  }
-
-  static block_handle block_of(const G& g, op_handle o) { return {g.op(o).block}; }
-  static std::vector<op_handle> ops(const G& g, block_handle b) {
-    std::vector<op_handle> r;
-    for (int o : g.block_ops(b.id)) r.push_back({o});
-    return r;
-  }
-  static bool is_before_in_block(const G& g, op_handle a, op_handle b) { return g.position(a) < g.position(b); }
-  static op_handle next_op(const G& g, op_handle o) {
-    auto& v = g.block_ops(g.op(o).block);
-    auto p = g.position(o);
-    return p + 1 < v.size() ? op_handle{v[p + 1]} : op_handle{};
-  }
-  static op_handle prev_op(const G& g, op_handle o) {
-    auto& v = g.block_ops(g.op(o).block);
-    auto p = g.position(o);
-    return p > 0 ? op_handle{v[p - 1]} : op_handle{};
-  }
-
-  static std::vector<block_handle> regions(const G& g, op_handle o) {
-    if (g.op(o).region < 0) return {};
-    return {block_handle{g.op(o).region}};
-  }
-
-  static void move_before(G& g, op_handle o, op_handle anchor) {
-    if (o == anchor) return;
-    g.remove_from_block(o);
-    auto& v = g.block_ops(g.op(anchor).block);
-    v.insert(v.begin() + static_cast<std::ptrdiff_t>(g.position(anchor)), o.id);
-    g.op(o).block = g.op(anchor).block;
-  }
-  static void move_after(G& g, op_handle o, op_handle anchor) {
-    if (o == anchor) return;
-    g.remove_from_block(o);
-    auto& v = g.block_ops(g.op(anchor).block);
-    v.insert(v.begin() + static_cast<std::ptrdiff_t>(g.position(anchor)) + 1, o.id);
-    g.op(o).block = g.op(anchor).block;
-  }
-
-  static op_handle group_ops(G& g, const group_request<op_handle, value_handle>& r) {
-    std::vector<std::string> out_types, in_types;
-    for (auto v : r.live_outs) out_types.push_back(g.values[static_cast<std::size_t>(v.id)].type);
-    for (auto v : r.live_ins) in_types.push_back(g.values[static_cast<std::size_t>(v.id)].type);
-    int blk = g.op(r.ops.front()).block;
-    auto grp = g.add(blk, r.op_name, std::vector<value_handle>(r.live_ins.begin(), r.live_ins.end()), out_types);
-    move_before(g, grp, r.ops.front());
-    for (auto& a : r.attrs) g.op(grp).attrs.emplace_back(std::string(a.name), std::string(a.value));
-    int body = g.add_region(grp, in_types);
-    for (auto o : r.ops) {
-      g.remove_from_block(o);
-      g.op(o).block = body;
-      g.block_ops(body).push_back(o.id);
-    }
-    for (std::size_t i = 0; i < r.live_ins.size(); ++i)
-      g.replace_uses_if(r.live_ins[i], g.arg(body, i), [&](op_handle u) { return u != grp && g.inside(u, grp); });
-    g.add(body, r.terminator_name, std::vector<value_handle>(r.live_outs.begin(), r.live_outs.end()));
-    for (std::size_t i = 0; i < r.live_outs.size(); ++i)
-      g.replace_uses_if(r.live_outs[i], g.result(grp, i), [&](op_handle u) { return !g.inside(u, grp); });
-    return grp;
-  }
-  static std::optional<std::string> string_attribute(const G& g, op_handle o, std::string_view name) {
-    for (auto& [k, v] : g.op(o).attrs)
-      if (k == name && v.size() >= 2 && v.front() == '"') return v.substr(1, v.size() - 2);
-    return std::nullopt;
-  }
-
-  static std::vector<op_handle> functions(const G& g) {
-    std::vector<op_handle> r;
-    for (int o : g.block_ops(0))
-      if (g.ops[static_cast<std::size_t>(o)].function) r.push_back({o});
-    return r;
-  }
-  static bool has_attribute(const G& g, op_handle o, std::string_view name) {
-    for (auto& a : g.op(o).attrs)
-      if (a.first == name) return true;
-    return false;
-  }
-  static bool has_symbol(const G& g, std::string_view name) {
-    for (int o : g.block_ops(0))
-      if (g.ops[static_cast<std::size_t>(o)].symbol == name) return true;
-    return false;
-  }
-  static op_handle outline_region(G& g, const outline_request<op_handle>& r) {
-    std::vector<std::string> in_types;
-    for (int v : g.op(r.region_owner).operands) in_types.push_back(g.values[static_cast<std::size_t>(v)].type);
-    auto [f, body] = g.add_function(r.symbol, in_types);
-    for (auto& a : r.attrs) g.op(f).attrs.emplace_back(std::string(a.name), std::string(a.value));
-    int src = g.op(r.region_owner).region;
-    if (src < 0) return f;
-    std::vector<int> map(g.values.size(), -1);
-    auto& sargs = g.blocks[static_cast<std::size_t>(src)].args;
-    for (std::size_t i = 0; i < sargs.size(); ++i) map[static_cast<std::size_t>(sargs[i])] = g.arg(body, i).id;
-    clone_into(g, src, body, map);
-    auto& bo = g.block_ops(body);
-    if (!bo.empty() && g.ops[static_cast<std::size_t>(bo.back())].kind == kind_id_v<kinds::return_>)
-      g.ops[static_cast<std::size_t>(bo.back())].name = "func.return";
-    return f;
-  }
-  static op_handle replace_op(G& g, const replace_request<op_handle>& r) {
-    std::vector<value_handle> operands;
-    for (int v : g.op(r.old).operands) operands.push_back({v});
-    std::vector<std::string> types;
-    for (int v : g.op(r.old).results) types.push_back(g.values[static_cast<std::size_t>(v)].type);
-    auto n = g.add(g.op(r.old).block, r.op_name, operands, types);
-    move_before(g, n, r.old);
-    for (auto& a : r.attrs) g.op(n).attrs.emplace_back(std::string(a.name), std::string(a.value));
-    for (std::size_t i = 0; i < types.size(); ++i)
-      g.replace_uses_if(g.result(r.old, i), g.result(n, i), [](op_handle) { return true; });
-    return n;
-  }
-  static void erase_op(G& g, op_handle o) {
-    g.remove_from_block(o);
-    g.op(o).erased = true;
-  }
-
+/// The traits of every instance but those without a specialization (ir_req::specialized), which
+/// fall back to the empty primary template. Each member is there exactly when its requirement is
+/// (a trailing requires-clause, or a base class for the types).
+template <neuronrw::archetype::layer L, unsigned W, unsigned C>
+  requires((W & neuronrw::archetype::ir_req::specialized) == 0)
+struct neuronrw::ir_traits<neuronrw::archetype::ir_at<L, W, C>>
+    : neuronrw::archetype::archetype_detail::op_handle_decl<
+          neuronrw::archetype::archetype_detail::provides(L, W, neuronrw::archetype::layer::read,
+                                                          neuronrw::archetype::ir_req::has_op_handle),
+          neuronrw::archetype::op_h>,
+      neuronrw::archetype::archetype_detail::value_handle_decl<
+          neuronrw::archetype::archetype_detail::provides(L, W, neuronrw::archetype::layer::read,
+                                                          neuronrw::archetype::ir_req::has_value_handle),
+          neuronrw::archetype::basic_value_h<(W & neuronrw::archetype::ir_req::handles_regular) == 0>>,
+      neuronrw::archetype::archetype_detail::block_handle_decl<
+          (L >= neuronrw::archetype::layer::ordered), neuronrw::archetype::block_h> {
  private:
-  static void clone_into(G& g, int src, int dst, std::vector<int>& map) {
-    auto src_ops = g.block_ops(src);
-    for (int so : src_ops) {
-      std::vector<value_handle> operands;
-      for (int v : g.ops[static_cast<std::size_t>(so)].operands)
-        operands.push_back({static_cast<std::size_t>(v) < map.size() && map[static_cast<std::size_t>(v)] >= 0 ? map[static_cast<std::size_t>(v)] : v});
-      std::vector<std::string> types;
-      for (int v : g.ops[static_cast<std::size_t>(so)].results) types.push_back(g.values[static_cast<std::size_t>(v)].type);
-      auto name = g.ops[static_cast<std::size_t>(so)].name;
-      auto c = g.add(dst, name, operands, types);
-      g.op(c).attrs = g.ops[static_cast<std::size_t>(so)].attrs;
-      map.resize(g.values.size(), -1);
-      for (std::size_t i = 0; i < types.size(); ++i)
-        map[static_cast<std::size_t>(g.ops[static_cast<std::size_t>(so)].results[i])] = g.result(c, i).id;
-      int sr = g.ops[static_cast<std::size_t>(so)].region;
-      if (sr >= 0) {
-        std::vector<std::string> at;
-        for (int a : g.blocks[static_cast<std::size_t>(sr)].args) at.push_back(g.values[static_cast<std::size_t>(a)].type);
-        int dr = g.add_region(c, at);
-        map.resize(g.values.size(), -1);
-        for (std::size_t i = 0; i < at.size(); ++i)
-          map[static_cast<std::size_t>(g.blocks[static_cast<std::size_t>(sr)].args[i])] = g.arg(dr, i).id;
-        clone_into(g, sr, dr, map);
-      }
-    }
+  using G = archetype::ir_at<L, W, C>;
+  using O = archetype::op_h;
+  using V = archetype::basic_value_h<(W & archetype::ir_req::handles_regular) == 0>;
+  using B = archetype::block_h;
+  using layer = archetype::layer;
+  static std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+  template <class H>
+  static std::vector<H> handles(const std::vector<int>& ids) {
+    std::vector<H> r;
+    for (int i : ids) r.push_back(H{i});
+    return r;
+  }
+
+ public:
+  // ---- read_ir
+  static O null_op()
+    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_null_op))
+  {
+    return {};
+  }
+  static kind_id kind(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_kind))
+  {
+    return g.op(o).kind;
+  }
+  static std::vector<V> operands(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_operands))
+  {
+    return handles<V>(g.op(o).operands);
+  }
+  static O defining_op(const G& g, V v)
+    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_defining_op))
+  {
+    return {g.values[idx(v.id)].def};
+  }
+  static std::vector<O> users(const G& g, V v)
+    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_users))
+  {
+    return handles<O>(g.users_of(v.id));
+  }
+  static std::vector<V> results(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_results))
+  {
+    return handles<V>(g.op(o).results);
+  }
+  static O parent_op(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_parent_op))
+  {
+    return g.parent_of(o);
+  }
+
+  // ---- ordered_ir
+  static B block_of(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_block))
+  {
+    return {g.op(o).block};
+  }
+  static std::vector<O> ops(const G& g, B b)
+    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_block_ops))
+  {
+    return handles<O>(g.block_ops(b.id));
+  }
+  static bool is_before_in_block(const G& g, O a, O b)
+    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_is_before))
+  {
+    return g.position(a) < g.position(b);
+  }
+  static O next_op(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_next_prev))
+  {
+    return g.neighbour(o, 1);
+  }
+  static O prev_op(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_next_prev))
+  {
+    return g.neighbour(o, -1);
+  }
+  static std::vector<B> regions(const G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_regions))
+  {
+    if (g.op(o).region < 0) return {};
+    return {B{g.op(o).region}};
+  }
+
+  // ---- reschedulable_ir
+  static void move_before(G& g, O o, O anchor)
+    requires(archetype::archetype_detail::provides(L, W, layer::reschedulable, archetype::ir_req::has_moves))
+  {
+    g.move(o, anchor, false);
+  }
+  static void move_after(G& g, O o, O anchor)
+    requires(archetype::archetype_detail::provides(L, W, layer::reschedulable, archetype::ir_req::has_moves))
+  {
+    g.move(o, anchor, true);
+  }
+
+  // ---- groupable_ir
+  static O group_ops(G& g, const group_request<O, V>& r)
+    requires(archetype::archetype_detail::provides(L, W, layer::groupable, archetype::ir_req::has_group_ops))
+  {
+    std::vector<archetype::value_h> ins, outs;
+    for (auto v : r.live_ins) ins.push_back({v.id});
+    for (auto v : r.live_outs) outs.push_back({v.id});
+    return g.group({r.ops, ins, outs, r.op_name, r.terminator_name, r.attrs});
+  }
+  static std::optional<std::string> string_attribute(const G& g, O o, std::string_view name)
+    requires(archetype::archetype_detail::provides(L, W, layer::groupable, archetype::ir_req::has_string_attribute))
+  {
+    return g.string_attr(o, name);
+  }
+
+  // ---- outlinable_ir
+  static std::vector<O> functions(const G& g)
+    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_functions))
+  {
+    return handles<O>(g.function_ops());
+  }
+  static bool has_attribute(const G& g, O o, std::string_view name)
+    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_attribute_query))
+  {
+    return g.has_attr(o, name);
+  }
+  static bool has_symbol(const G& g, std::string_view name)
+    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_attribute_query))
+  {
+    return g.defines_symbol(name);
+  }
+  static O outline_region(G& g, const outline_request<O>& r)
+    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_outline))
+  {
+    return g.outline(r);
+  }
+  static O replace_op(G& g, const replace_request<O>& r)
+    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_outline))
+  {
+    return g.replace(r);
+  }
+  static void erase_op(G& g, O o)
+    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_outline))
+  {
+    g.erase(o);
+  }
+
+  // ---- optional capabilities
+  static std::size_t op_index(const G&, O o)
+    requires((C & archetype::cap::op_index) != 0)
+  {
+    return idx(o.id);
+  }
+  static std::size_t op_index_bound(const G& g)
+    requires((C & archetype::cap::op_index) != 0)
+  {
+    return g.ops.size();
+  }
+  static B argument_block(const G& g, V v)
+    requires((C & archetype::cap::argument_block) != 0 && L >= layer::ordered)
+  {
+    return {g.values[idx(v.id)].block};
+  }
+  static bool is_terminator(const G& g, O o)
+    requires((C & archetype::cap::is_terminator) != 0)
+  {
+    return g.op(o).terminator || g.op(o).kind == kind_id_v<kinds::return_>;
   }
 };
 
-static_assert(neuronrw::outlinable_ir<neuronrw::archetype::ir>);
-static_assert(!neuronrw::indexed_ir<neuronrw::archetype::ir>);
+namespace neuronrw::archetype {
+
+// Each layer's instance models its concept and not the next one; the full one is `ir`.
+static_assert(read_ir<ir_at<layer::read>> && !ordered_ir<ir_at<layer::read>>);
+static_assert(ordered_ir<ir_at<layer::ordered>> && !reschedulable_ir<ir_at<layer::ordered>>);
+static_assert(reschedulable_ir<ir_at<layer::reschedulable>> && !groupable_ir<ir_at<layer::reschedulable>>);
+static_assert(groupable_ir<ir_at<layer::groupable>> && !outlinable_ir<ir_at<layer::groupable>>);
+static_assert(outlinable_ir<ir> && !indexed_ir<ir> && !argument_block_ir<ir> && !terminator_aware_ir<ir>);
+
+}  // namespace neuronrw::archetype
