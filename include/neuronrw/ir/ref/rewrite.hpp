@@ -1,6 +1,7 @@
 // neuronrw/ir/ref/rewrite.hpp — structural rewrites of the reference IR that the groupable and
 // outlinable concepts ask for: group a run of ops into a region op, clone a region into a new
-// private function, replace an op by a new one, and MLIR string-literal quoting.
+// private function, replace an op by a new one, and the symbol-table query that picks fresh
+// function names.
 //
 // Customization points: none (concrete IR). ir/ref/traits.hpp forwards the concept requirements
 // here.
@@ -15,7 +16,8 @@
 
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
-#include <neuronrw/ir/ref/string_literal.hpp>
+#include <neuronrw/ir/ref/string_literal.hpp>  // ref::quote / ref::unquote for the attribute texts of requests
+#include <neuronrw/ir/ref/symbols.hpp>
 
 namespace neuronrw::ref {
 
@@ -158,15 +160,12 @@ inline op_ref replace_op(module& m, const replace_request<op_ref>& r) {
   return n;
 }
 
-/// True when a top-level op (function or an op with a `sym_name` attribute) defines `name`.
+/// outlinable_ir requirement 18 on the reference IR: true when a top-level op defines `name`
+/// (a function, or an op with a `sym_name` string attribute or property), by the same rule the
+/// verifier's symbol table uses (symbols.hpp). O(top-level ops + their sym_name texts).
 inline bool has_symbol(const module& m, std::string_view name) {
-  for (auto op : m.ops(m.body())) {
-    if (m.is_function(op)) {
-      if (m.function(op).sym_name == name) return true;
-    } else if (auto* a = m.find_attribute(op, "sym_name")) {
-      if (auto s = unquote(a->value); s && *s == name) return true;
-    }
-  }
+  for (auto op : m.ops(m.body()))
+    if (auto s = defined_symbol(m, op); s && *s == name) return true;
   return false;
 }
 

@@ -96,108 +96,17 @@
 
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/symbols.hpp>
 #include <neuronrw/mlir_string.hpp>
 
 namespace neuronrw::ref {
 
 namespace verify_detail {
 
-// Symbol names and string literals are read and written with neuronrw/mlir_string.hpp.
-
-/// Reads a symbol name after '@' at text[i] (bare id or string literal); advances i.
-inline std::optional<std::string> read_symbol_name(std::string_view text, std::size_t& i) {
-  if (i >= text.size()) return std::nullopt;
-  if (text[i] == '"') return read_mlir_string_literal(text, i);
-  if (!mlir_is_bare_id_start(text[i])) return std::nullopt;
-  auto b = i;
-  while (i < text.size() && mlir_is_bare_id_char(text[i])) ++i;
-  return std::string(text.substr(b, i - b));
-}
-
-/// Calls f(root_name) for every symbol reference outside string literals; for `@a::@b` only
-/// the root `a` is reported. One pass over the text.
-template <class F>
-void for_each_symbol_ref(std::string_view text, F&& f) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    char c = text[i];
-    if (c == '"') {
-      i = scan_mlir_string_literal(text, i).end;
-    } else if (c == '@') {
-      ++i;
-      auto name = read_symbol_name(text, i);
-      if (!name) continue;
-      f(*name);
-      // Nested components name symbols inside the root's table, not the module's.
-      while (i + 2 < text.size() && text.substr(i, 3) == "::@") {
-        i += 3;
-        if (!read_symbol_name(text, i)) break;
-      }
-    } else {
-      ++i;
-    }
-  }
-}
-
-/// The string value of key `key` at the outer level of an attribute dictionary text, where the
-/// text is `{...}`, `<{...}>` or a bare `k = v, ...` list: `sym_name = "f"` → "f". One pass.
-inline std::optional<std::string> find_dict_string(std::string_view text, std::string_view key) {
-  int depth = 0;  // counts ( [ { only: '<' '>' also occur unbalanced in `->`
-  char prev = '{';  // last significant character seen
-  std::size_t i = 0;
-  while (i < text.size()) {
-    char c = text[i];
-    if (c == '"') {
-      i = scan_mlir_string_literal(text, i).end;
-      prev = '"';
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (mlir_is_bare_id_start(c) && depth <= 1 && (prev == '{' || prev == ',' || prev == '<')) {
-      auto b = i;
-      while (i < text.size() && mlir_is_bare_id_char(text[i])) ++i;
-      auto word = text.substr(b, i - b);
-      auto j = i;
-      while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
-      if (word == key && j < text.size() && text[j] == '=') {
-        ++j;
-        while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
-        if (j < text.size() && text[j] == '"') return read_mlir_string_literal(text, j);
-        return std::nullopt;
-      }
-      prev = 'a';
-      continue;
-    }
-    if (c != ' ' && c != '\n' && c != '\t' && c != '\r') prev = c;
-    ++i;
-  }
-  return std::nullopt;
-}
-
-/// The root name of the symbol reference at the outer level of `text` under `key`
-/// (`callee = @g` → "g"), for properties; or of a whole attribute value (`@g`).
-inline std::optional<std::string> leading_symbol(std::string_view value) {
-  std::size_t i = 0;
-  while (i < value.size() && (value[i] == ' ' || value[i] == '\t' || value[i] == '\n')) ++i;
-  if (i >= value.size() || value[i] != '@') return std::nullopt;
-  ++i;
-  return read_symbol_name(value, i);
-}
-inline std::optional<std::string> find_dict_symbol(std::string_view text, std::string_view key) {
-  // The key is searched textually but only where it starts a `key = @...` entry; the callee
-  // property of func.call is the only use, and its dictionary has no nested entries.
-  std::size_t pos = 0;
-  while ((pos = text.find(key, pos)) != std::string_view::npos) {
-    bool starts = pos == 0 || !mlir_is_bare_id_char(text[pos - 1]);
-    auto j = pos + key.size();
-    pos = j;
-    if (!starts || (j < text.size() && mlir_is_bare_id_char(text[j]))) continue;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n')) ++j;
-    if (j < text.size() && text[j] == '=') return leading_symbol(text.substr(j + 1));
-  }
-  return std::nullopt;
-}
+// Symbol texts are read with ir/ref/symbols.hpp, string literals with neuronrw/mlir_string.hpp.
+using symbols_detail::find_dict_symbol;
+using symbols_detail::for_each_symbol_ref;
+using symbols_detail::leading_symbol;
 
 inline bool is_terminator(const module& m, op_ref op) {
   if (m.num_results(op) != 0) return false;
@@ -213,21 +122,6 @@ inline std::string_view type_text_or_null(const module& m, type_ref t) {
 /// How a plain symbol name is written after '@' in a diagnostic: bare when it can be, else a
 /// string literal with control bytes as `\XX`, as mlir-opt spells it.
 inline std::string symbol_ref_text(std::string_view name) { return mlir_symbol_reference(name, mlir_escapes::hex); }
-
-/// The symbol a top-level op defines (functions: sym_name; others: a `sym_name` string
-/// attribute or property), as a plain name, or nullopt.
-inline std::optional<std::string> defined_symbol(const module& m, op_ref op) {
-  if (m.is_function(op)) return m.function(op).sym_name;
-  if (auto* a = m.find_attribute(op, "sym_name")) {
-    std::size_t i = 0;
-    auto v = std::string_view(a->value);
-    while (i < v.size() && v[i] == ' ') ++i;
-    if (i < v.size() && v[i] == '"') return read_mlir_string_literal(v, i);
-    return std::nullopt;
-  }
-  if (!m.properties_text(op).empty()) return find_dict_string(m.properties_text(op), "sym_name");
-  return std::nullopt;
-}
 
 class verifier {
  public:
