@@ -1,10 +1,14 @@
-// Deterministic mutation fuzzing of the parser: mutants of the corpus files (byte flips,
-// deletions, insertions of syntax characters, duplicated spans, moved lines, truncation) either parse — and
-// then print(parse(.)) is a fixed point — or give one diagnostic with a position inside the text.
+// Deterministic mutation fuzzing of the parser, printer and verifier: mutants of the corpus files
+// (byte flips, deletions, insertions of syntax characters, duplicated spans, moved lines,
+// truncation) either parse — and then print(parse(.)) is a fixed point, the other printer modes
+// read back (mlir-opt numbering as a fixed point when the mutant verifies), the re-read module
+// verifies exactly as the original, and every verifier finding points into the text — or give
+// one diagnostic with a position inside the text.
 // Nothing may crash or hang; the ASan/UBSan build proves the memory side. Fixed seeds make every
 // run identical.
 #include <neuronrw/ir/ref/parse.hpp>
 #include <neuronrw/ir/ref/print.hpp>
+#include <neuronrw/ir/ref/verify.hpp>
 
 #include <doctest/doctest.h>
 
@@ -99,6 +103,13 @@ std::string mutate(std::string s, rng& r) {
   return s;
 }
 
+/// The verifier's messages without positions (positions differ between a text and its print).
+std::string messages(const neuronrw::diagnostics& ds) {
+  std::string out;
+  for (const auto& d : ds) out += d.message + "\n";
+  return out;
+}
+
 bool position_is_inside(const std::string& text, neuronrw::source_loc loc) {
   if (loc.line == 0 || loc.col == 0) return false;
   std::size_t line = 1, start = 0;
@@ -118,7 +129,7 @@ TEST_CASE("mutants of the corpus parse to a fixed point or fail with a located d
   const auto texts = corpus_texts();
   REQUIRE(texts.size() >= 15);
   constexpr int mutants = 20000;
-  int accepted = 0, rejected = 0;
+  int accepted = 0, rejected = 0, verified = 0;
   rng r{20240611};
   for (int i = 0; i < mutants; ++i) {
     const auto& base = texts[r.below(texts.size())];
@@ -134,11 +145,7 @@ TEST_CASE("mutants of the corpus parse to a fixed point or fail with a located d
         INFO("reparse: " << (again.ok() ? std::string("ok but differs") : again.error.str()));
         CHECK(false);
       }
-      // The other printer modes read back too.
-      // Without locations the text reads back too. mlir-opt numbering (use_name_hints = false)
-      // reuses names across sibling regions, so it reads back only for IR whose uses are all
-      // visible from their definitions, which mutants need not be (a forward use may resolve to a
-      // value of a closed sibling region): that mode is only required not to crash here.
+      // Without locations the text reads back too.
       const auto no_locs = ref::print(*result.value, {.print_locations = false});
       auto r2 = ref::parse(no_locs, "fuzz.mlir");
       if (!r2.ok()) {
@@ -147,7 +154,39 @@ TEST_CASE("mutants of the corpus parse to a fixed point or fail with a located d
         INFO("reparse: " << r2.error.str());
         CHECK(false);
       }
-      CHECK_FALSE(ref::print(*result.value, {.use_name_hints = false}).empty());
+      // The re-read module is the same module: mlir-opt numbering (which shows no name hints,
+      // so it compares structure only) prints it identically, and the verifier finds the same
+      // problems in it. The verifier's findings point into the mutant's text.
+      const auto numbered = ref::print(*result.value, {.use_name_hints = false});
+      const auto verdict = messages(ref::verify(*result.value));
+      if (ref::print(*again.value, {.use_name_hints = false}) != numbered ||
+          messages(ref::verify(*again.value)) != verdict) {
+        INFO("mutant " << i << ":\n" << text);
+        INFO("numbered:\n" << numbered);
+        INFO("verifier: " << verdict);
+        CHECK(false);
+      }
+      for (const auto& d : ref::verify(*result.value)) {
+        if (d.file != "fuzz.mlir" || !position_is_inside(text, d.loc)) {
+          INFO("mutant " << i << ":\n" << text);
+          INFO("verifier: " << d.str());
+          CHECK(false);
+        }
+      }
+      // mlir-opt numbering reuses names across sibling regions, so it reads back as the same
+      // module only when every use sees its definition, which the verifier guarantees; a
+      // mutant that fails verification may have a forward use that would then resolve to a
+      // value of a closed sibling region.
+      if (verdict.empty()) {
+        ++verified;
+        auto r3 = ref::parse(numbered, "fuzz.mlir");
+        if (!r3.ok() || ref::print(*r3.value, {.use_name_hints = false}) != numbered) {
+          INFO("mutant " << i << ":\n" << text);
+          INFO("numbered:\n" << numbered);
+          INFO("reparse: " << (r3.ok() ? std::string("ok but differs") : r3.error.str()));
+          CHECK(false);
+        }
+      }
     } else {
       ++rejected;
       if (result.error.file != "fuzz.mlir" || result.error.message.empty() ||
@@ -158,8 +197,10 @@ TEST_CASE("mutants of the corpus parse to a fixed point or fail with a located d
       }
     }
   }
-  MESSAGE("fuzz: " << accepted << " mutants accepted, " << rejected << " rejected");
+  MESSAGE("fuzz: " << accepted << " mutants accepted (" << verified << " verified clean), " << rejected
+                    << " rejected");
   CHECK(accepted > 100);
+  CHECK(verified > 100);
   CHECK(rejected > 100);
 }
 
