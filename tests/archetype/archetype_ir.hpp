@@ -114,7 +114,7 @@ struct ir_storage {
     std::vector<int> operands;
     std::vector<int> results;
     int block = -1;
-    int region = -1;  // block id of the region, or -1
+    std::vector<int> regions;  // block ids of the op's one-block regions, in order
     std::vector<std::pair<std::string, std::string>> attrs;
     std::string symbol;  // functions only
     bool function = false;
@@ -154,6 +154,7 @@ struct ir_storage {
     blocks[idx(block)].ops.push_back(id);
     return {id};
   }
+  /// Adds a one-block region to `op` (after its other regions); returns the block.
   int add_region(op_h op, std::vector<std::string> arg_types = {}) {
     int b = static_cast<int>(blocks.size());
     blocks.push_back(block_data{op.id, {}, {}});
@@ -161,7 +162,7 @@ struct ir_storage {
       blocks.back().args.push_back(static_cast<int>(values.size()));
       values.push_back({-1, b, t});
     }
-    ops[idx(op.id)].region = b;
+    ops[idx(op.id)].regions.push_back(b);
     return b;
   }
   /// A function `name` with arguments of `arg_types`; returns its op and body block.
@@ -272,8 +273,8 @@ struct ir_storage {
     for (int v : op(r.region_owner).operands) in_types.push_back(values[idx(v)].type);
     auto [f, body] = add_function(r.symbol, in_types);
     for (auto& a : r.attrs) op(f).attrs.emplace_back(std::string(a.name), std::string(a.value));
-    int src = op(r.region_owner).region;
-    if (src < 0) return f;
+    if (op(r.region_owner).regions.empty()) return f;
+    const int src = op(r.region_owner).regions.front();
     std::vector<int> map(values.size(), -1);
     auto& sargs = blocks[idx(src)].args;
     for (std::size_t i = 0; i < sargs.size(); ++i) map[idx(sargs[i])] = arg(body, i).id;
@@ -314,8 +315,8 @@ struct ir_storage {
       op(c).attrs = ops[idx(so)].attrs;
       map.resize(values.size(), -1);
       for (std::size_t i = 0; i < types.size(); ++i) map[idx(ops[idx(so)].results[i])] = result(c, i).id;
-      int sr = ops[idx(so)].region;
-      if (sr >= 0) {
+      const auto src_regions = ops[idx(so)].regions;
+      for (int sr : src_regions) {
         std::vector<std::string> at;
         for (int a : blocks[idx(sr)].args) at.push_back(values[idx(a)].type);
         int dr = add_region(c, at);
@@ -467,8 +468,7 @@ struct neuronrw::ir_traits<neuronrw::archetype::ir_at<L, W, C>>
   static std::vector<B> regions(const G& g, O o)
     requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_regions))
   {
-    if (g.op(o).region < 0) return {};
-    return {B{g.op(o).region}};
+    return handles<B>(g.op(o).regions);
   }
 
   // ---- reschedulable_ir
