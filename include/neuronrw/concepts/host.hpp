@@ -1,7 +1,8 @@
-// neuronrw/concepts/host.hpp — the host-program concepts (SPEC §6): what MaterializeCommDomainScopes
-// needs from a pypto-style host IR (functions with a level and a role; assignments, for over
-// pl.range, while, expression statements, returns, comm-domain scopes; calls of ops and of
-// functions with keyword arguments and attributes).
+// neuronrw/concepts/host.hpp — the host-program concepts (docs/host-programs.md §"3. The
+// host-program concept"): what MaterializeCommDomainScopes needs from a pypto-style host IR
+// (functions with a level and a role; assignments, for over pl.range, while, expression statements,
+// returns, comm-domain scopes; calls of ops and of functions with keyword arguments and
+// attributes).
 //
 // Customization point: `neuronrw::host_traits<P>`, one specialization per host IR, where P is the
 // program type an algorithm receives. The program type is never changed. Like ir_traits (see
@@ -97,7 +98,8 @@ enum class host_expr_kind : std::uint8_t {
   other,      ///< strings, symbols (pl.FP32), lists, ...
 };
 
-/// Requirement 12: what a call calls. Functions are resolved by name (SPEC §6).
+/// Requirement 12: what a call calls. Functions are resolved by name (docs/host-programs.md
+/// §"2. MaterializeCommDomainScopes").
 enum class host_callee_kind : std::uint8_t { op, function };
 
 /// Requirement 15: a WindowBuffer to create. `base` is the allocation variable, `size` its size

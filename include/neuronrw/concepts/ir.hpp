@@ -1,4 +1,5 @@
-// neuronrw/concepts/ir.hpp — the layered IR concepts every algorithm is written against (SPEC §1).
+// neuronrw/concepts/ir.hpp — the layered IR concepts every algorithm is written against
+// (docs/concepts.md).
 //
 // Customization point: `neuronrw::ir_traits<G>`, one specialization per IR, where G is the type
 // of the object an algorithm receives (the reference module, a boost::adjacency_list, an MLIR

@@ -171,7 +171,8 @@ constexpr boundary_set_union_t<boundary_set<As...>, boundary_set<Bs...>> operato
   return {};
 }
 
-/// The seed's four-collective boundary set (§"The four-collective boundary set"): a dependence
+/// The original ScheduleFusion's four-collective boundary set (docs/sources.md §"The
+/// four-collective boundary set"): a dependence
 /// walk stops at any of these, because a second collective on the producer chain is a scheduling
 /// barrier that overlap must not reach across.
 using default_boundary_set =

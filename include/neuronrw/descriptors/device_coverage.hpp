@@ -1,5 +1,6 @@
-// neuronrw/descriptors/device_coverage.hpp — the device-coverage lattice (SPEC §3, §6): which
-// device ranks use a buffer: ⊥ (none yet), a finite set of ranks, or ⊤ = all ranks (kAll).
+// neuronrw/descriptors/device_coverage.hpp — the device-coverage lattice (docs/descriptors.md
+// §"Lattices", docs/host-programs.md §"2. MaterializeCommDomainScopes"): which device ranks use a
+// buffer: ⊥ (none yet), a finite set of ranks, or ⊤ = all ranks (kAll).
 //
 // Customization points: none; it models bounded_join_semilattice through its static members
 // (bottom, top, join, leq, join_all), so lattice::join / lattice::join_all / check_laws apply.
@@ -124,7 +125,7 @@ class device_coverage {
   constexpr ~device_coverage() = default;
 
   static constexpr device_coverage bottom() noexcept { return {}; }
-  /// ⊤ = every rank (the seed's kAll).
+  /// ⊤ = every rank (kAll in the original pass, docs/sources.md §"MaterializeCommDomainScopes").
   static constexpr device_coverage all() noexcept {
     device_coverage c;
     c.state_ = state::all;

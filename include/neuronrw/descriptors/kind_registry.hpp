@@ -1,5 +1,6 @@
 // neuronrw/descriptors/kind_registry.hpp — compile-time registries of kind names: validation
-// diagnostics, lookup, iteration and exhaustive dispatch (seed §"The fusion-name registry").
+// diagnostics, lookup, iteration and exhaustive dispatch (docs/descriptors.md §"Kind registries";
+// the original's registries: docs/sources.md §"The fusion-name registry").
 //
 // Customization points: none to specialize. A user declares a registry in one line,
 //   using my_registry = neuronrw::fusion_op_registry::with_kinds<"RmsNorm">;
@@ -10,9 +11,9 @@
 //   my_registry::dispatch(name, neuronrw::handlers(neuronrw::on<"A">(fa), neuronrw::on<"B">(fb)),
 //                         fatal, args...);
 //
-// The seed's two registries are predefined: `fusion_op_registry` (the MHLO FusionOp validator's
-// order) and `composite_op_registry` (the StableHLO CompositeOp validator's order, with "and"),
-// together with the consumer's emitter mapping (`composite_route_of`).
+// The original compiler's two registries are predefined: `fusion_op_registry` (the MHLO FusionOp
+// validator's order) and `composite_op_registry` (the StableHLO CompositeOp validator's order, with
+// "and"), together with the consumer's emitter mapping (`composite_route_of`).
 #pragma once
 
 #include <neuronrw/descriptors/kinds.hpp>
@@ -655,9 +656,9 @@ class basic_kind_registry {
   };
 
  public:
-  /// Calls the handler of kind `name` as handler(registry_kind, args...), or, when `name` is not
-  /// a kind, fatal(name, args...) — the seed's NCC_ISPP054 path; `diagnostic(name)` gives the
-  /// registry's text for it. O(|name|) + O(1): an index lookup and one indirect call.
+  /// Calls the handler of kind `name` as handler(registry_kind, args...), or, when `name` is not a
+  /// kind, fatal(name, args...) — the original consumer's NCC_ISPP054 path; `diagnostic(name)`
+  /// gives the registry's text for it. O(|name|) + O(1): an index lookup and one indirect call.
   ///
   /// Result: the common type of the handlers' results (and of fatal's, when it is not void).
   /// A void `fatal` must not return when the result is not void; if it does, std::abort().
@@ -707,20 +708,22 @@ class basic_kind_registry {
 template <fixed_string Format, list_style Style, fixed_string... Names>
 using kind_registry = basic_kind_registry<registry_spec<Format, Style, Names...>>;
 
-/// The seed's MHLO FusionOp validator (hlo2penguin @0x3a9bc0): seven kinds, plain list.
+/// The original compiler's MHLO FusionOp validator (in hlo2penguin, at 0x3a9bc0; docs/sources.md
+/// §"The fusion-name registry"): seven kinds, plain list.
 using fusion_op_registry =
     kind_registry<"Unexpected FusionOp type '{}'. Supported fusion types are: {}.", list_style::comma,
                   "ScheduleFusion", "MulRedSqrt", "DotLogistic", "Elementwise", "Expm1", "Log1p",
                   "DotSoftmax">;
 
-/// The seed's StableHLO CompositeOp validator (@0x2e0258): the same seven kinds in the consumer's
-/// order, joined with a serial "and". Its dispatch is the consumer of FusionToComposite.
+/// The original compiler's StableHLO CompositeOp validator (at 0x2e0258; same section): the same
+/// seven kinds in the consumer's order, joined with a serial "and". Its dispatch is the consumer of
+/// FusionToComposite.
 using composite_op_registry =
     kind_registry<"Unexpected CompositeOp kind '{}'. Supported kinds are: {}.",
                   list_style::comma_and, "ScheduleFusion", "MulRedSqrt", "DotLogistic", "Expm1",
                   "Log1p", "Elementwise", "DotSoftmax">;
 
-/// Which emitter the seed's consumer (StableHLOToPythonPrinter) uses for a kind.
+/// Which emitter the original consumer (StableHLOToPythonPrinter) uses for a kind.
 enum class composite_emitter : std::uint8_t { bespoke, arbitrary };
 
 struct composite_route {
@@ -730,9 +733,9 @@ struct composite_route {
   friend constexpr bool operator==(const composite_route&, const composite_route&) = default;
 };
 
-/// The consumer mapping (seed §"The fusion-name registry"): Expm1, Log1p and Elementwise collapse
-/// onto the arbitrary emitter with kind "Elementwise"; DotSoftmax uses the arbitrary emitter with
-/// its own kind; ScheduleFusion, MulRedSqrt and DotLogistic have bespoke emitters.
+/// The consumer mapping (docs/sources.md §"The fusion-name registry"): Expm1, Log1p and Elementwise
+/// collapse onto the arbitrary emitter with kind "Elementwise"; DotSoftmax uses the arbitrary
+/// emitter with its own kind; ScheduleFusion, MulRedSqrt and DotLogistic have bespoke emitters.
 inline constexpr std::array<composite_route, 7> composite_routes{{
     {"ScheduleFusion", composite_emitter::bespoke, "ScheduleFusion"},
     {"MulRedSqrt", composite_emitter::bespoke, "MulRedSqrt"},

@@ -6,7 +6,7 @@
 //     `leq(a, b)` and optionally `top()` and `join_all(range)`, to adapt a type you cannot change.
 //   - or give L the same members directly (static `bottom()`, `join(a, b)`, `leq(a, b)`, and
 //     optionally `top()`, `join_all(range)`): the primary traits forward to them.
-// The device-coverage lattice of SPEC §3 is in device_coverage.hpp.
+// The device-coverage lattice (docs/descriptors.md §"Lattices") is in device_coverage.hpp.
 #pragma once
 
 #include <concepts>

@@ -1,7 +1,8 @@
 // neuronrw/ir/host/hash.hpp — structural equality and structural hash of reference host programs
-// (SPEC §6): variables are compared by binding, not by name, and WindowBuffers by identity the
-// same way — two views of one allocation share one object, and that sharing is part of the
-// program (a copy where each view has its own, equal-looking WindowBuffer is a different program).
+// (docs/host-programs.md §"Structural equality and hash"): variables are compared by binding, not
+// by name, and WindowBuffers by identity the same way — two views of one allocation share one
+// object, and that sharing is part of the program (a copy where each view has its own,
+// equal-looking WindowBuffer is a different program).
 //
 //   structural_equal(const program&, const program&) -> bool
 //   structural_hash(const program&) -> std::uint64_t     equal programs hash equally

@@ -1,7 +1,7 @@
-// neuronrw/ir/host/ir.hpp — the reference host IR (SPEC §6): pypto-style host programs — a program
-// of functions with a level (HOST, CHIP, ...) and a role (Orchestrator, ...); statements
-// (assignment, for over pl.range, while, expression statement, return, comm-domain scope);
-// expressions (variables, integer / bool / string constants, symbols such as pl.FP32, None,
+// neuronrw/ir/host/ir.hpp — the reference host IR (docs/host-programs.md): pypto-style host
+// programs — a program of functions with a level (HOST, CHIP, ...) and a role (Orchestrator, ...);
+// statements (assignment, for over pl.range, while, expression statement, return, comm-domain
+// scope); expressions (variables, integer / bool / string constants, symbols such as pl.FP32, None,
 // lists, calls of ops or functions with positional arguments, keyword arguments and attributes);
 // and types (unknown, scalar, tensor, distributed tensor carrying a WindowBuffer, pointer).
 //
@@ -149,8 +149,9 @@ struct stmt {
   std::vector<keyword> attrs;          ///< scope attributes
 };
 
-/// A WindowBuffer (SPEC §6): the host-side metadata of one window allocation. Immutable once
-/// built and shared by every view of the allocation. Its name is its base variable's name.
+/// A WindowBuffer (docs/host-programs.md §"2. MaterializeCommDomainScopes"): the host-side metadata
+/// of one window allocation. Immutable once built and shared by every view of the allocation. Its
+/// name is its base variable's name.
 struct window_buffer {
   const var* base = nullptr;   ///< the allocation variable (a back-reference; not owned)
   expr_ptr size;               ///< its own copy of the size expression
@@ -354,7 +355,7 @@ inline type type_of(const expr& e) {
   }
 }
 
-/// Op names the IR knows the result type of (SPEC §6, pypto's pld namespace).
+/// Op names the IR knows the result type of (docs/host-programs.md, pypto's pld namespace).
 namespace ops {
 inline constexpr std::string_view alloc_window_buffer = "pld.tensor.alloc_window_buffer";
 inline constexpr std::string_view window = "pld.tensor.window";
@@ -362,11 +363,11 @@ inline constexpr std::string_view world_size = "pld.system.world_size";
 }  // namespace ops
 
 /// The result type the IR derives for a call from its callee and arguments (pypto's op type
-/// inference, for the ops of SPEC §6): alloc_window_buffer → pl.Ptr; window(base, [dims],
-/// dtype=pl.X) → pld.DistributedTensor[[dims], pl.X] without a WindowBuffer (the pass attaches
-/// it); world_size → pl.Scalar[pl.INDEX]; the in-place collectives → the type of the argument
-/// they return (allreduce / broadcast / reduce_scatter: argument 0; allgather / all_to_all /
-/// all_to_all_v: argument 1); function calls and other ops → unknown.
+/// inference, for the ops of docs/host-programs.md): alloc_window_buffer → pl.Ptr; window(base,
+/// [dims], dtype=pl.X) → pld.DistributedTensor[[dims], pl.X] without a WindowBuffer (the pass
+/// attaches it); world_size → pl.Scalar[pl.INDEX]; the in-place collectives → the type of the
+/// argument they return (allreduce / broadcast / reduce_scatter: argument 0; allgather /
+/// all_to_all / all_to_all_v: argument 1); function calls and other ops → unknown.
 /// The text format prints a call in its plain form exactly when this reproduces its type.
 inline type infer_call_type(const expr& call) {
   if (call.kind != expr_kind::call || call.callee != callee_kind::op) return {};

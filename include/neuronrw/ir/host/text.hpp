@@ -6,11 +6,12 @@
 //   print_program(const program&) -> std::string       deterministic; ends with a newline
 //   parse_program(std::string_view text, std::string_view file) -> parse_result
 //
-// Contract (SPEC §6): for every self-contained program p (every variable referenced where it is
-// visible, every called function defined, every WindowBuffer referenced from one function only,
-// names that are identifiers), parse(print(p)) is structurally equal to p (hash.hpp) and has the
-// same structural hash; no pass is re-run. Bad input gives `FILE:LINE:COL: error: MESSAGE`,
-// never a crash and never a partial program. The grammar is in docs/host-programs.md.
+// Contract (docs/host-programs.md §"The round-trip contract"): for every self-contained program p
+// (every variable referenced where it is visible, every called function defined, every WindowBuffer
+// referenced from one function only, names that are identifiers), parse(print(p)) is structurally
+// equal to p (hash.hpp) and has the same structural hash; no pass is re-run. Bad input gives
+// `FILE:LINE:COL: error: MESSAGE`, never a crash and never a partial program. The grammar is in
+// docs/host-programs.md.
 //
 // Customization points: none.
 #pragma once

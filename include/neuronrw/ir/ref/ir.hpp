@@ -1,5 +1,5 @@
-// neuronrw/ir/ref/ir.hpp — the reference IR: a compact SSA module (SPEC §2), the embedded default
-// that every algorithm runs on when the user brings no compiler of their own.
+// neuronrw/ir/ref/ir.hpp — the reference IR: a compact SSA module (docs/reference-ir.md), the
+// embedded default that every algorithm runs on when the user brings no compiler of their own.
 //
 // Shape: module → top block of ops (functions are `func.func` ops, as in MLIR) → each op has a
 // name, operands, typed results, an ordered attribute list and at most one region with one block
@@ -7,10 +7,10 @@
 // needs no type system, and keeping the text verbatim makes print(parse(x)) a fixed point.
 //
 // Layout (why it looks like this): the dependence walk and the order queries are the hot paths
-// (SPEC §8), so the fields they touch live in flat structure-of-arrays vectors indexed by 32-bit
-// ids — an op's kind, block and operand range; a value's defining op; a use's value and owner.
-// Everything else (names, attributes, locations) sits in a cold record. Handles are plain ids:
-// cheap to copy, hash and compare, and stable across moves. Erased ops keep their id (a
+// (docs/performance.md), so the fields they touch live in flat structure-of-arrays vectors indexed
+// by 32-bit ids — an op's kind, block and operand range; a value's defining op; a use's value and
+// owner. Everything else (names, attributes, locations) sits in a cold record. Handles are plain
+// ids: cheap to copy, hash and compare, and stable across moves. Erased ops keep their id (a
 // tombstone), so a handle never silently aliases a newer op.
 //
 // Block order lives in an order_maintenance structure (neuronrw/algorithms/order.hpp): op ids are

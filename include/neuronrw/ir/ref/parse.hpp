@@ -1,7 +1,8 @@
-// neuronrw/ir/ref/parse.hpp — the text parser of the reference IR: the MLIR subset of SPEC §2
-// (the func dialect's pretty forms, generic ops of any dialect, one region with one block per op)
-// read into a `ref::module`. Whatever `mlir-opt --allow-unregistered-dialect` prints for such a
-// module parses; bad input gives one located diagnostic and no module.
+// neuronrw/ir/ref/parse.hpp — the text parser of the reference IR: the MLIR subset of
+// docs/reference-ir.md (the func dialect's pretty forms, generic ops of any dialect, one region
+// with one block per op) read into a `ref::module`. Whatever `mlir-opt
+// --allow-unregistered-dialect` prints for such a module parses; bad input gives one located
+// diagnostic and no module.
 //
 // Customization points: none. The accepted format is described in docs/reference-ir.md.
 //

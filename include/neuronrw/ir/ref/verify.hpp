@@ -1,5 +1,6 @@
 // neuronrw/ir/ref/verify.hpp — the reference IR's verifier: SSA scoping and dominance,
-// terminators, function signatures, calls and symbols (SPEC §2, §9: every pass output verifies).
+// terminators, function signatures, calls and symbols. Every pass output must verify: the driver
+// (examples/neuronrw-opt) checks its input and the result of every pass with it.
 //
 // Customization points: none; this header checks the concrete reference IR.
 //
