@@ -6,7 +6,7 @@
 //
 // Why not renumber: MLIR numbers the ops of a block lazily and drops the numbering on every
 // splice, so "move an op, then ask an order question" costs O(block size) per step (≈ 11 pairs/s
-// at 1M ops, docs/performance.md "Dependence walk and order queries"). Order-maintenance labels
+// at 1M ops, docs/performance.md §"Dependence walk and order queries"). Order-maintenance labels
 // are patched locally instead.
 //
 // Design (Dietz & Sleator 1987, "Two algorithms for maintaining order in a list"; the top level
