@@ -1,0 +1,681 @@
+// neuronrw/passes/composite_emitter.hpp — the reference-IR side of FusionToComposite: the pass
+// entry point with located diagnostics, the two kind validators, and the consumer that prints a
+// lowered module as Python-like emitter text, dispatching composites on CompositeKind through
+// composite_op_registry (seed 000 §"The fusion-name registry (consumer dispatch)", §"Backend
+// handoff"; SPEC §3, §5). docs/fusion-to-composite.md shows the text format with examples.
+//
+// Customization points: none; this header is for the concrete reference IR (`ref::module`). The
+// generic pass is neuronrw/passes/fusion_to_composite.hpp.
+//
+//   diagnostics run_fusion_to_composite(ref::module&, const fusion_to_composite_options& = {});
+//   diagnostics validate_fusion_kinds(const ref::module&);
+//   diagnostics validate_composite_kinds(const ref::module&);
+//   diagnostics emit_python(const ref::module&, std::string& out);
+//
+// Every diagnostic carries `file = m.source_name` and the op's location. Empty = success.
+//
+// The consumer's dispatch (composite_op_registry + composite_routes):
+//   ScheduleFusion             bespoke, transparent: the decomposition's body ops are printed as
+//                              ordinary ops, in body order, between a `# begin` comment and the
+//                              line binding the composite's results (the seed's defScalars)
+//   MulRedSqrt, DotLogistic    bespoke: `r = bespoke.<Kind>(operands, decomposition='<sym>')`
+//   Expm1, Log1p, Elementwise  arbitrary emitter, kind 'Elementwise'; DotSoftmax: arbitrary
+//                              emitter, kind 'DotSoftmax'. The body is printed as a nested `def`
+//                              and passed to `arbitrary('<kind>', <def>, operands,
+//                              composite_kind='<CompositeKind>')`
+//   anything else              fatal (the seed's NCC_ISPP054), no output at all:
+//     FILE:LINE:COL: error: NCC_ISPP054: 'stablehlo.composite' op (decomposition @SYM):
+//     Unexpected CompositeOp kind 'KIND'. Supported kinds are: ScheduleFusion, MulRedSqrt,
+//     DotLogistic, Expm1, Log1p, Elementwise, and DotSoftmax.
+//   (one line; the op name is the composite's own, `(decomposition @SYM)` is left out when the
+//   composite has no decomposition attribute).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/descriptors/kind_registry.hpp>
+#include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/rewrite.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+
+namespace neuronrw {
+
+namespace composite_emitter_detail {
+
+inline diagnostic located(const ref::module& m, ref::op_ref op, std::string message) {
+  return diagnostic{m.source_name, m.loc(op), std::move(message)};
+}
+
+// Pre-order over every live op reachable from the module body, with an explicit stack.
+template <class F>
+void for_each_op(const ref::module& m, F&& f) {
+  std::vector<ref::op_ref> stack;
+  auto push_block = [&](ref::block_ref b) {
+    const std::size_t mark = stack.size();
+    for (auto o : m.ops(b)) stack.push_back(o);
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+  };
+  push_block(m.body());
+  while (!stack.empty()) {
+    auto op = stack.back();
+    stack.pop_back();
+    f(op);
+    if (m.has_region(op)) push_block(m.region_block(op));
+  }
+}
+
+/// The root symbol an attribute text `@name`, `@"name"` or `@a::@b` refers to, as written
+/// (`name` or `"name"` with its quotes), or nullopt when the text is not a symbol reference.
+inline std::optional<std::string_view> symbol_text_of(std::string_view text) {
+  if (text.size() < 2 || text[0] != '@') return std::nullopt;
+  text.remove_prefix(1);
+  if (text[0] == '"') {
+    // A quoted name ends at the first unescaped quote.
+    std::size_t i = 1;
+    for (; i < text.size(); ++i) {
+      if (text[i] == '\\') {
+        ++i;
+        continue;
+      }
+      if (text[i] == '"') break;
+    }
+    if (i >= text.size()) return std::nullopt;
+    return text.substr(0, i + 1);
+  }
+  return text.substr(0, text.find("::"));
+}
+
+/// A symbol name as a plain string: quoted names unquoted.
+inline std::string plain_symbol(std::string_view s) {
+  if (!s.empty() && s[0] == '"')
+    if (auto u = ref::unquote(s)) return *u;
+  return std::string(s);
+}
+
+/// The function a symbol text (`name` or `"name"`, as written after '@') names.
+inline ref::op_ref find_function(const ref::module& m, std::string_view symbol_text) {
+  return ref::lookup_function(m, plain_symbol(symbol_text));
+}
+
+}  // namespace composite_emitter_detail
+
+// ==================================================================================== the pass
+
+/// FusionToComposite on the reference IR: plans with the generic pass, adds the check the concept
+/// cannot express (a fusion body using a block argument from outside the fusion), and applies
+/// only when nothing was found, so a refused module is unchanged. The composite and its
+/// decomposition keep the fusion's trailing `loc(...)`. Returns the problems, located at the
+/// fusion (or at the body op using a captured value): the plan's in walk order, then the captured
+/// block arguments in walk order. Empty = applied.
+template <class Registry = fusion_op_registry>
+diagnostics run_fusion_to_composite(ref::module& m, const fusion_to_composite_options& opt = {}) {
+  namespace d = composite_emitter_detail;
+  const auto plan = plan_fusion_to_composite<Registry>(std::as_const(m), opt);
+  diagnostics out;
+  for (auto& p : plan.problems) out.push_back(d::located(m, p.op, p.message));
+  for (auto& c : plan.conversions) {
+    // Innermost fusion only, as the generic check does, so each capture is reported once.
+    std::vector<ref::op_ref> stack{c.fusion};
+    while (!stack.empty()) {
+      auto op = stack.back();
+      stack.pop_back();
+      if (op != c.fusion) {
+        std::size_t i = 0;
+        for (auto v : m.operands(op)) {
+          if (v.valid() && !m.defining_op(v).valid()) {
+            auto owner = m.parent_op_of_block(m.argument_block(v));
+            if (!owner.valid() || !ref::is_inside(m, owner, c.fusion))
+              out.push_back(d::located(m, op, f2c_detail::captured_message(i)));
+          }
+          ++i;
+        }
+      }
+      if (m.has_region(op) && (op == c.fusion || m.kind(op) != kind_id_v<kinds::fusion>)) {
+        const std::size_t mark = stack.size();
+        for (auto o : m.ops(m.region_block(op))) stack.push_back(o);
+        std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+      }
+    }
+  }
+  if (!out.empty()) return out;
+  // Trailing `loc(...)` texts survive: ref::replace_op and ref::outline_region copy them (the
+  // fusion's to the composite and the function, its terminator's to the function's return).
+  neuronrw::apply(m, plan);
+  return out;
+}
+
+// ============================================================================== the validators
+
+/// The seed's MHLO FusionOp validator over every fusion op of the module (nested ones and those
+/// in decomposition functions included), in walk order: a FusionKind outside `Registry` gets
+/// the registry's exact message (`Unexpected FusionOp type 'X'. Supported fusion types are: ...`).
+/// A fusion without FusionKind is not reported (it lowers to "FusedComposite", which the
+/// composite validator and the consumer reject).
+template <class Registry = fusion_op_registry>
+diagnostics validate_fusion_kinds(const ref::module& m) {
+  diagnostics out;
+  composite_emitter_detail::for_each_op(m, [&](ref::op_ref op) {
+    if (m.kind(op) != kind_id_v<kinds::fusion>) return;
+    auto* a = m.find_attribute(op, composite_schema::fusion_kind);
+    if (!a) return;
+    auto kind = ref::unquote(a->value);
+    if (auto msg = Registry::validate(kind ? std::string_view(*kind) : std::string_view(a->value)))
+      out.push_back(composite_emitter_detail::located(m, op, std::move(*msg)));
+  });
+  return out;
+}
+
+/// The seed's StableHLO CompositeOp validator over every composite op, in walk order: a
+/// CompositeKind outside `Registry` (or none: reported as the empty kind '') gets the registry's
+/// exact message (`Unexpected CompositeOp kind 'X'. Supported kinds are: ..., and DotSoftmax.`).
+template <class Registry = composite_op_registry>
+diagnostics validate_composite_kinds(const ref::module& m) {
+  diagnostics out;
+  composite_emitter_detail::for_each_op(m, [&](ref::op_ref op) {
+    if (m.kind(op) != kind_id_v<kinds::composite>) return;
+    auto* a = m.find_attribute(op, composite_schema::composite_kind);
+    std::optional<std::string> kind = a ? ref::unquote(a->value) : std::optional<std::string>(std::string());
+    if (auto msg = Registry::validate(kind ? std::string_view(*kind) : std::string_view(a->value)))
+      out.push_back(composite_emitter_detail::located(m, op, std::move(*msg)));
+  });
+  return out;
+}
+
+// ================================================================================ the consumer
+
+namespace composite_emitter_detail {
+
+inline bool is_python_keyword(std::string_view s) {
+  static constexpr std::array<std::string_view, 35> kw{
+      "False", "None",   "True",    "and",      "as",     "assert", "async",  "await", "break",
+      "class", "continue", "def",   "del",      "elif",   "else",   "except", "finally", "for",
+      "from",  "global", "if",      "import",   "in",     "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",   "raise",   "return",   "try",    "while",  "with",   "yield"};
+  return std::find(kw.begin(), kw.end(), s) != kw.end();
+}
+
+inline bool is_identifier(std::string_view s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return !is_python_keyword(s);
+}
+
+/// A Python identifier made from an IR name hint: other characters become '_', a leading digit
+/// or an empty hint gets `fallback` in front, a keyword gets a trailing '_'.
+inline std::string sanitize(std::string_view hint, std::string_view fallback) {
+  std::string s;
+  for (char c : hint)
+    s += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') ? c : '_';
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) s = std::string(fallback) + s;
+  if (is_python_keyword(s)) s += '_';
+  return s;
+}
+
+/// Python string literal (single quotes) of `s`.
+inline std::string py_str(std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string r = "'";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '\'': r += "\\'"; break;
+      case '\\': r += "\\\\"; break;
+      case '\n': r += "\\n"; break;
+      case '\t': r += "\\t"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          r += "\\x";
+          r += hex[c >> 4];
+          r += hex[c & 15];
+        } else {
+          r += static_cast<char>(c);
+        }
+    }
+  }
+  r += '\'';
+  return r;
+}
+
+/// Names unique within one scope (a top-level function and everything printed inside it).
+/// String-keyed, looked up only: the output never depends on hash order.
+class namer {
+ public:
+  explicit namer(std::unordered_set<std::string> reserved = {}) : used_(std::move(reserved)) {}
+  std::string fresh(std::string_view hint, std::string_view fallback) {
+    std::string base = sanitize(hint, fallback);
+    std::string s = base;
+    for (std::size_t n = 1; used_.count(s) != 0; ++n) s = base + "_" + std::to_string(n);
+    used_.insert(s);
+    return s;
+  }
+  const std::unordered_set<std::string>& used() const noexcept { return used_; }
+
+ private:
+  std::unordered_set<std::string> used_;
+};
+
+struct emit_failure {
+  diagnostic error;
+};
+
+inline constexpr std::size_t max_emit_depth = 512;
+
+class python_emitter {
+ public:
+  explicit python_emitter(const ref::module& m) : m_(m) {
+    // Names the text uses as callees: a value must not shadow them.
+    std::unordered_set<std::string> reserved{"op", "bespoke", "arbitrary"};
+    for_each_op(m, [&](ref::op_ref o) {
+      auto n = m.name(o);
+      reserved.insert(std::string(n.substr(0, n.find('.'))));
+    });
+    module_names_ = namer(std::move(reserved));
+    // Function names first, so no value of an earlier function takes a later function's name.
+    for (auto op : m.ops(m.body()))
+      if (m.is_function(op) && !m.find_attribute(op, composite_schema::gen_composite))
+        def_names_[op.id] = module_names_.fresh(m.function(op).sym_name, "f");
+  }
+
+  /// The whole text, or the first fatal diagnostic.
+  std::optional<diagnostic> run(std::string& text) {
+    try {
+      bool first = true;
+      for (auto op : m_.ops(m_.body())) {
+        if (m_.is_function(op)) {
+          if (m_.find_attribute(op, composite_schema::gen_composite)) continue;
+          if (!first) text += '\n';
+          first = false;
+          emit_function(op, text);
+        } else {
+          scope_ = &module_names_;
+          emit_op(op, 0, text);
+        }
+      }
+    } catch (const emit_failure& f) {
+      return f.error;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  using op_ref = ref::op_ref;
+  using value_ref = ref::value_ref;
+
+  [[noreturn]] void fail(op_ref op, std::string message) const {
+    throw emit_failure{located(m_, op, std::move(message))};
+  }
+
+  static void indent(std::string& out, std::size_t depth) { out.append(4 * depth, ' '); }
+
+  std::string type_list(std::span<const ref::type_ref> ts, bool parens_for_one) const {
+    std::string s;
+    const bool parens = parens_for_one || ts.size() != 1;
+    if (parens) s += '(';
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      if (i) s += ", ";
+      s += m_.type_text(ts[i]);
+    }
+    if (parens) s += ')';
+    return s;
+  }
+
+  const std::string& name_of(op_ref user, std::size_t i, value_ref v) const {
+    auto it = names_.find(v.id);
+    if (!v.valid() || it == names_.end())
+      fail(user, "operand #" + std::to_string(i) + " of '" + std::string(m_.name(user)) +
+                     "' has no definition visible to the emitter");
+    return it->second;
+  }
+
+  std::string operand_list(op_ref op) const {
+    std::string s;
+    std::size_t i = 0;
+    for (auto v : m_.operands(op)) {
+      if (i) s += ", ";
+      s += name_of(op, i, v);
+      ++i;
+    }
+    return s;
+  }
+
+  /// Names the results of `op` in the current scope; returns "a, b = " (or "" without results).
+  std::string bind_results(op_ref op) {
+    std::string s;
+    const auto n = m_.num_results(op);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string hint = m_.name_hint(op);
+      if (n > 1) hint += "_" + std::to_string(i);
+      auto name = scope_->fresh(hint, "v");
+      if (i) s += ", ";
+      s += name;
+      names_[m_.result(op, i).id] = std::move(name);
+    }
+    if (n) s += " = ";
+    return s;
+  }
+
+  std::string result_types_comment(op_ref op) const {
+    if (m_.num_results(op) == 0) return {};
+    std::string s = "  # ";
+    for (std::size_t i = 0; i < m_.num_results(op); ++i) {
+      if (i) s += ", ";
+      s += m_.type_text(m_.result(op, i));
+    }
+    return s;
+  }
+
+  /// True when the op name reads as a Python attribute chain (`mhlo.all_gather`); other names
+  /// (`test.if`: a keyword, `x.a-b`) are printed as `op('name', ...)`.
+  static bool dotted_callee(std::string_view name) {
+    if (name.empty()) return false;
+    std::size_t start = 0;
+    for (;;) {
+      auto dot = name.find('.', start);
+      auto part = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+      if (!is_identifier(part)) return false;
+      if (dot == std::string_view::npos) return true;
+      start = dot + 1;
+    }
+  }
+
+  /// `key='text', ..., **{'odd.key': 'text'}`: attribute values as their MLIR text; a unit
+  /// attribute (no value) is True; the generic-form properties `<{...}>` come first as
+  /// `properties=`.
+  std::string keyword_args(op_ref op) const {
+    std::vector<std::string> kw;
+    std::string extra;
+    std::unordered_set<std::string> seen;
+    auto add = [&](std::string_view key, std::string value) {
+      if (is_identifier(key) && seen.insert(std::string(key)).second) {
+        kw.push_back(std::string(key) + "=" + value);
+      } else {
+        if (!extra.empty()) extra += ", ";
+        extra += py_str(key) + ": " + value;
+      }
+    };
+    if (!m_.properties_text(op).empty()) add("properties", py_str(m_.properties_text(op)));
+    for (auto& a : m_.attributes(op)) add(a.name, a.value.empty() ? std::string("True") : py_str(a.value));
+    std::string s;
+    for (auto& k : kw) {
+      if (!s.empty()) s += ", ";
+      s += k;
+    }
+    if (!extra.empty()) {
+      if (!s.empty()) s += ", ";
+      s += "**{" + extra + "}";
+    }
+    return s;
+  }
+
+  static std::string join_args(std::initializer_list<std::string_view> parts) {
+    std::string s;
+    for (auto p : parts) {
+      if (p.empty()) continue;
+      if (!s.empty()) s += ", ";
+      s += p;
+    }
+    return s;
+  }
+
+  void emit_function(op_ref f, std::string& out) {
+    const auto& fi = m_.function(f);
+    namer local(module_names_.used());
+    scope_ = &local;
+    emit_function_in_scope(f, fi, local, out);
+    scope_ = &module_names_;
+  }
+
+  void emit_function_in_scope(op_ref f, const ref::func_info& fi, namer& local, std::string& out) {
+    const std::string& def_name = def_names_.at(f.id);
+    std::string params;
+    std::vector<ref::type_ref> arg_types;
+    if (fi.declaration) {
+      arg_types = fi.decl_arg_types;
+      for (std::size_t i = 0; i < arg_types.size(); ++i) {
+        if (i) params += ", ";
+        params += local.fresh("arg" + std::to_string(i), "a");
+      }
+    } else if (m_.has_region(f)) {
+      std::size_t i = 0;
+      for (auto a : m_.arguments(m_.region_block(f))) {
+        arg_types.push_back(m_.type(a));
+        auto n = local.fresh(m_.arg_name_hint(a), "a");
+        if (i++) params += ", ";
+        params += n;
+        names_[a.id] = std::move(n);
+      }
+    }
+    std::string sig = type_list(arg_types, true) + " -> " + type_list(fi.result_types, false);
+    std::string vis = fi.visibility.empty() ? std::string() : fi.visibility + " ";
+    out += "def " + def_name + "(" + params + "):";
+    if (fi.declaration || !m_.has_region(f) || m_.empty(m_.region_block(f))) {
+      out += " ...  # " + vis + "declaration " + sig + "\n";
+      return;
+    }
+    out += "  # " + vis + sig + "\n";
+    emit_block(m_.region_block(f), 1, out);
+  }
+
+  void emit_block(ref::block_ref b, std::size_t depth, std::string& out) {
+    for (auto o : m_.ops(b)) emit_op(o, depth, out);
+  }
+
+  void enter(op_ref op) {
+    if (++depth_ > max_emit_depth)
+      fail(op, "nesting deeper than " + std::to_string(max_emit_depth) + " regions and decompositions");
+  }
+
+  void emit_op(op_ref op, std::size_t depth, std::string& out) {
+    enter(op);
+    if (m_.kind(op) == kind_id_v<kinds::composite>) {
+      emit_composite(op, depth, out);
+    } else if (m_.kind(op) == kind_id_v<kinds::return_> && m_.num_results(op) == 0 && m_.parent_op(op).valid() &&
+               !m_.next_op(op).valid()) {
+      indent(out, depth);
+      out += "return";
+      if (m_.num_operands(op)) out += " " + operand_list(op);
+      out += "\n";
+    } else {
+      std::string region_def;
+      if (m_.has_region(op)) {
+        auto b = m_.region_block(op);
+        region_def = scope_->fresh("region", "r");
+        indent(out, depth);
+        out += "def " + region_def + "(" + bind_arguments(b) + "):  # region of " + py_str(m_.name(op)) + "\n";
+        if (m_.empty(b)) {
+          indent(out, depth + 1);
+          out += "pass\n";
+        }
+        emit_block(b, depth + 1, out);
+      }
+      const std::string args = operand_list(op);
+      const std::string kws = keyword_args(op);
+      const std::string region_kw = region_def.empty() ? std::string() : "region=" + region_def;
+      const bool dotted = dotted_callee(m_.name(op));
+      const std::string name_arg = dotted ? std::string() : py_str(m_.name(op));
+      indent(out, depth);
+      out += bind_results(op) + (dotted ? std::string(m_.name(op)) : std::string("op")) + "(" +
+             join_args({name_arg, args, kws, region_kw}) + ")" + result_types_comment(op) + "\n";
+    }
+    --depth_;
+  }
+
+  std::string bind_arguments(ref::block_ref b) {
+    std::string s;
+    std::size_t i = 0;
+    for (auto a : m_.arguments(b)) {
+      auto n = scope_->fresh(m_.arg_name_hint(a), "a");
+      if (i++) s += ", ";
+      s += n;
+      names_[a.id] = std::move(n);
+    }
+    return s;
+  }
+
+  // ------------------------------------------------------------------------ composites
+  struct composite_info {
+    op_ref op;
+    std::string kind;
+    std::string symbol;         // decomposition symbol without '@', "" when absent
+    op_ref decomposition;       // invalid when it does not resolve
+    std::size_t depth;
+    std::string* out;
+  };
+
+  std::string where(const composite_info& c) const {
+    std::string s = "'" + std::string(m_.name(c.op)) + "' op";
+    if (!c.symbol.empty()) s += " (decomposition " + mlir_symbol_ref(c.symbol) + ")";
+    return s;
+  }
+
+  void emit_composite(op_ref op, std::size_t depth, std::string& out) {
+    composite_info c{op, {}, {}, op_ref{}, depth, &out};
+    if (auto* d = m_.find_attribute(op, "decomposition"))
+      if (auto s = symbol_text_of(d->value)) {
+        c.symbol = plain_symbol(*s);
+        c.decomposition = find_function(m_, *s);
+      }
+    auto* k = m_.find_attribute(op, composite_schema::composite_kind);
+    std::optional<std::string> kind = k ? ref::unquote(k->value) : std::nullopt;
+    if (!kind) fail(op, "NCC_ISPP054: " + where(c) + " has no string attribute 'CompositeKind'");
+    c.kind = std::move(*kind);
+    composite_op_registry::dispatch(
+        c.kind,
+        handlers(on<"ScheduleFusion">([this](auto, composite_info& ci) { emit_transparent(ci); }),
+                 on<"MulRedSqrt", "DotLogistic">([this](auto kind, composite_info& ci) {
+                   emit_bespoke(decltype(kind)::name, ci);
+                 }),
+                 on_arbitrary_composite([this](std::string_view emitted, composite_info& ci) {
+                   emit_arbitrary(emitted, ci);
+                 })),
+        [this](std::string_view unknown, composite_info& ci) {
+          fail(ci.op, "NCC_ISPP054: " + where(ci) + ": " + composite_op_registry::diagnostic(unknown));
+        },
+        c);
+  }
+
+  /// The decomposition's body block, checked for what a body emitter relies on.
+  ref::block_ref decomposition_body(const composite_info& c) {
+    if (!c.decomposition.valid() || !m_.has_region(c.decomposition) || m_.empty(m_.region_block(c.decomposition)))
+      fail(c.op, where(c) + ": CompositeKind '" + c.kind + "' needs the decomposition body, but " +
+                     (c.symbol.empty() ? std::string("the op has no decomposition attribute")
+                                       : mlir_symbol_ref(c.symbol) + " is not a function with a body"));
+    auto b = m_.region_block(c.decomposition);
+    if (m_.arguments(b).size() != m_.num_operands(c.op))
+      fail(c.op, where(c) + ": the decomposition takes " + std::to_string(m_.arguments(b).size()) +
+                     " arguments but the composite has " + std::to_string(m_.num_operands(c.op)) + " operands");
+    if (std::find(active_.begin(), active_.end(), c.decomposition) != active_.end())
+      fail(c.op, where(c) + ": the decomposition uses itself, directly or through other composites");
+    return b;
+  }
+
+  /// The return at the end of a decomposition body, and its operand count checked.
+  op_ref decomposition_return(const composite_info& c, ref::block_ref b) {
+    auto ret = m_.back(b);
+    if (m_.kind(ret) != kind_id_v<kinds::return_> || m_.num_operands(ret) != m_.num_results(c.op))
+      fail(c.op, where(c) + ": the decomposition must end with a return of " +
+                     std::to_string(m_.num_results(c.op)) + " values");
+    return ret;
+  }
+
+  void emit_transparent(composite_info& c) {
+    auto b = decomposition_body(c);
+    auto ret = decomposition_return(c, b);
+    std::string& out = *c.out;
+    const std::string label = "ScheduleFusion " + mlir_symbol_ref(c.symbol);
+    indent(out, c.depth);
+    out += "# begin " + label + " (bespoke, transparent)\n";
+    auto args = m_.arguments(b);
+    std::size_t i = 0;
+    for (auto v : m_.operands(c.op)) {
+      names_[args[i].id] = name_of(c.op, i, v);
+      ++i;
+    }
+    active_.push_back(c.decomposition);
+    for (auto o : m_.ops(b))
+      if (o != ret) emit_op(o, c.depth, out);
+    active_.pop_back();
+    std::string returned;
+    i = 0;
+    for (auto v : m_.operands(ret)) {
+      if (i) returned += ", ";
+      returned += name_of(ret, i, v);
+      ++i;
+    }
+    indent(out, c.depth);
+    if (m_.num_results(c.op) == 0) {
+      out += "# end " + label + "\n";
+    } else {
+      const std::string bound = bind_results(c.op);
+      out += bound + returned + "  # end " + label + "\n";
+    }
+  }
+
+  void emit_bespoke(std::string_view kind, composite_info& c) {
+    std::string& out = *c.out;
+    const std::string args = operand_list(c.op);
+    const std::string sym = c.symbol.empty() ? std::string() : "decomposition=" + py_str(c.symbol);
+    indent(out, c.depth);
+    out += bind_results(c.op) + "bespoke." + std::string(kind) + "(" + join_args({args, sym}) + ")" +
+           result_types_comment(c.op) + "\n";
+  }
+
+  void emit_arbitrary(std::string_view kind, composite_info& c) {
+    auto b = decomposition_body(c);
+    auto ret = decomposition_return(c, b);
+    (void)ret;
+    std::string& out = *c.out;
+    const std::string def_name = scope_->fresh(c.symbol, "fused");
+    indent(out, c.depth);
+    out += "def " + def_name + "(" + bind_arguments(b) + "):  # arbitrary " + py_str(kind) + " body of " + mlir_symbol_ref(c.symbol) + "\n";
+    active_.push_back(c.decomposition);
+    emit_block(b, c.depth + 1, out);
+    active_.pop_back();
+    const std::string args = operand_list(c.op);
+    const std::string ck = "composite_kind=" + py_str(c.kind);
+    indent(out, c.depth);
+    out += bind_results(c.op) + "arbitrary(" + join_args({py_str(kind), def_name, args, ck}) + ")" +
+           result_types_comment(c.op) + "\n";
+  }
+
+  const ref::module& m_;
+  namer module_names_;
+  namer* scope_ = &module_names_;
+  std::unordered_map<std::uint32_t, std::string> names_;  // value id -> name (lookups only)
+  std::unordered_map<std::uint32_t, std::string> def_names_;  // function op id -> def name
+  std::vector<op_ref> active_;                            // decompositions being expanded
+  std::size_t depth_ = 0;
+};
+
+}  // namespace composite_emitter_detail
+
+/// Prints `m` as Python-like emitter text (format: header comment, docs/fusion-to-composite.md):
+/// one `def` per function in module order except decomposition functions (genComposite), which
+/// are printed only through their composites; one line per op; composites dispatched on
+/// CompositeKind. On success `out` receives the text and the result is empty; otherwise `out` is
+/// untouched and the result holds the one fatal diagnostic (NCC_ISPP054 for an unknown kind).
+/// @pre m verifies (ref::verify). Complexity: linear in the printed text.
+inline diagnostics emit_python(const ref::module& m, std::string& out) {
+  std::string text;
+  composite_emitter_detail::python_emitter e(m);
+  if (auto err = e.run(text)) return {*err};
+  out = std::move(text);
+  return {};
+}
+
+}  // namespace neuronrw
