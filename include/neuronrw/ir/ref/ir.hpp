@@ -614,6 +614,17 @@ inline std::vector<op_ref> functions(const module& m) {
   return fs;
 }
 
+/// Whether `op` ends its block and never moves: an op without results whose kind is `return`
+/// (`func.return`, `mhlo.return`, ...) or whose name ends in `.yield` or `.terminator`. The
+/// reference IR has no op registry, so this name rule stands in for MLIR's IsTerminator trait;
+/// the verifier's rule 3 and the IR's traits both ask it, so they cannot disagree. O(name).
+inline bool is_terminator(const module& m, op_ref op) {
+  if (m.num_results(op) != 0) return false;
+  if (m.kind(op) == kind_id_v<kinds::return_>) return true;
+  const auto n = m.name(op);
+  return n.ends_with(".yield") || n.ends_with(".terminator");
+}
+
 /// The function op with symbol `name`, or an invalid handle.
 inline op_ref lookup_function(const module& m, std::string_view name) {
   for (auto op : m.ops(m.body()))

@@ -4,7 +4,8 @@
 // and the rewrites (rewrite.hpp: has_symbol) ask the same question, so the two cannot disagree
 // about what is a symbol.
 //
-//   defined_symbol(m, op) -> std::optional<std::string>    plain name, or nullopt
+//   defined_symbol(m, op) -> std::optional<std::string>        plain name, or nullopt
+//   referenced_symbol(attribute_value) -> std::optional<std::string>   `@a::@b` -> "a"
 //
 // Names are plain values (`@"a\22b"` defines `a"b`); string literals and bare ids are read with
 // neuronrw/mlir_string.hpp. Every reader is one linear pass over the text.
@@ -120,6 +121,13 @@ inline std::optional<std::string> find_dict_symbol(std::string_view text, std::s
 }
 
 }  // namespace symbols_detail
+
+/// The plain root name of the symbol reference an attribute value is (`@f` → "f", `@"has space"`
+/// → "has space", `@a::@b` → "a"; leading blanks allowed), or nullopt when the value does not
+/// start with a well-formed one. O(value).
+inline std::optional<std::string> referenced_symbol(std::string_view value) {
+  return symbols_detail::leading_symbol(value);
+}
 
 /// The symbol a top-level op defines (functions: sym_name; others: a `sym_name` string
 /// attribute or property), as a plain name, or nullopt.

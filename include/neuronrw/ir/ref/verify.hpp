@@ -109,13 +109,6 @@ using symbols_detail::find_dict_symbol;
 using symbols_detail::for_each_symbol_ref;
 using symbols_detail::leading_symbol;
 
-inline bool is_terminator(const module& m, op_ref op) {
-  if (m.num_results(op) != 0) return false;
-  if (m.kind(op) == kind_id_v<kinds::return_>) return true;
-  auto n = m.name(op);
-  return n.ends_with(".yield") || n.ends_with(".terminator");
-}
-
 inline std::string_view type_text_or_null(const module& m, type_ref t) {
   return t.valid() ? m.type_text(t) : std::string_view("<<NULL TYPE>>");
 }
