@@ -8,7 +8,8 @@
 //
 // Why not a hana::set: membership is asked for every op a dependence walk visits, so it must be
 // an integer test on the op's pre-mapped kind_id, not a type-level search; and hana::set's
-// compile time grows badly with size (STYLE.md measured a 100-key Hana map at 2.5 s). The tags
+// compile time grows badly with size (docs/performance.md §"Compile-time descriptors": 1.5 s for
+// 64 kinds and 54 s for 256 with g++, against 0.27 s and 0.41 s for a boundary_set). The tags
 // stay available as a Hana sequence (`tags`) for compile-time iteration, which is cheap.
 //
 // Membership is by kind, i.e. by canonical name: two tag types with the same `name` are the same
