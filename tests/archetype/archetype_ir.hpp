@@ -194,11 +194,13 @@ struct ir_storage {
     return false;
   }
   op_h parent_of(op_h o) const { return {blocks[idx(op(o).block)].parent}; }
+  /// One entry per use, as MLIR's getUsers (an op using v twice is listed twice).
   std::vector<int> users_of(int v) const {
     std::vector<int> r;
     for (std::size_t i = 0; i < ops.size(); ++i)
-      if (!ops[i].erased && std::find(ops[i].operands.begin(), ops[i].operands.end(), v) != ops[i].operands.end())
-        r.push_back(static_cast<int>(i));
+      if (!ops[i].erased)
+        for (int x : ops[i].operands)
+          if (x == v) r.push_back(static_cast<int>(i));
     return r;
   }
   op_h neighbour(op_h o, int step) const {
