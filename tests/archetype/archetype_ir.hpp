@@ -373,6 +373,10 @@ struct neuronrw::handle_hash<neuronrw::archetype::value_h> {
   std::size_t operator()(neuronrw::archetype::value_h h) const noexcept { return std::hash<int>{}(h.id) * 31u; }
 };
 
+#define NEURONRW_ARCHETYPE_HAS(at, bit)                                                        \
+  requires(::neuronrw::archetype::archetype_detail::provides(L, W, ::neuronrw::archetype::layer::at, \
+                                                              ::neuronrw::archetype::ir_req::bit))
+
 /// The traits of every instance but those without a specialization (ir_req::specialized), which
 /// fall back to the empty primary template. Each member is there exactly when its requirement is
 /// (a trailing requires-clause, or a base class for the types).
@@ -405,130 +409,87 @@ struct neuronrw::ir_traits<neuronrw::archetype::ir_at<L, W, C>>
 
  public:
   // ---- read_ir
-  static O null_op()
-    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_null_op))
-  {
+  static O null_op() NEURONRW_ARCHETYPE_HAS(read, has_null_op) {
     return {};
   }
-  static kind_id kind(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_kind))
-  {
+  static kind_id kind(const G& g, O o) NEURONRW_ARCHETYPE_HAS(read, has_kind) {
     return g.op(o).kind;
   }
-  static std::vector<V> operands(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_operands))
-  {
+  static std::vector<V> operands(const G& g, O o) NEURONRW_ARCHETYPE_HAS(read, has_operands) {
     return handles<V>(g.op(o).operands);
   }
-  static O defining_op(const G& g, V v)
-    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_defining_op))
-  {
+  static O defining_op(const G& g, V v) NEURONRW_ARCHETYPE_HAS(read, has_defining_op) {
     return {g.values[idx(v.id)].def};
   }
-  static std::vector<O> users(const G& g, V v)
-    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_users))
-  {
+  static std::vector<O> users(const G& g, V v) NEURONRW_ARCHETYPE_HAS(read, has_users) {
     return handles<O>(g.users_of(v.id));
   }
-  static std::vector<V> results(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_results))
-  {
+  static std::vector<V> results(const G& g, O o) NEURONRW_ARCHETYPE_HAS(read, has_results) {
     return handles<V>(g.op(o).results);
   }
-  static O parent_op(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::read, archetype::ir_req::has_parent_op))
-  {
+  static O parent_op(const G& g, O o) NEURONRW_ARCHETYPE_HAS(read, has_parent_op) {
     return g.parent_of(o);
   }
 
   // ---- ordered_ir
-  static B block_of(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_block))
-  {
+  static B block_of(const G& g, O o) NEURONRW_ARCHETYPE_HAS(ordered, has_block) {
     return {g.op(o).block};
   }
-  static std::vector<O> ops(const G& g, B b)
-    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_block_ops))
-  {
+  static std::vector<O> ops(const G& g, B b) NEURONRW_ARCHETYPE_HAS(ordered, has_block_ops) {
     return handles<O>(g.block_ops(b.id));
   }
-  static bool is_before_in_block(const G& g, O a, O b)
-    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_is_before))
-  {
+  static bool is_before_in_block(const G& g, O a, O b) NEURONRW_ARCHETYPE_HAS(ordered, has_is_before) {
     return g.position(a) < g.position(b);
   }
-  static O next_op(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_next_prev))
-  {
+  static O next_op(const G& g, O o) NEURONRW_ARCHETYPE_HAS(ordered, has_next_prev) {
     return g.neighbour(o, 1);
   }
-  static O prev_op(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_next_prev))
-  {
+  static O prev_op(const G& g, O o) NEURONRW_ARCHETYPE_HAS(ordered, has_next_prev) {
     return g.neighbour(o, -1);
   }
-  static std::vector<B> regions(const G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::ordered, archetype::ir_req::has_regions))
-  {
+  static std::vector<B> regions(const G& g, O o) NEURONRW_ARCHETYPE_HAS(ordered, has_regions) {
     return handles<B>(g.op(o).regions);
   }
 
   // ---- reschedulable_ir
-  static void move_before(G& g, O o, O anchor)
-    requires(archetype::archetype_detail::provides(L, W, layer::reschedulable, archetype::ir_req::has_moves))
-  {
+  static void move_before(G& g, O o, O anchor) NEURONRW_ARCHETYPE_HAS(reschedulable, has_moves) {
     g.move(o, anchor, false);
   }
-  static void move_after(G& g, O o, O anchor)
-    requires(archetype::archetype_detail::provides(L, W, layer::reschedulable, archetype::ir_req::has_moves))
-  {
+  static void move_after(G& g, O o, O anchor) NEURONRW_ARCHETYPE_HAS(reschedulable, has_moves) {
     g.move(o, anchor, true);
   }
 
   // ---- groupable_ir
-  static O group_ops(G& g, const group_request<O, V>& r)
-    requires(archetype::archetype_detail::provides(L, W, layer::groupable, archetype::ir_req::has_group_ops))
-  {
+  static O group_ops(G& g, const group_request<O, V>& r) NEURONRW_ARCHETYPE_HAS(groupable, has_group_ops) {
     std::vector<archetype::value_h> ins, outs;
     for (auto v : r.live_ins) ins.push_back({v.id});
     for (auto v : r.live_outs) outs.push_back({v.id});
     return g.group({r.ops, ins, outs, r.op_name, r.terminator_name, r.attrs});
   }
   static std::optional<std::string> string_attribute(const G& g, O o, std::string_view name)
-    requires(archetype::archetype_detail::provides(L, W, layer::groupable, archetype::ir_req::has_string_attribute))
-  {
+      NEURONRW_ARCHETYPE_HAS(groupable, has_string_attribute) {
     return g.string_attr(o, name);
   }
 
   // ---- outlinable_ir
-  static std::vector<O> functions(const G& g)
-    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_functions))
-  {
+  static std::vector<O> functions(const G& g) NEURONRW_ARCHETYPE_HAS(outlinable, has_functions) {
     return handles<O>(g.function_ops());
   }
   static bool has_attribute(const G& g, O o, std::string_view name)
-    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_attribute_query))
-  {
+      NEURONRW_ARCHETYPE_HAS(outlinable, has_attribute_query) {
     return g.has_attr(o, name);
   }
   static bool has_symbol(const G& g, std::string_view name)
-    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_attribute_query))
-  {
+      NEURONRW_ARCHETYPE_HAS(outlinable, has_attribute_query) {
     return g.defines_symbol(name);
   }
-  static O outline_region(G& g, const outline_request<O>& r)
-    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_outline))
-  {
+  static O outline_region(G& g, const outline_request<O>& r) NEURONRW_ARCHETYPE_HAS(outlinable, has_outline) {
     return g.outline(r);
   }
-  static O replace_op(G& g, const replace_request<O>& r)
-    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_outline))
-  {
+  static O replace_op(G& g, const replace_request<O>& r) NEURONRW_ARCHETYPE_HAS(outlinable, has_outline) {
     return g.replace(r);
   }
-  static void erase_op(G& g, O o)
-    requires(archetype::archetype_detail::provides(L, W, layer::outlinable, archetype::ir_req::has_outline))
-  {
+  static void erase_op(G& g, O o) NEURONRW_ARCHETYPE_HAS(outlinable, has_outline) {
     g.erase(o);
   }
 
@@ -554,6 +515,8 @@ struct neuronrw::ir_traits<neuronrw::archetype::ir_at<L, W, C>>
     return g.op(o).terminator || g.op(o).kind == kind_id_v<kinds::return_>;
   }
 };
+
+#undef NEURONRW_ARCHETYPE_HAS
 
 namespace neuronrw::archetype {
 
