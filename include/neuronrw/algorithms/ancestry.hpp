@@ -1,6 +1,7 @@
 // neuronrw/algorithms/ancestry.hpp — where a use "counts" in a block: the ancestor of an op that
-// lies in a given block (SPEC §4.5: a use inside a nested region counts as a use by its ancestor
-// op in the block — for the walk, the legality check and the repair alike).
+// lies in a given block (docs/schedule-fusion.md §"Semantics": a use inside a nested region
+// counts as a use by its ancestor op in the block — for the walk, the legality check and the
+// repair alike).
 //
 // Customization points: none. These functions sit under every block algorithm, so they ask for
 // exactly what they use and nothing more (not a whole concept layer):
