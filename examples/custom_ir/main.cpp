@@ -25,7 +25,7 @@ void print_plan(std::ostream& os, const Plan& plan) {
       os << "    move " << name(m.op) << (m.where == neuronrw::move_position::before ? " before " : " after ")
          << name(m.anchor) << "\n";
   }
-  for (const auto& r : plan.refusals)
+  for (const auto& r : plan.refused)
     os << "  refused " << name(r.consumer) << ": " << neuronrw::to_string(r.code) << " (" << name(r.op) << ")\n";
 }
 

@@ -21,8 +21,10 @@
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/verify.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
-#include <neuronrw/passes/comm_domain_scopes_check.hpp>
-#include <neuronrw/passes/composite_emitter.hpp>
+#include <neuronrw/ir/host/comm_domain_scopes.hpp>
+#include <neuronrw/ir/ref/fusion_to_composite.hpp>
+#include <neuronrw/ir/ref/python_emitter.hpp>
+#include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 

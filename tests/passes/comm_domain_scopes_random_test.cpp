@@ -10,7 +10,7 @@
 #include <neuronrw/ir/host/hash.hpp>
 #include <neuronrw/ir/host/text.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
-#include <neuronrw/passes/comm_domain_scopes_check.hpp>
+#include <neuronrw/ir/host/comm_domain_scopes.hpp>
 
 #include <doctest/doctest.h>
 

@@ -9,7 +9,7 @@
 #include <neuronrw/ir/host/hash.hpp>
 #include <neuronrw/ir/host/text.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
-#include <neuronrw/passes/comm_domain_scopes_check.hpp>
+#include <neuronrw/ir/host/comm_domain_scopes.hpp>
 
 #include <archetype/host_archetype.hpp>
 
@@ -130,7 +130,7 @@ TEST_CASE("examples/host: every example materializes and checks clean") {
     program p = parse_ok(read_file(e.path()), e.path().filename().string());
     const auto plan = plan_comm_domain_scopes(p);
     CHECK(plan.ok());
-    CHECK(plan.changes());
+    CHECK(plan.has_changes());
     CHECK(join(materialize_comm_domain_scopes(p)).empty());
     CHECK(join(check_comm_domain_scopes(p)).empty());
     check_roundtrip(p);
@@ -165,7 +165,7 @@ TEST_CASE("the plan: allocations, views, dispatch descriptors, merged coverage, 
   const auto plan = plan_comm_domain_scopes(p);
   using plan_t = decltype(plan);
   REQUIRE(plan.ok());
-  CHECK(plan.changes());
+  CHECK(plan.has_changes());
   REQUIRE(plan.functions.size() == 1);  // host orchestrators only
   const auto& f = plan.functions[0];
   CHECK(f.name == "main");
@@ -312,7 +312,7 @@ TEST_CASE("a program without host orchestrators or allocations is left alone") {
   const program before = clone(p);
   const auto plan = plan_comm_domain_scopes(p);
   CHECK(plan.ok());
-  CHECK_FALSE(plan.changes());
+  CHECK_FALSE(plan.has_changes());
   REQUIRE(plan.functions.size() == 1);
   CHECK(plan.functions[0].state == decltype(plan)::status::no_allocs);
   CHECK(describe_plan(plan) == "function main: no allocations\n");
@@ -507,7 +507,7 @@ TEST_CASE("archetype: the pass runs on a minimal host program model") {
   // Idempotent on the archetype too.
   const auto again = plan_comm_domain_scopes(a.p);
   CHECK(again.ok());
-  CHECK_FALSE(again.changes());
+  CHECK_FALSE(again.has_changes());
   CHECK(again.functions[0].state == decltype(again)::status::already_materialized);
 }
 

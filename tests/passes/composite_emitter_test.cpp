@@ -8,7 +8,8 @@
 #include <neuronrw/ir/ref/parse.hpp>
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/verify.hpp>
-#include <neuronrw/passes/composite_emitter.hpp>
+#include <neuronrw/ir/ref/fusion_to_composite.hpp>
+#include <neuronrw/ir/ref/python_emitter.hpp>
 
 #include <doctest/doctest.h>
 

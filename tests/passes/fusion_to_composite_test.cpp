@@ -13,7 +13,8 @@
 #include <neuronrw/ir/ref/parse.hpp>
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/verify.hpp>
-#include <neuronrw/passes/composite_emitter.hpp>
+#include <neuronrw/ir/ref/fusion_to_composite.hpp>
+#include <neuronrw/ir/ref/python_emitter.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 
 #include "archetype/archetype_ir.hpp"
@@ -550,10 +551,10 @@ TEST_CASE("options: symbol prefix (quoted when it must be), composite op name") 
 )");
   CHECK(join(ref::verify(m)).empty());
   check_mlir_opt(out);
-  CHECK(mlir_symbol_ref("hilo.FusedComposite.7") == "@hilo.FusedComposite.7");
-  CHECK(mlir_symbol_ref("_a$b.c9") == "@_a$b.c9");
-  CHECK(mlir_symbol_ref("9a") == "@\"9a\"");
-  CHECK(mlir_symbol_ref("") == "@\"\"");
+  CHECK(mlir_symbol_reference("hilo.FusedComposite.7") == "@hilo.FusedComposite.7");
+  CHECK(mlir_symbol_reference("_a$b.c9") == "@_a$b.c9");
+  CHECK(mlir_symbol_reference("9a") == "@\"9a\"");
+  CHECK(mlir_symbol_reference("") == "@\"\"");
   CHECK(mlir_string_literal("a\"b\\c\nd\x01") == "\"a\\\"b\\\\c\\nd\\01\"");
 }
 
@@ -720,7 +721,7 @@ TEST_CASE("archetype IR: one fusion, structure of the composite and the decompos
   REQUIRE(plan.ok());
   REQUIRE(plan.conversions.size() == 1);
   CHECK(g.op(fusion).erased);
-  int body = g.op(f).region;
+  int body = g.op(f).regions.front();
   REQUIRE(g.block_ops(body).size() == 2);
   archetype::op_h comp{g.block_ops(body)[0]};
   CHECK(g.op(comp).name == "stablehlo.composite");
@@ -739,7 +740,7 @@ TEST_CASE("archetype IR: one fusion, structure of the composite and the decompos
   archetype::op_h fn{g.block_ops(0)[1]};
   CHECK(g.op(fn).symbol == "hilo.FusedComposite.0");
   CHECK(g.op(fn).attrs == std::vector<kv>{{"genComposite", "true"}, {"noDelete", "true"}});
-  int fb = g.op(fn).region;
+  int fb = g.op(fn).regions.front();
   REQUIRE(g.block_ops(fb).size() == 2);
   CHECK(g.ops[static_cast<std::size_t>(g.block_ops(fb)[0])].name == "mhlo.negate");
   CHECK(g.ops[static_cast<std::size_t>(g.block_ops(fb)[1])].name == "func.return");
@@ -814,7 +815,7 @@ TEST_CASE("archetype IR: nested fusions inner first; genComposite functions skip
     // The outer decomposition holds a composite of the inner one.
     archetype::op_h fn1{g.block_ops(0).back()};
     CHECK(g.op(fn1).symbol == "hilo.FusedComposite.1");
-    archetype::op_h c{g.block_ops(g.op(fn1).region).front()};
+    archetype::op_h c{g.block_ops(g.op(fn1).regions.front()).front()};
     CHECK(g.op(c).name == "stablehlo.composite");
     CHECK(b.attr(c, "CompositeKind") == "\"DotLogistic\"");
     CHECK(b.attr(c, "decomposition") == "@hilo.FusedComposite.0");

@@ -15,6 +15,7 @@
 #include <neuronrw/algorithms/convexity.hpp>
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/verify.hpp>
+#include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "archetype/archetype_ir.hpp"
@@ -188,7 +189,7 @@ std::string plan_summary(const schedule_fusion_plan_t<G>& p) {
     s += "cluster@" + std::to_string(c.candidate) + " ops=" + std::to_string(c.ops.size()) +
          " moves=" + std::to_string(c.moves.size()) + " carried=" + std::to_string(c.carried.size()) +
          " in=" + std::to_string(c.live_ins.size()) + " out=" + std::to_string(c.live_outs.size()) + "\n";
-  for (auto& r : p.refusals) s += "refused@" + std::to_string(r.candidate) + " " + std::string(to_string(r.code)) + "\n";
+  for (auto& r : p.refused) s += "refused@" + std::to_string(r.candidate) + " " + std::string(to_string(r.code)) + "\n";
   return s;
 }
 
@@ -246,9 +247,9 @@ void run_one(std::uint32_t seed, const schedule_fusion_options& opt, bool with_a
   if (opt.budget == unbounded_budget) {
     auto again = plan_schedule_fusion(std::as_const(m), opt);
     for (const auto& c : again.clusters) {
-      auto r = std::find_if(plan.refusals.begin(), plan.refusals.end(),
+      auto r = std::find_if(plan.refused.begin(), plan.refused.end(),
                             [&](const auto& x) { return x.consumer == c.consumer(); });
-      REQUIRE(r != plan.refusals.end());
+      REQUIRE(r != plan.refused.end());
       CHECK((r->code == schedule_refusal::non_convex || r->code == schedule_refusal::splits_cluster));
       CHECK(!(m.defining_op(m.operands(c.consumer())[0]) == c.producer()));  // not its first operand
       ++t.second_run;
@@ -266,7 +267,7 @@ void run_one(std::uint32_t seed, const schedule_fusion_options& opt, bool with_a
 
   ++t.functions;
   t.clusters += plan.clusters.size();
-  for (auto& r : plan.refusals) ++t.refusals[static_cast<std::size_t>(r.code)];
+  for (auto& r : plan.refused) ++t.refusals[static_cast<std::size_t>(r.code)];
   for (auto& c : plan.clusters) {
     t.moves += c.moves.size();
     t.tuples += c.ops.size() > 2;

@@ -21,6 +21,7 @@
 #include <neuronrw/ir/ref/parse.hpp>
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/verify.hpp>
+#include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "archetype/archetype_ir.hpp"
@@ -118,6 +119,7 @@ struct scenario_options {
   /// The scenario uses an outer block argument only inside a nested region of a cluster op: an
   /// IR without the `argument_block` capability (the plain archetype) takes it for a local one.
   bool needs_argument_block = false;
+  bool composites = false;  ///< plan_schedule_fusion_composites
 };
 
 scenario_options read_directives(const std::string& text) {
@@ -132,7 +134,7 @@ scenario_options read_directives(const std::string& text) {
       if (w == "needs-argument-block")
         o.needs_argument_block = true;
       else if (w == "emit=composites")
-        o.pass.emit_composites = true;
+        o.composites = true;
       else if (w == "pattern=moe")
         o.moe = true;
       else if (w == "budget=unbounded")
@@ -148,6 +150,12 @@ scenario_options read_directives(const std::string& text) {
 
 template <class G>
 schedule_fusion_plan_t<G> plan_with(const G& g, const scenario_options& o) {
+  if constexpr (outlinable_ir<G>) {
+    if (o.composites)
+      return o.moe ? plan_schedule_fusion_composites<moe_pattern>(g, o.pass) : plan_schedule_fusion_composites(g, o.pass);
+  } else {
+    REQUIRE_FALSE(o.composites);
+  }
   return o.moe ? plan_schedule_fusion<moe_pattern>(g, o.pass) : plan_schedule_fusion(g, o.pass);
 }
 
@@ -158,7 +166,7 @@ std::string plan_summary(const schedule_fusion_plan_t<G>& p) {
     s += "cluster@" + std::to_string(c.candidate) + " ops=" + std::to_string(c.ops.size()) +
          " moves=" + std::to_string(c.moves.size()) + " in=" + std::to_string(c.live_ins.size()) +
          " out=" + std::to_string(c.live_outs.size()) + "\n";
-  for (auto& r : p.refusals) s += "refused@" + std::to_string(r.candidate) + " " + std::string(to_string(r.code)) + "\n";
+  for (auto& r : p.refused) s += "refused@" + std::to_string(r.candidate) + " " + std::string(to_string(r.code)) + "\n";
   return s;
 }
 
@@ -193,7 +201,7 @@ void run_scenario(const fs::path& input_path) {
   const auto plan = plan_with(std::as_const(m), opts);
   check_golden(dir / (stem + ".plan.txt"), print_schedule_fusion_plan(m, plan));
   CHECK(printed(m) == before);
-  if (!opts.moe && !opts.pass.budget && !opts.pass.emit_composites) {
+  if (!opts.moe && !opts.pass.budget && !opts.composites) {
     std::string dry;
     CHECK(run_schedule_fusion(m, &dry).empty());
     CHECK(dry == print_schedule_fusion_plan(m, plan));
@@ -207,8 +215,8 @@ void run_scenario(const fs::path& input_path) {
   INFO(out);
   CHECK(join(ref::verify(m)).empty());
   check_mlir_opt(out);
-  if (!opts.pass.emit_composites) check_dataflow(m, flow, original_ops, plan.clusters.size());
-  if (!plan.changes()) CHECK(out == before);
+  if (!opts.composites) check_dataflow(m, flow, original_ops, plan.clusters.size());
+  if (!plan.has_changes()) CHECK(out == before);
 
   // Idempotent: a second run forms nothing, here and after a round trip.
   auto again = plan_with(std::as_const(m), opts);
@@ -253,12 +261,12 @@ TEST_CASE("the plan names every refusal's code and op") {
   CHECK(p.clusters[0].ops == std::vector<ref::op_ref>{ops[0], ops[1]});
   CHECK(p.clusters[1].ops == std::vector<ref::op_ref>{ops[2], ops[3]});
   CHECK(p.clusters[1].live_ins == std::vector<ref::value_ref>{m.operand(ops[2], 0), m.result(ops[0], 0)});
-  REQUIRE(p.refusals.size() == 1);
-  CHECK(p.refusals[0].code == schedule_refusal::producer_claimed);
-  CHECK(p.refusals[0].consumer == ops[4]);
-  CHECK(p.refusals[0].op == ops[0]);
-  CHECK(p.refusals[0].cluster == 0);
-  CHECK(p.refusals[0].candidate == 2);
+  REQUIRE(p.refused.size() == 1);
+  CHECK(p.refused[0].code == schedule_refusal::producer_claimed);
+  CHECK(p.refused[0].consumer == ops[4]);
+  CHECK(p.refused[0].op == ops[0]);
+  CHECK(p.refused[0].cluster == 0);
+  CHECK(p.refused[0].candidate == 2);
   CHECK(p.candidates() == 3);
   CHECK(p.units == std::vector<ref::op_ref>{f});
 }
@@ -268,11 +276,11 @@ TEST_CASE("non_convex names the offending op and the path's end points") {
   auto f = ref::lookup_function(m, "through_collective");
   std::vector<ref::op_ref> ops(m.ops(m.region_block(f)).begin(), m.ops(m.region_block(f)).end());
   auto p = plan_schedule_fusion(m);
-  REQUIRE(p.refusals.size() == 1);
-  CHECK(p.refusals[0].code == schedule_refusal::non_convex);
-  CHECK(p.refusals[0].op == ops[1]);  // the all_reduce
-  CHECK(p.refusals[0].path_from == ops[0]);
-  CHECK(p.refusals[0].path_to == ops[2]);
+  REQUIRE(p.refused.size() == 1);
+  CHECK(p.refused[0].code == schedule_refusal::non_convex);
+  CHECK(p.refused[0].op == ops[1]);  // the all_reduce
+  CHECK(p.refused[0].path_from == ops[0]);
+  CHECK(p.refused[0].path_to == ops[2]);
 }
 
 TEST_CASE("the budget: the pattern's, an override, and none") {
@@ -280,12 +288,12 @@ TEST_CASE("the budget: the pattern's, an override, and none") {
   auto m = parse_ok(text);
   auto p = plan_schedule_fusion(m);
   CHECK(p.budget == 100);
-  REQUIRE(p.refusals.size() == 1);
-  CHECK(p.refusals[0].code == schedule_refusal::budget_exceeded);
+  REQUIRE(p.refused.size() == 1);
+  CHECK(p.refused[0].code == schedule_refusal::budget_exceeded);
   CHECK(plan_schedule_fusion(m, {.budget = 101}).clusters.size() == 1);
   CHECK(plan_schedule_fusion(m, {.budget = unbounded_budget}).clusters.size() == 1);
   using tight = co_schedule_pattern<kinds::all_gather, kinds::reduce_scatter, default_boundary_set, 10, "ScheduleFusion">;
-  CHECK(plan_schedule_fusion<tight>(m).refusals.size() == 1);
+  CHECK(plan_schedule_fusion<tight>(m).refused.size() == 1);
   using open = co_schedule_pattern<kinds::all_gather, kinds::reduce_scatter, default_boundary_set, unbounded_budget,
                                    "ScheduleFusion">;
   CHECK(plan_schedule_fusion<open>(m).clusters.size() == 1);
@@ -339,8 +347,8 @@ TEST_CASE("grouping op and terminator names are options; a rerun still recognize
   check_mlir_opt(out);
   auto again = plan_schedule_fusion(m, opt);
   CHECK(again.clusters.empty());
-  REQUIRE(again.refusals.size() == 1);
-  CHECK(again.refusals[0].code == schedule_refusal::already_fused);
+  REQUIRE(again.refused.size() == 1);
+  CHECK(again.refused[0].code == schedule_refusal::already_fused);
 }
 
 TEST_CASE("functions carrying the skip attribute are skipped unless the option is empty") {
@@ -370,9 +378,9 @@ TEST_CASE("the non-seed all_to_all instance, end to end, also on the archetype I
   REQUIRE(p.clusters.size() == 1);
   // Every all_to_all is a candidate consumer: the first has no all_to_all operand, the third
   // finds the second's producer claimed.
-  REQUIRE(p.refusals.size() == 2);
-  CHECK(p.refusals[0].code == schedule_refusal::no_producer_operand);
-  CHECK(p.refusals[1].code == schedule_refusal::producer_claimed);
+  REQUIRE(p.refused.size() == 2);
+  CHECK(p.refused[0].code == schedule_refusal::no_producer_operand);
+  CHECK(p.refused[1].code == schedule_refusal::producer_claimed);
   const std::string out = printed(m);
   CHECK(out.find("{FusionKind = \"MoEOverlap\"}") != std::string::npos);
   CHECK(join(ref::verify(m)).empty());

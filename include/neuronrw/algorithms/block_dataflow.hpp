@@ -1,5 +1,5 @@
 // neuronrw/algorithms/block_dataflow.hpp — producers and consumers of an op *within one block*,
-// with uses inside nested regions counted for their ancestor op in the block (SPEC §4.5), plus
+// with uses inside nested regions counted for their ancestor op in the block (docs/schedule-fusion.md §"Semantics"), plus
 // the reusable scratch (`block_scratch`, with `dense_marks` for indexed IRs) that the walk, the
 // convexity check and the dominance repair share so that repeated calls cost O(window), not
 // O(#ops).
@@ -71,7 +71,7 @@ bool nested_producers(const G& g, op_handle_t<G> x, op_handle_t<G> root, block_h
 /// @pre op lies in `block`.
 /// Complexity: O(operands of op + Σ over nested ops of (operands × nesting depth)); no
 /// allocation when op has no regions (on IRs whose ranges do not allocate).
-/// Source: SPEC §4.5 (nested uses count for their ancestor in the block).
+/// Source: docs/schedule-fusion.md §"Semantics" (nested uses count for their ancestor in the block).
 template <class G, class F>
 bool for_each_producer_in_block(const G& g, op_handle_t<G> op, block_handle_t<G> block, F&& f) {
   static_assert(require_ordered_ir<G>());
@@ -92,7 +92,7 @@ bool for_each_producer_in_block(const G& g, op_handle_t<G> op, block_handle_t<G>
 /// above). `f` may return bool: false stops the enumeration. Returns false when stopped.
 /// @pre op lies in `block`.
 /// Complexity: O(Σ over uses of op's results of the user's nesting depth below the block).
-/// Source: SPEC §4.5.
+/// Source: docs/schedule-fusion.md §"Semantics".
 template <class G, class F>
 bool for_each_consumer_in_block(const G& g, op_handle_t<G> op, block_handle_t<G> block, F&& f) {
   static_assert(require_ordered_ir<G>());
@@ -177,6 +177,25 @@ class dense_marks {
   std::uint32_t epoch_ = 0;
 };
 
+/// The named marks and lists of a block_scratch: each algorithm takes the ones named after its
+/// own use. Names that share a slot (equal values) are never live at once: an algorithm holds its
+/// marks only while it runs and calls no other algorithm of the scratch meanwhile (the dependence
+/// walk, the convexity check and the dominance repair run one after the other on one scratch).
+enum class scratch_mark : std::uint8_t {
+  walk_seen = 0,        ///< dependence_walk: ops met
+  walk_queued = 1,      ///< dependence_walk: ops queued by the breadth-first phase
+  walk_partition = 2,   ///< dependence_walk: ops of one partition of the result
+  convex_member = 0,    ///< check_convexity: the cluster's members
+  convex_reached = 1,   ///< check_convexity: reachable from a member
+  convex_feeds = 2,     ///< check_convexity: transitive producers of a member
+  repair_carried = 0,   ///< plan_sink / plan_hoist: the slice carried along
+  pass_carried = 0,     ///< a pass's own slice bookkeeping between algorithm calls
+};
+enum class scratch_list : std::uint8_t {
+  walk_found = 0,  ///< dependence_walk: ops of the current partition
+  walk_swept = 1,  ///< dependence_walk: ops taken by the backward sweep
+};
+
 /// Reusable marks for the block algorithms (dependence walk, convexity, dominance repair).
 ///
 /// Why it exists: on an indexed IR an op_set is a flat array over every op of the IR, so
@@ -188,14 +207,13 @@ class dense_marks {
 template <class G>
 class block_scratch {
  public:
-  static constexpr std::size_t mark_count = 3;
-
   explicit block_scratch(const G& g) : marks_{op_set<G>(g), op_set<G>(g), op_set<G>(g)} {}
 
-  /// The i-th mark set, cleared. @pre i < mark_count.
-  op_set<G>& fresh(std::size_t i) {
-    marks_[i].clear();
-    return marks_[i];
+  /// The mark set named `m`, cleared.
+  op_set<G>& fresh(scratch_mark m) {
+    auto& s = marks_[static_cast<std::size_t>(m)];
+    s.clear();
+    return s;
   }
   /// Dense marks for indexed IRs, reset for the IR's current op numbering.
   dense_marks& fresh_dense(const G& g) {
@@ -203,14 +221,16 @@ class block_scratch {
     return dense_;
   }
 
-  /// The i-th op list, cleared; its capacity survives across calls. @pre i < list_count.
-  static constexpr std::size_t list_count = 2;
-  std::vector<op_handle_t<G>>& list(std::size_t i) {
-    lists_[i].clear();
-    return lists_[i];
+  /// The op list named `l`, cleared; its capacity survives across calls.
+  std::vector<op_handle_t<G>>& list(scratch_list l) {
+    auto& v = lists_[static_cast<std::size_t>(l)];
+    v.clear();
+    return v;
   }
 
  private:
+  static constexpr std::size_t mark_count = 3;
+  static constexpr std::size_t list_count = 2;
   op_set<G> marks_[mark_count];
   dense_marks dense_;
   std::vector<op_handle_t<G>> lists_[list_count];

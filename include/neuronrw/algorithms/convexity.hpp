@@ -1,6 +1,6 @@
 // neuronrw/algorithms/convexity.hpp — is a set of ops of one block convex (no op outside it lies
 // on a dependence path between two of its members)? The legality check of ScheduleFusion
-// (SPEC §4.4), in O(window).
+// (docs/schedule-fusion.md §"Semantics", legality), in O(window).
 //
 // Customization points: none; needs ordered_ir (op_set's array path on indexed IRs).
 //
@@ -8,7 +8,7 @@
 // that block positioned between them (a producer precedes its user), so only the ops strictly
 // between the first and the last member can be on a violating path. Paths through ops of any
 // kind count, other collectives included, and uses inside nested regions count for their
-// ancestor in the block (SPEC §4.5).
+// ancestor in the block (docs/schedule-fusion.md §"Semantics").
 #pragma once
 
 #include <algorithm>
@@ -42,7 +42,8 @@ struct convexity_result {
 /// sweep over the ops between the first and last member, each reading the producers (nested
 /// included) of the ops it passes: O(window + their operands). With a reused scratch nothing
 /// depends on the size of the function.
-/// Source: SPEC §4.4 (added to the seed, which would build a cyclic fusion here).
+/// Source: docs/schedule-fusion.md §"Semantics" (added to the original compiler's pass, which would build a cyclic
+/// fusion here: docs/sources.md §"Where we differ").
 template <class G>
 convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, const G& g,
                                                  std::span<const op_handle_t<G>> cluster) {
@@ -58,9 +59,9 @@ convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, cons
   }
   if (first == last) return r;
 
-  op_set<G>& member = scratch.fresh(0);
-  op_set<G>& reached = scratch.fresh(1);  // reachable from a member (members included)
-  op_set<G>& feeds = scratch.fresh(2);    // transitive producer of a member
+  op_set<G>& member = scratch.fresh(scratch_mark::convex_member);
+  op_set<G>& reached = scratch.fresh(scratch_mark::convex_reached);  // reachable from a member (members included)
+  op_set<G>& feeds = scratch.fresh(scratch_mark::convex_feeds);    // transitive producer of a member
   for (const op& o : cluster) member.insert(o);
 
   // Forward: X is reached when one of its producers is a member or reached. Members are seeded
@@ -93,7 +94,7 @@ convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, cons
   // Name one violating path's end points (rarely needed, so computed only on failure): the
   // earliest member the offender is reachable from, the latest member it feeds. Reuses the
   // marks: `reached` becomes "reaches the offender" backward, `feeds` "fed by it" forward.
-  op_set<G>& back = scratch.fresh(1);
+  op_set<G>& back = scratch.fresh(scratch_mark::convex_reached);
   back.insert(r.offending);
   for (op x = r.offending; !(x == first); x = ir::prev_op(g, x)) {
     if (!back.contains(x)) continue;
@@ -101,7 +102,7 @@ convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, cons
     for_each_producer_in_block(g, x, block, [&](op p) { back.insert(p); });
   }
   if (back.contains(first)) r.from_member = first;
-  op_set<G>& fwd = scratch.fresh(2);
+  op_set<G>& fwd = scratch.fresh(scratch_mark::convex_feeds);
   fwd.insert(r.offending);
   for (op x = ir::next_op(g, r.offending);; x = ir::next_op(g, x)) {
     for_each_producer_in_block(g, x, block, [&](op p) {
@@ -121,7 +122,7 @@ convexity_result<op_handle_t<G>> check_convexity(const G& g, std::span<const op_
   return check_convexity(scratch, g, cluster);
 }
 
-/// Convexity of {producer, consumer} (SPEC §4.4's [AG, RS]).
+/// Convexity of {producer, consumer} (docs/schedule-fusion.md's [all_gather, reduce_scatter]).
 /// @pre producer and consumer lie in one block.
 /// Complexity: O(window between them + the operands of its ops).
 template <class G>

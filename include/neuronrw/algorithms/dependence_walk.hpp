@@ -1,7 +1,7 @@
 // neuronrw/algorithms/dependence_walk.hpp — the dependence walk: from start values through their
 // defining ops in one block, stopping at the ops of a boundary set, deduplicated, ordered by
-// block position, bounded by a budget, optionally floored at a window start (SPEC §4.3; the
-// seed's worklist BFS in §"ScheduleFusion — the matcher", step (c)).
+// block position, bounded by a budget, optionally floored at a window start (docs/schedule-fusion.md §"Semantics"; the
+// original compiler's worklist BFS, docs/sources.md §"ScheduleFusion").
 //
 // Customization points:
 //   - BoundarySet (template parameter): any type with `static bool contains(kind_id)`, normally a
@@ -11,7 +11,7 @@
 //     nullopt = unbounded) and window_floor (ops positioned before it are not visited).
 // Needs ordered_ir; takes faster paths on indexed_ir (see below).
 //
-// Semantics (SPEC §4.3, §4.5):
+// Semantics (docs/schedule-fusion.md §"Semantics"):
 //   - The start set is producers(op in its block) for `dependence_walk(g, op)` (nested uses of op
 //     count, op itself is never visited), or the ancestors in `block` of the start values'
 //     defining ops for `dependence_walk_from(g, values, block)`.
@@ -20,12 +20,12 @@
 //     (recorded in `ops`) and expanded through their producers in the block (nested uses
 //     included). Both lists are in block order, without duplicates.
 //   - Ops positioned before `window_floor` are neither met nor recorded (the floor itself is).
-//   - The budget bounds the visited ops (boundary ops are free, as in the seed, whose bound is on
+//   - The budget bounds the visited ops (boundary ops are free, as in the original compiler, whose bound is on
 //     the ordered op list the boundary ops never join). The walk is complete iff at most `budget`
 //     ops are visitable; otherwise it stops when one more would be visited, with status
 //     budget_exceeded and visited_count = budget + 1.
 //
-// How (why it looks like this: the walk is benchmarked against a CSR-array BFS, SPEC §8;
+// How (why it looks like this: the walk is benchmarked against a CSR-array BFS, docs/performance.md;
 // figures in docs/performance.md):
 //   - Any IR: breadth-first from the start set (the worklist is the result vector itself), op_set
 //     marks, then one sort by is_before_in_block.
@@ -64,10 +64,10 @@ namespace neuronrw {
 /// `dependence_walk(g, rs, {.budget = std::nullopt, .window_floor = ag})`.
 template <class G>
 struct walk_options {
-  /// Maximum number of visited (non-boundary) ops; nullopt = unbounded. Default: the seed's 100.
+  /// Maximum number of visited (non-boundary) ops; nullopt = unbounded. Default: the original compiler's 100.
   std::optional<std::size_t> budget = 100;
   /// When set, ops positioned before it in the walked block are not visited (the reschedule of
-  /// SPEC §4.5 cannot affect them). @pre it lies in the walked block.
+  /// docs/schedule-fusion.md §"Semantics" cannot affect them). @pre it lies in the walked block.
   std::optional<op_handle_t<G>> window_floor = std::nullopt;
 };
 
@@ -116,9 +116,9 @@ class walker {
         g_(g),
         block_(block),
         opts_(opts),
-        seen_(s.fresh(0)),
+        seen_(s.fresh(scratch_mark::walk_seen)),
         dense_(s.fresh_dense(g)),
-        swept_(s.list(1)) {}
+        swept_(s.list(scratch_list::walk_swept)) {}
 
   walk_result<op> from_op(op start) {
     // Marked first: a block that does not respect dominance could lead back to it.
@@ -262,7 +262,7 @@ class walker {
   void hand_over(op at, op start) {
     std::vector<op> late_boundary = std::move(r_.boundary);
     r_.boundary.clear();
-    op_set<G>& queued = scratch_.fresh(1);
+    op_set<G>& queued = scratch_.fresh(scratch_mark::walk_queued);
     bool go = true;
     auto pend = [&](op a) {
       if (!go || !ir::is_before_in_block(g_, a, at) || !queued.insert(a)) return go;
@@ -340,11 +340,11 @@ class walker {
   void order_bfs_part(op at) {
     const std::size_t total = r_.ops.size() + r_.boundary.size();
     if (total == 0) return;
-    op_set<G>& in_part = scratch_.fresh(2);
+    op_set<G>& in_part = scratch_.fresh(scratch_mark::walk_partition);
     for (const op& o : r_.ops) in_part.insert(o);
     for (const op& o : r_.boundary) in_part.insert(o);
     const std::size_t limit = 4 * total * static_cast<std::size_t>(std::bit_width(total)) + sweep_slack;
-    std::vector<op>& found = scratch_.list(0);
+    std::vector<op>& found = scratch_.list(scratch_list::walk_found);
     std::size_t steps = 0;
     for (op o = ir::prev_op(g_, at); !ir::is_null<G>(o) && found.size() < total; o = ir::prev_op(g_, o)) {
       if (++steps > limit) return sort_bfs_part();
@@ -380,7 +380,7 @@ class walker {
 /// Complexity: O(Σ over met ops of their operands, nested ops' included) plus
 /// O(min(span, k log k)) order queries for k met ops spread over a block span; with a scratch
 /// reused across calls, no term depends on the size of the function.
-/// Source: seed §"Algorithm — the matcher and the reschedule" (c); SPEC §4.3.
+/// Source: docs/schedule-fusion.md §"Semantics"; docs/sources.md §"ScheduleFusion".
 template <boundary_set_like BoundarySet = default_boundary_set, class G>
 walk_result<op_handle_t<G>> dependence_walk(block_scratch<G>& scratch, const G& g, op_handle_t<G> start,
                                             const walk_options<G>& opts = {}) {
@@ -394,7 +394,7 @@ walk_result<op_handle_t<G>> dependence_walk(const G& g, op_handle_t<G> start, co
   return dependence_walk<BoundarySet>(scratch, g, start, opts);
 }
 
-/// The general form (SPEC §4.3): the walk from arbitrary start values, within `block`. A value
+/// The general form (docs/schedule-fusion.md §"Semantics"): the walk from arbitrary start values, within `block`. A value
 /// whose defining op is not (transitively) inside `block`, or that is a block argument, adds
 /// nothing to the start set.
 /// @pre `block` respects dominance; opts.window_floor, when set, lies in `block`.

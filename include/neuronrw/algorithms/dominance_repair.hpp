@@ -6,21 +6,23 @@
 // Customization points: none; planning needs ordered_ir, applying reschedulable_ir.
 //
 //   sink  (op → immediately before dest; its forward slice in (op, dest) → immediately after
-//          `after`). ScheduleFusion's reschedule (SPEC §4.5) is sink(AG, dest = RS,
-//          after = last op of the cluster): the seed's `AG.moveAfter(RS)` plus its
+//          `after`). ScheduleFusion's reschedule (docs/schedule-fusion.md §"Semantics") is sink(AG, dest = RS,
+//          after = last op of the cluster): the original compiler's `AG.moveAfter(RS)` plus its
 //          moveBefore/moveAfter repair, stated by its outcome.
 //   hoist (op → immediately after dest; its backward slice in (dest, op) → immediately before
 //          op's new position).
 //
 // Slices are taken with block_dataflow's producers, so a use inside a nested region counts for
-// its ancestor op in the block (SPEC §4.5); an op whose kind is `return` (a region or function
-// terminator) never moves, and nothing is moved after one.
+// its ancestor op in the block (docs/schedule-fusion.md §"Semantics"); a terminator
+// (ir::is_terminator: the IR's own answer, optional capability O3, else a `return`-kind op)
+// never moves, and nothing is moved after one.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <span>
 #include <vector>
 
 #include <neuronrw/algorithms/block_dataflow.hpp>
@@ -35,7 +37,7 @@ enum class repair_refusal : std::uint8_t {
   none,
   different_blocks,   ///< op, dest (and after) are not all in one block
   wrong_order,        ///< sink: dest not after op, or after before dest; hoist: dest not before op
-  moves_terminator,   ///< the op or a carried op is a `return`-kind terminator (offending = it)
+  moves_terminator,   ///< the op or a carried op is a terminator (ir::is_terminator; offending = it)
   after_terminator,   ///< sink: carried ops would land after `after`, a terminator (offending = after)
   slice_feeds_range,  ///< sink: an op of [dest, after] uses a carried op, so the carried op
                       ///< cannot move after it (offending = that user; dependence = the carried op)
@@ -64,6 +66,21 @@ struct op_move {
   friend bool operator==(const op_move&, const op_move&) = default;
 };
 
+/// Performs `moves` in order: the one place a planned move becomes an IR move (the repair here,
+/// ScheduleFusion's reschedule, any pass that plans moves).
+/// @pre each move was planned against the IR as the earlier moves leave it.
+/// Complexity: O(moves) IR moves (O(1) amortized each on the reference IR).
+template <class G>
+void apply_moves(G& g, std::span<const op_move<op_handle_t<G>>> moves) {
+  static_assert(require_reschedulable_ir<G>());
+  for (const auto& m : moves) {
+    if (m.where == move_position::before)
+      ir::move_before(g, m.op, m.anchor);
+    else
+      ir::move_after(g, m.op, m.anchor);
+  }
+}
+
 /// A dominance-repair plan: plain data.
 template <class Op>
 struct repair_plan {
@@ -83,11 +100,6 @@ struct repair_plan {
 namespace repair_detail {
 
 template <class G>
-bool is_terminator(const G& g, op_handle_t<G> o) {
-  return ir::kind(g, o) == kind_id_v<kinds::return_>;
-}
-
-template <class G>
 repair_plan<op_handle_t<G>> refused(repair_refusal why, op_handle_t<G> offending) {
   repair_plan<op_handle_t<G>> p;
   p.refusal = why;
@@ -101,13 +113,13 @@ repair_plan<op_handle_t<G>> refused(repair_refusal why, op_handle_t<G> offending
 /// Plans sink: `op` to immediately before `dest`; the ops of the window (op, dest) that
 /// transitively use op (its forward slice) to immediately after `after`, in their order. All
 /// other ops keep their relative order. Refused (moves empty) when op/dest/after are not in one
-/// block or out of order, when op or a carried op is a `return`-kind terminator, when carried ops
+/// block or out of order, when op or a carried op is a terminator (ir::is_terminator), when carried ops
 /// would follow a terminator `after`, or when an op of [dest, after] uses a carried op (it
 /// would then precede its producer).
 /// @pre op, dest and after are ops of the IR; the block respects dominance.
 /// Complexity: O(window (op, after) + operands of its ops) and O(1) order queries on IRs where
 /// they are O(1); O(1) setup with a reused scratch.
-/// Source: SPEC §4.5; seed §"Algorithm — the matcher and the reschedule" (d).
+/// Source: docs/schedule-fusion.md §"Semantics"; docs/sources.md §"ScheduleFusion".
 template <class G>
 repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_handle_t<G> op,
                                       op_handle_t<G> dest, op_handle_t<G> after) {
@@ -120,11 +132,11 @@ repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_
   if (!ir::is_before_in_block(g, op, dest)) return refused<G>(repair_refusal::wrong_order, dest);
   if (!(after == dest) && !ir::is_before_in_block(g, dest, after))
     return refused<G>(repair_refusal::wrong_order, after);
-  if (repair_detail::is_terminator(g, op)) return refused<G>(repair_refusal::moves_terminator, op);
+  if (ir::is_terminator(g, op)) return refused<G>(repair_refusal::moves_terminator, op);
 
   repair_plan<handle> p;
   p.offending = p.dependence = ir::null_op<G>();
-  op_set<G>& carried = scratch.fresh(0);
+  op_set<G>& carried = scratch.fresh(scratch_mark::repair_carried);
   carried.insert(op);
   std::size_t window = 0;
   for (handle x = ir::next_op(g, op); !(x == dest); x = ir::next_op(g, x)) {
@@ -137,13 +149,13 @@ repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_
     });
   }
   for (const handle& s : p.slice)
-    if (repair_detail::is_terminator(g, s)) {
+    if (ir::is_terminator(g, s)) {
       p.refusal = repair_refusal::moves_terminator;
       p.offending = s;
       return p;
     }
   if (!p.slice.empty()) {
-    if (repair_detail::is_terminator(g, after)) {
+    if (ir::is_terminator(g, after)) {
       p.refusal = repair_refusal::after_terminator;
       p.offending = after;
       return p;
@@ -182,12 +194,12 @@ repair_plan<op_handle_t<G>> plan_sink(const G& g, op_handle_t<G> op, op_handle_t
 /// Plans hoist: `op` to immediately after `dest`; the ops of the window (dest, op) that op
 /// transitively uses (its backward slice) to immediately before op's new position, in their
 /// order. All other ops keep their relative order. Refused (moves empty) when op/dest are not in
-/// one block or dest is not before op, or when op or a carried op is a `return`-kind
+/// one block or dest is not before op, or when op or a carried op is a terminator
 /// terminator. On a block that respects dominance nothing else can break: carried ops only move
 /// earlier past ops they do not use, and the ops they pass are not used by them.
 /// @pre the block respects dominance.
 /// Complexity: O(window (dest, op) + operands of its ops); O(1) setup with a reused scratch.
-/// Source: SPEC §4.5 (the mirror image of sink).
+/// Source: docs/schedule-fusion.md §"Semantics" (the mirror image of sink).
 template <class G>
 repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op_handle_t<G> op,
                                        op_handle_t<G> dest) {
@@ -197,11 +209,11 @@ repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op
   const auto block = ir::block_of(g, op);
   if (!(ir::block_of(g, dest) == block)) return refused<G>(repair_refusal::different_blocks, dest);
   if (!ir::is_before_in_block(g, dest, op)) return refused<G>(repair_refusal::wrong_order, dest);
-  if (repair_detail::is_terminator(g, op)) return refused<G>(repair_refusal::moves_terminator, op);
+  if (ir::is_terminator(g, op)) return refused<G>(repair_refusal::moves_terminator, op);
 
   repair_plan<handle> p;
   p.offending = p.dependence = ir::null_op<G>();
-  op_set<G>& needed = scratch.fresh(0);
+  op_set<G>& needed = scratch.fresh(scratch_mark::repair_carried);
   for_each_producer_in_block(g, op, block, [&](handle d) { needed.insert(d); });
   std::size_t window = 0;
   handle first_kept = ir::null_op<G>();  // the earliest window op that stays
@@ -216,7 +228,7 @@ repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op
   }
   std::reverse(p.slice.begin(), p.slice.end());
   for (const handle& s : p.slice)
-    if (repair_detail::is_terminator(g, s)) {
+    if (ir::is_terminator(g, s)) {
       p.refusal = repair_refusal::moves_terminator;
       p.offending = s;
       return p;
@@ -247,13 +259,7 @@ repair_plan<op_handle_t<G>> plan_hoist(const G& g, op_handle_t<G> op, op_handle_
 template <class G>
 void apply_repair(G& g, const repair_plan<op_handle_t<G>>& plan) {
   static_assert(require_reschedulable_ir<G>());
-  if (!plan.ok()) return;
-  for (const auto& m : plan.moves) {
-    if (m.where == move_position::before)
-      ir::move_before(g, m.op, m.anchor);
-    else
-      ir::move_after(g, m.op, m.anchor);
-  }
+  if (plan.ok()) apply_moves(g, std::span<const op_move<op_handle_t<G>>>(plan.moves));
 }
 
 }  // namespace neuronrw

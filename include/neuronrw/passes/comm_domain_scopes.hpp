@@ -1,4 +1,4 @@
-// neuronrw/passes/comm_domain_scopes.hpp — MaterializeCommDomainScopes (SPEC §6, seed 001): find
+// neuronrw/passes/comm_domain_scopes.hpp — MaterializeCommDomainScopes (docs/host-programs.md): find
 // the window-buffer allocations of every host orchestrator, infer from the chip dispatches which
 // devices use each one, build one WindowBuffer per allocation, re-type its views, and group the
 // allocations into comm-domain scopes wrapped around the function body.
@@ -11,13 +11,15 @@
 // (allocations, views, dispatches with their device descriptors, merged coverage, scopes) or the
 // located diagnostics; `apply_comm_domain_scopes` materializes a plan that has no errors;
 // `materialize_comm_domain_scopes` does both and leaves the program untouched on any error.
-// `describe_plan` prints a plan (a dry run).
+// `describe_plan` (or the protocol's `describe(p, plan)`) prints a plan (a dry run); every
+// plan models pass_plan (passes/protocol.hpp): refusals carry a comm_domain_refusal_code.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,11 +33,11 @@
 #include <neuronrw/descriptors/device_coverage.hpp>
 #include <neuronrw/descriptors/lattice.hpp>
 #include <neuronrw/diagnostic.hpp>
-#include <neuronrw/ir/host/traits.hpp>
+#include <neuronrw/passes/protocol.hpp>
 
 namespace neuronrw {
 
-/// One host-level collective (SPEC §6): which of its arguments are window views and how their
+/// One host-level collective (docs/host-programs.md §"Collectives"): which of its arguments are window views and how their
 /// coverage flows. Argument positions are 0-based; -1 means "none".
 struct collective_spec {
   std::string_view op;             ///< "pld.tensor.allreduce"
@@ -49,7 +51,7 @@ struct collective_spec {
   std::string_view target_role = "data/target";  ///< word used in diagnostics
 };
 
-/// SPEC §6: allreduce / broadcast / reduce_scatter (data 0, signal 1); allgather / all_to_all
+/// docs/host-programs.md: allreduce / broadcast / reduce_scatter (data 0, signal 1); allgather / all_to_all
 /// (target 1, signal 2); all_to_all_v (target 1, signal 2, recv_counts 4); barrier (signal 0).
 /// Results alias the in-place buffer: argument 0, or the target for the push-based forms.
 inline constexpr collective_spec default_collectives[] = {
@@ -80,6 +82,39 @@ struct comm_domain_options {
 };
 
 /// The analysis result: plain data, read by apply, by dry runs and by tests.
+/// Why a host orchestrator cannot be materialized (refusal::op names the expression concerned:
+/// the call, or the `device=` / step expression).
+enum class comm_domain_refusal_code : std::uint8_t {
+  bad_alloc_call,         ///< the alloc call has not exactly one size argument, or no name
+  unsupported_device,     ///< a `device=` expression the inference cannot resolve (or out of range)
+  non_unit_step,          ///< `device=r` over a loop whose step is not the constant 1
+  collective_in_loop,     ///< a single-use collective (all_to_all_v) inside a for / while loop
+  bad_collective_call,    ///< wrong arity, or a buffer argument that is not a window view
+  no_coverage_to_share,   ///< a collective's buffer has no coverage its signal could inherit
+  dead_allocation,        ///< an allocation without a window view
+  unconsumed_allocation,  ///< an allocation no device-tagged dispatch reaches
+  untyped_view,           ///< a view variable whose type cannot carry a WindowBuffer
+  too_many_devices,       ///< a finite domain larger than comm_domain_options::max_listed_devices
+  duplicate_name,         ///< two allocations of one scope share a name
+};
+
+constexpr std::string_view to_string(comm_domain_refusal_code c) noexcept {
+  switch (c) {
+    case comm_domain_refusal_code::bad_alloc_call: return "bad_alloc_call";
+    case comm_domain_refusal_code::unsupported_device: return "unsupported_device";
+    case comm_domain_refusal_code::non_unit_step: return "non_unit_step";
+    case comm_domain_refusal_code::collective_in_loop: return "collective_in_loop";
+    case comm_domain_refusal_code::bad_collective_call: return "bad_collective_call";
+    case comm_domain_refusal_code::no_coverage_to_share: return "no_coverage_to_share";
+    case comm_domain_refusal_code::dead_allocation: return "dead_allocation";
+    case comm_domain_refusal_code::unconsumed_allocation: return "unconsumed_allocation";
+    case comm_domain_refusal_code::untyped_view: return "untyped_view";
+    case comm_domain_refusal_code::too_many_devices: return "too_many_devices";
+    case comm_domain_refusal_code::duplicate_name: return "duplicate_name";
+  }
+  return "unknown";
+}
+
 template <class P>
 struct comm_domain_plan {
   using function_handle = host_function_t<P>;
@@ -145,16 +180,29 @@ struct comm_domain_plan {
     std::vector<scope> scopes;
   };
 
-  std::vector<function_plan> functions;  ///< every host orchestrator, in program order
-  diagnostics errors;                    ///< in program order; non-empty: apply must not run
+  /// {code, op, message}, plus where it is.
+  struct refusal_record : refusal<comm_domain_refusal_code, expr_handle> {
+    source_loc loc;
+  };
 
-  bool ok() const noexcept { return errors.empty(); }
+  std::vector<function_plan> functions;  ///< every host orchestrator, in program order
+  std::vector<refusal_record> refused;   ///< in program order; non-empty: apply must not run
+  diagnostics errors;                    ///< the same, located and worded as pypto reports them
+
+  bool ok() const noexcept { return refused.empty(); }
   /// Whether applying changes the program.
-  bool changes() const noexcept {
+  bool has_changes() const noexcept {
+    if (!ok()) return false;
     for (auto& f : functions)
       if (f.state == status::materialize) return true;
     return false;
   }
+  /// The functions apply materializes (empty when the plan has refusals).
+  auto changes() const {
+    const bool apply = ok();
+    return functions | std::views::filter([apply](const function_plan& f) { return apply && f.state == status::materialize; });
+  }
+  std::span<const refusal_record> refusals() const noexcept { return refused; }
 };
 
 namespace comm_domain_detail {
@@ -210,8 +258,14 @@ class analysis {
   int repeat_depth_ = 0;       // enclosing for + while loops
   std::size_t errors_at_start_ = 0;
 
-  void error(source_loc loc, std::string msg) {
-    plan_.errors.push_back({file_, loc, "MaterializeCommDomainScopes: " + std::move(msg)});
+  void error(comm_domain_refusal_code code, expr_t concerned, source_loc loc, std::string msg) {
+    plan_.errors.push_back({file_, loc, "MaterializeCommDomainScopes: " + msg});
+    typename plan_t::refusal_record r;
+    r.code = code;
+    r.op = concerned;
+    r.message = std::move(msg);
+    r.loc = loc;
+    plan_.refused.push_back(std::move(r));
   }
   bool failed() const { return plan_.errors.size() != errors_at_start_; }
 
@@ -250,7 +304,7 @@ class analysis {
     repeat_depth_ = 0;
     errors_at_start_ = plan_.errors.size();
 
-    // Idempotence. SPEC: a body that already is a scope is left alone; a scope anywhere in the
+    // Idempotence (docs/host-programs.md): a body that already is a scope is left alone; a scope anywhere in the
     // body counts too, so a second run can never wrap (and re-type) a materialized body again.
     for (stmt_t s : host_access::body(p_, fp.fn))
       if (contains_scope(s)) {
@@ -292,10 +346,10 @@ class analysis {
     for (auto& c : fp.collectives) {
       if (c.target != npos) {
         if (fp.allocs[c.target].coverage.is_bottom())
-          error(c.loc, "collective data/target buffer has no inferred comm-domain coverage to share with its "
+          error(comm_domain_refusal_code::no_coverage_to_share, c.call, c.loc, "collective data/target buffer has no inferred comm-domain coverage to share with its "
                        "signal buffer");
       } else if (!c.inheritors.empty() && fp.allocs[c.inheritors.front()].coverage.is_bottom()) {
-        error(c.loc, c.op + " signal buffer has no inferred comm-domain coverage — add a device= annotation or "
+        error(comm_domain_refusal_code::no_coverage_to_share, c.call, c.loc, c.op + " signal buffer has no inferred comm-domain coverage — add a device= annotation or "
                             "ensure the signal window is consumed by a device-tagged chip dispatch");
       }
     }
@@ -306,15 +360,15 @@ class analysis {
     // read as "every device".
     for (auto& a : fp.allocs) {
       if (a.views.empty())
-        error(a.loc, std::string(o_.alloc_op) + " '" + a.name + "' has no " + std::string(o_.window_op) +
+        error(comm_domain_refusal_code::dead_allocation, a.call, a.loc, std::string(o_.alloc_op) + " '" + a.name + "' has no " + std::string(o_.window_op) +
                          " materialisation (dead allocation)");
       else if (a.coverage.is_bottom())
-        error(a.loc, std::string(o_.alloc_op) + " '" + a.name + "' is not consumed by any chip_orch dispatch");
+        error(comm_domain_refusal_code::unconsumed_allocation, a.call, a.loc, std::string(o_.alloc_op) + " '" + a.name + "' is not consumed by any chip_orch dispatch");
     }
     if (failed()) return fail();
     for (auto& v : fp.views)
       if (!host_access::can_carry_window(p_, v.var))
-        error(v.loc, std::string(o_.window_op) + " result Var should have DistributedTensorType");
+        error(comm_domain_refusal_code::untyped_view, v.call, v.loc, std::string(o_.window_op) + " result Var should have DistributedTensorType");
     if (failed()) return fail();
 
     // 5. Group by EXACT coverage, in allocation order; scope i is comm_d<i>.
@@ -333,7 +387,7 @@ class analysis {
         if (!a.coverage.is_all()) {
           const auto n = a.coverage.rank_count().value_or(0);
           if (n > o_.max_listed_devices) {
-            error(a.loc, "comm domain of '" + a.name + "' covers " + std::to_string(n) + " devices; at most " +
+            error(comm_domain_refusal_code::too_many_devices, a.call, a.loc, "comm domain of '" + a.name + "' covers " + std::to_string(n) + " devices; at most " +
                              std::to_string(o_.max_listed_devices) + " can be listed");
             continue;
           }
@@ -345,7 +399,7 @@ class analysis {
       }
       const std::size_t si = it->second;
       if (!names[si].insert(a.name).second) {
-        error(a.loc, "duplicate allocation name '" + a.name + "' within the same comm domain");
+        error(comm_domain_refusal_code::duplicate_name, a.call, a.loc, "duplicate allocation name '" + a.name + "' within the same comm domain");
         continue;
       }
       a.scope = si;
@@ -387,14 +441,14 @@ class analysis {
     const source_loc loc = host_access::location(p_, call);
     const auto a = args(call);
     if (a.size() != 1) {
-      error(loc, std::string(o_.alloc_op) + " expects exactly one arg (size)");
+      error(comm_domain_refusal_code::bad_alloc_call, call, loc, std::string(o_.alloc_op) + " expects exactly one arg (size)");
       return;
     }
     std::string name;
     if (auto k = host_access::keyword_arg(p_, call, o_.name_kwarg))
       if (auto sv = host_access::string_value(p_, *k)) name = std::string(*sv);
     if (name.empty()) {
-      error(loc, std::string(o_.alloc_op) + " missing '" + std::string(o_.name_kwarg) + "' kwarg");
+      error(comm_domain_refusal_code::bad_alloc_call, call, loc, std::string(o_.alloc_op) + " missing '" + std::string(o_.name_kwarg) + "' kwarg");
       return;
     }
     alloc_of_[t] = fp_->allocs.size();
@@ -438,7 +492,7 @@ class analysis {
     if (host_access::callee_kind(p_, call) != host_callee_kind::function) return;
     if (!chip_orchs_.count(std::string(host_access::callee_name(p_, call)))) return;
     const auto device = host_access::call_attr(p_, call, o_.device_attr);
-    if (!device) return;  // a dispatch without device= is ignored (SPEC §6)
+    if (!device) return;  // a dispatch without device= is ignored (docs/host-programs.md)
     const source_loc loc = host_access::location(p_, call);
     auto desc = resolve_device(*device, loc);
     if (!desc) return;
@@ -466,18 +520,18 @@ class analysis {
 
   std::string world_size_text() const { return std::string(o_.world_size_op) + "()"; }
 
-  /// The device descriptor of a `device=` expression (the seed's table, plus SPEC §6's start and
+  /// The device descriptor of a `device=` expression (pypto's table, plus docs/host-programs.md's start and
   /// variable-bound forms). nullopt after reporting an error.
   std::optional<device_coverage> resolve_device(expr_t d, source_loc at) {
     const host_expr_kind k = kind(d);
     if (k == host_expr_kind::int_const) {
       const std::int64_t v = host_access::int_value(p_, d);
       if (v < 0) {
-        error(at, "device= ConstInt must be non-negative, got " + std::to_string(v));
+        error(comm_domain_refusal_code::unsupported_device, d, at, "device= ConstInt must be non-negative, got " + std::to_string(v));
         return std::nullopt;
       }
       if (v > max_rank) {
-        error(at, "device= ConstInt " + std::to_string(v) + " exceeds the largest supported rank " +
+        error(comm_domain_refusal_code::unsupported_device, d, at, "device= ConstInt " + std::to_string(v) + " exceeds the largest supported rank " +
                       std::to_string(max_rank));
         return std::nullopt;
       }
@@ -498,43 +552,43 @@ class analysis {
         if (kind(stop) == host_expr_kind::int_const) {
           const expr_t start = unwrap(host_access::loop_start(p_, *it));
           if (kind(start) != host_expr_kind::int_const) {
-            error(at, "device=r loop start must unwrap to ConstInt");
+            error(comm_domain_refusal_code::unsupported_device, d, at, "device=r loop start must unwrap to ConstInt");
             return std::nullopt;
           }
           if (!check_step(step, at)) return std::nullopt;
           const std::int64_t lo = host_access::int_value(p_, start);
           const std::int64_t hi = host_access::int_value(p_, stop);
           if (lo < 0 || hi < lo) {
-            error(at, "device=r loop range must be [0, N) with N>=0");
+            error(comm_domain_refusal_code::unsupported_device, d, at, "device=r loop range must be [0, N) with N>=0");
             return std::nullopt;
           }
           if (hi - 1 > max_rank) {
-            error(at, "device=r loop bound " + std::to_string(hi) + " exceeds the largest supported rank " +
+            error(comm_domain_refusal_code::unsupported_device, d, at, "device=r loop bound " + std::to_string(hi) + " exceeds the largest supported rank " +
                           std::to_string(max_rank));
             return std::nullopt;
           }
           return device_coverage::range(static_cast<device_coverage::rank_type>(lo),
                                         static_cast<device_coverage::rank_type>(hi));
         }
-        error(at, "device=r loop bound must be ConstInt or " + world_size_text());
+        error(comm_domain_refusal_code::unsupported_device, d, at, "device=r loop bound must be ConstInt or " + world_size_text());
         return std::nullopt;
       }
-      error(at, "device= Var is not the induction variable of any enclosing pl.range loop");
+      error(comm_domain_refusal_code::unsupported_device, d, at, "device= Var is not the induction variable of any enclosing pl.range loop");
       return std::nullopt;
     }
-    error(at, "device= expression must be ConstInt or the induction var of pl.range; got an unsupported "
+    error(comm_domain_refusal_code::unsupported_device, d, at, "device= expression must be ConstInt or the induction var of pl.range; got an unsupported "
               "expression");
     return std::nullopt;
   }
 
   bool check_step(expr_t step, source_loc at) {
     if (kind(step) != host_expr_kind::int_const) {
-      error(at, "device=r loop step must unwrap to ConstInt");
+      error(comm_domain_refusal_code::non_unit_step, step, at, "device=r loop step must unwrap to ConstInt");
       return false;
     }
     const std::int64_t s = host_access::int_value(p_, step);
     if (s != 1) {
-      error(at, "device=r over a non-unit-step loop is not supported (step=" + std::to_string(s) + ")");
+      error(comm_domain_refusal_code::non_unit_step, step, at, "device=r over a non-unit-step loop is not supported (step=" + std::to_string(s) + ")");
       return false;
     }
     return true;
@@ -570,11 +624,11 @@ class analysis {
     const std::string op(c->op);
     const auto a = args(call);
     if (a.size() != c->arity) {
-      error(loc, op + " expects exactly " + arity_text(c->arity));
+      error(comm_domain_refusal_code::bad_collective_call, call, loc, op + " expects exactly " + arity_text(c->arity));
       return;
     }
     if (c->single_use && repeat_depth_ > 0) {
-      error(loc, op + " is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is "
+      error(comm_domain_refusal_code::collective_in_loop, call, loc, op + " is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is "
                       "single-use and cannot reuse a signal across dynamic invocations.");
       return;
     }
@@ -585,13 +639,13 @@ class analysis {
       const expr_t e = a[static_cast<std::size_t>(index)];
       const source_loc at = host_access::location(p_, e).known() ? host_access::location(p_, e) : loc;
       if (kind(e) != host_expr_kind::var_ref) {
-        error(at, op + " " + std::string(name) + " must be a window view Var");
+        error(comm_domain_refusal_code::bad_collective_call, e, at, op + " " + std::string(name) + " must be a window view Var");
         ok = false;
         return npos;
       }
       const std::size_t w = resolve_view(host_access::referenced_var(p_, e));
       if (w == npos) {
-        error(at, op + " " + std::string(name) + " must be produced by " + std::string(o_.window_op));
+        error(comm_domain_refusal_code::bad_collective_call, e, at, op + " " + std::string(name) + " must be produced by " + std::string(o_.window_op));
         ok = false;
         return npos;
       }
@@ -609,7 +663,7 @@ class analysis {
 
 }  // namespace comm_domain_detail
 
-/// The analysis of MaterializeCommDomainScopes (SPEC §6; seed 001 §算法 1-4 and §Sanity 校验):
+/// The analysis of MaterializeCommDomainScopes (docs/host-programs.md; docs/sources.md §"MaterializeCommDomainScopes"):
 /// per host orchestrator (level HOST, role Orchestrator), in program order —
 ///   1-2. allocations `x = alloc_window_buffer(size, name=...)` and their views
 ///        `v = window(x, [shape], dtype=...)` (first argument directly an allocation variable);
@@ -668,14 +722,8 @@ diagnostics materialize_comm_domain_scopes(P& p, const comm_domain_options& opts
   return {};
 }
 
-/// The driver's entry point on the reference host IR: empty = success (program changed or already
-/// materialized); on error the program is unchanged.
-inline diagnostics materialize_comm_domain_scopes(host::program& p) {
-  return materialize_comm_domain_scopes<host::program>(p, comm_domain_options{});
-}
-
-/// A dry run: the plan as text, one line per allocation, dispatch, collective and scope.
-/// Deterministic (program order throughout).
+/// A dry run: the plan as text, one line per allocation, dispatch, collective and scope, then the
+/// refusals as located diagnostics. Deterministic (program order throughout).
 template <class P>
 std::string describe_plan(const comm_domain_plan<P>& plan) {
   using plan_t = comm_domain_plan<P>;
@@ -714,6 +762,13 @@ std::string describe_plan(const comm_domain_plan<P>& plan) {
   }
   for (const auto& e : plan.errors) out += e.str() + "\n";
   return out;
+}
+
+/// The protocol's name for the dry run (passes/protocol.hpp): host programs name their functions,
+/// allocations and calls themselves, so no printer is needed and the text is describe_plan's.
+template <class P>
+std::string describe(const P&, const comm_domain_plan<P>& plan) {
+  return describe_plan(plan);
 }
 
 }  // namespace neuronrw

@@ -1,6 +1,6 @@
 // neuronrw/passes/fusion_to_composite.hpp — FusionToComposite: lower every fusion into a
-// `stablehlo.composite` plus a private decomposition function (SPEC §5; seed 000
-// §"FusionToComposite — wrapping a fusion as an MLIR composite", §"Composite attribute schema").
+// `stablehlo.composite` plus a private decomposition function (docs/fusion-to-composite.md;
+// docs/sources.md §"FusionToComposite", §"Composite attribute schema").
 //
 // Customization points:
 //   - the IR: any model of neuronrw::outlinable_ir (ir_traits<G>, concepts/ir.hpp). Fusions are
@@ -10,12 +10,13 @@
 //     `fusion_op_registry::with_kinds<"RmsNorm">`).
 //   - fusion_to_composite_options (aggregate, designated initializers).
 //
-// Plan + apply (STYLE 5):
+// Protocol (passes/protocol.hpp):
 //   auto p = neuronrw::plan_fusion_to_composite(g, {.validate_fusion_kind = true});  // reads only
 //   if (p.ok()) neuronrw::apply(g, p);
-// or `neuronrw::fusion_to_composite(g)`, which does both and returns the plan.
+// or `neuronrw::fusion_to_composite(g)`, which does both and returns the plan; describe(g, p,
+// op_printer) prints it.
 //
-// The rewrite, per fusion F in walk order (seed's convertFusionToComposite, SPEC §5):
+// The rewrite, per fusion F in walk order (the original compiler's convertFusionToComposite):
 //   1. outline_region: a private function @<prefix><N> at the module's end, signature
 //      (F's operand types) -> (F's result types), body cloned from F's region with its `*.return`
 //      terminator turned into `func.return`, attributes {genComposite = true, noDelete = true};
@@ -28,25 +29,27 @@
 //   3. erase_op(F).
 //
 // Walk order and numbering: functions in module order, skipping functions that carry
-// `genComposite` (the seed's idempotency barrier); inside a function every region is walked and
+// `genComposite` (the original compiler's idempotency barrier); inside a function every region is walked and
 // fusions are taken in post-order (an inner fusion before the fusion containing it, siblings in
 // block order). N counts from 0 per run in that order; a name the module already defines is
-// skipped (the seed's counter would collide on a second run over new fusions). Decompositions are
+// skipped (the original compiler's counter would collide on a second run over new fusions). Decompositions are
 // created, hence appended, in the same order. A second run finds no fusion and changes nothing.
 //
-// Refusals: the plan lists problems instead of conversions going wrong half way; a plan with
-// problems applies nothing, so a refused module is left exactly as it was:
+// Refusals: the plan lists refusals instead of conversions going wrong half way; a plan with
+// refusals applies nothing, so a refused module is left exactly as it was:
 //   - unknown FusionKind (only with `validate_fusion_kind`): the registry's exact message, e.g.
 //     `Unexpected FusionOp type 'X'. Supported fusion types are: ScheduleFusion, ..., DotSoftmax.`
 //   - a FusionKind that is not a string attribute;
 //   - a fusion without exactly one region block, or with an empty one (nothing to outline);
-//   - a body that does not end with an op of kind `return` with one operand per fusion result
-//     (it could not become the decomposition's func.return);
-//   - a fusion body whose ops use the result of an op outside the fusion (a clone into a function
-//     would be invalid). Block arguments cannot be told apart through the concept (it has no
-//     "block of an argument" query); IR-specific entry points add that check (the reference IR's
-//     does, see passes/composite_emitter.hpp).
+//   - a body that does not end with an op of kind `return` (`mhlo.return`, `stablehlo.return`)
+//     with one operand per fusion result: only a return becomes the decomposition's func.return
+//     (another terminator, e.g. a loop's yield, means something else);
+//   - a fusion body whose ops use a value defined outside the fusion (a clone into a function
+//     would be invalid): the result of an outside op, or — when the IR has the optional capability
+//     `argument_block` (concepts/ir.hpp O2) — an argument of a block outside the fusion. Without
+//     that capability a block argument is taken to belong to the region using it.
 //
+// Source: docs/fusion-to-composite.md, docs/sources.md §"FusionToComposite".
 // Complexity: planning O(ops + operands x nesting depth) per nesting level of fusions (each
 // fusion's body is scanned once for the capture check) plus one has_symbol query per name;
 // applying is linear in the cloned bodies on the reference IR.
@@ -54,20 +57,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include <neuronrw/algorithms/ancestry.hpp>
+#include <neuronrw/algorithms/walk.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/kind_registry.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/mlir_string.hpp>
+#include <neuronrw/passes/protocol.hpp>
 
 namespace neuronrw {
 
-/// The attribute names and fixed values of the schema (seed §"Composite attribute schema").
+/// The attribute names and fixed values of the schema (docs/fusion-to-composite.md §"Schema").
 namespace composite_schema {
 inline constexpr std::string_view fusion_kind = "FusionKind";          ///< on the fusion
 inline constexpr std::string_view composite_kind = "CompositeKind";    ///< on the composite
@@ -77,26 +83,15 @@ inline constexpr std::string_view gen_composite = "genComposite";      ///< on d
 inline constexpr std::string_view no_delete = "noDelete";              ///< on decompositions
 }  // namespace composite_schema
 
-/// MLIR symbol reference to `name`: `@name` when name is a bare identifier
-/// ((letter|_)(letter|digit|[_$.])*), else `@"..."` with string-literal escaping.
-inline std::string mlir_symbol_ref(std::string_view name) {
-  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  bool bare = !name.empty() && (letter(name[0]) || name[0] == '_');
-  for (char c : name)
-    if (!(letter(c) || digit(c) || c == '_' || c == '$' || c == '.')) bare = false;
-  return "@" + (bare ? std::string(name) : mlir_string_literal(name));
-}
-
 /// Options of FusionToComposite; fill with designated initializers.
 struct fusion_to_composite_options {
-  /// Decomposition functions are named <symbol_prefix><N>. Default: the seed's prefix.
+  /// Decomposition functions are named <symbol_prefix><N>. Default: the original compiler's prefix.
   std::string_view symbol_prefix = "hilo.FusedComposite.";
   /// The op that replaces a fusion.
   std::string_view composite_op_name = "stablehlo.composite";
   /// Check every present FusionKind against the registry; an unknown one refuses the whole run
   /// with the registry's message. A missing FusionKind is never an error: it takes the default
-  /// "FusedComposite" (the seed's defensive branch) and is caught by the consumer.
+  /// "FusedComposite" (the original compiler's defensive branch) and is caught by the consumer.
   bool validate_fusion_kind = false;
 };
 
@@ -105,7 +100,8 @@ enum class f2c_skip_reason : std::uint8_t {
   gen_composite,  ///< carries `genComposite` (a decomposition of this or an earlier run)
 };
 
-/// Why the plan refuses the run.
+/// Why the plan refuses the run (refusal::op names the fusion, its body's last op, or the body op
+/// using a captured value).
 enum class f2c_problem_code : std::uint8_t {
   unknown_fusion_kind,  ///< FusionKind not in the registry (validate_fusion_kind only)
   non_string_kind,      ///< FusionKind present but not a string attribute
@@ -114,8 +110,19 @@ enum class f2c_problem_code : std::uint8_t {
   captured_value,       ///< the body uses a value defined outside the fusion
 };
 
+constexpr std::string_view to_string(f2c_problem_code c) noexcept {
+  switch (c) {
+    case f2c_problem_code::unknown_fusion_kind: return "unknown_fusion_kind";
+    case f2c_problem_code::non_string_kind: return "non_string_kind";
+    case f2c_problem_code::no_body: return "no_body";
+    case f2c_problem_code::bad_terminator: return "bad_terminator";
+    case f2c_problem_code::captured_value: return "captured_value";
+  }
+  return "unknown";
+}
+
 /// The plan of one run: plain data, in walk order. Handles refer to the IR as it was planned:
-/// apply it to that IR, unchanged.
+/// apply it to that IR, unchanged. Models pass_plan (passes/protocol.hpp).
 template <class Op>
 struct fusion_to_composite_plan {
   struct conversion {
@@ -129,11 +136,7 @@ struct fusion_to_composite_plan {
     Op function;
     f2c_skip_reason reason;
   };
-  struct problem {
-    Op op;  ///< where to report it: the fusion, its body's last op, or a body op using a captured value
-    f2c_problem_code code;
-    std::string message;
-  };
+  using problem = refusal<f2c_problem_code, Op>;
 
   std::string composite_op_name;               ///< copied from the options
   std::vector<conversion> conversions;         ///< numbering and apply order
@@ -142,6 +145,10 @@ struct fusion_to_composite_plan {
   std::vector<problem> problems;               ///< non-empty: the run is refused
 
   bool ok() const noexcept { return problems.empty(); }
+  /// True when applying the plan changes the IR.
+  bool has_changes() const noexcept { return ok() && !conversions.empty(); }
+  std::span<const conversion> changes() const noexcept { return conversions; }
+  std::span<const problem> refusals() const noexcept { return problems; }
 };
 
 /// What apply created for one conversion.
@@ -153,48 +160,6 @@ struct applied_conversion {
 
 namespace f2c_detail {
 
-// Post-order over the ops nested in `root`'s regions (not root itself), with an explicit stack
-// so deep nesting cannot exhaust the call stack. `visit(op)` runs after the op's regions; the
-// regions of an op are entered only when `descend(op)` is true.
-template <class G, class Visit, class Descend>
-void walk_post_order(const G& g, op_handle_t<G> root, Visit&& visit, Descend&& descend) {
-  using op = op_handle_t<G>;
-  using block = block_handle_t<G>;
-  struct frame {
-    op owner;
-    std::vector<block> blocks;
-    std::size_t next_block = 0;
-    std::vector<op> ops;
-    std::size_t next_op = 0;
-  };
-  auto make_frame = [&](op o) {
-    frame f{o, {}, 0, {}, 0};
-    if (o == root || descend(o))
-      for (auto b : ir::regions(g, o)) f.blocks.push_back(b);
-    return f;
-  };
-  std::vector<frame> stack;
-  stack.push_back(make_frame(root));
-  while (!stack.empty()) {
-    auto& top = stack.back();
-    if (top.next_op < top.ops.size()) {
-      op child = top.ops[top.next_op++];
-      stack.push_back(make_frame(child));  // invalidates `top`
-      continue;
-    }
-    if (top.next_block < top.blocks.size()) {
-      top.ops.clear();
-      top.next_op = 0;
-      for (auto o : ir::ops(g, top.blocks[top.next_block])) top.ops.push_back(o);
-      ++top.next_block;
-      continue;
-    }
-    op done = top.owner;
-    stack.pop_back();
-    if (!(done == root)) visit(done);
-  }
-}
-
 /// The refusal text for a body op whose operand #i is defined outside the fusion.
 inline std::string captured_message(std::size_t i) {
   return "operand #" + std::to_string(i) +
@@ -202,12 +167,27 @@ inline std::string captured_message(std::size_t i) {
          "into a decomposition function";
 }
 
+/// True when `v`, used inside `fusion`, is defined outside it: the result of an outside op, or
+/// an argument of a block outside it (when the IR tells the block of an argument).
+template <class G>
+bool captured(const G& g, op_handle_t<G> fusion, value_handle_t<G> v) {
+  const auto d = ir::defining_op(g, v);
+  if (!ir::is_null<G>(d)) return !is_ancestor_or_self(g, fusion, d);
+  const auto b = ir::argument_block(g, v);
+  if (!b) return false;  // taken to belong to the region using it (see the header comment)
+  auto&& ops = ir::ops(g, *b);
+  auto it = std::ranges::begin(ops);
+  if (it == std::ranges::end(ops)) return false;  // an empty block: no use can come from it
+  const auto owner = ir::parent_op(g, *it);
+  return ir::is_null<G>(owner) || !is_ancestor_or_self(g, fusion, owner);
+}
+
 }  // namespace f2c_detail
 
 /// Plans FusionToComposite over `g` (nothing is changed).
-/// @pre the fusion regions reference no value defined outside them (SPEC §4.7), else the plan
+/// @pre the fusion regions reference no value defined outside them (docs/schedule-fusion.md), else the plan
 ///      reports the captures it can see (see the header comment).
-/// Complexity: see the header comment. Source: seed 000 §"Algorithm — the driver".
+/// Complexity: see the header comment.
 template <class Registry = fusion_op_registry, class G>
 fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
                                                                   const fusion_to_composite_options& opt = {}) {
@@ -242,27 +222,26 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
       for (auto o : ir::ops(g, b)) last = o;
     }
     if (blocks != 1 || ir::is_null<G>(last)) {
-      plan.problems.push_back({fusion, f2c_problem_code::no_body,
+      plan.problems.push_back({f2c_problem_code::no_body, fusion,
                                "fusion has no body to outline (it needs exactly one region block, "
                                "ending with its return)"});
       return;
     }
     const std::size_t results = count(ir::results(g, fusion));
     if (ir::kind(g, last) != kind_id_v<kinds::return_> || count(ir::operands(g, last)) != results)
-      plan.problems.push_back({last, f2c_problem_code::bad_terminator,
+      plan.problems.push_back({f2c_problem_code::bad_terminator, last,
                                "a fusion body must end with a return of its " + std::to_string(results) +
                                    " result(s), e.g. \"mhlo.return\", to become the decomposition's "
                                    "func.return"});
     // Each op is checked against its innermost enclosing fusion only (a value captured from
     // outside an outer fusion is also captured by the inner one), so a capture is reported once.
-    f2c_detail::walk_post_order(
+    walk_inside<walk_order::post>(
         g, fusion,
         [&](op user) {
           std::size_t i = 0;
           for (auto v : ir::operands(g, user)) {
-            auto d = ir::defining_op(g, v);
-            if (!ir::is_null<G>(d) && !is_ancestor_or_self(g, fusion, d))
-              plan.problems.push_back({user, f2c_problem_code::captured_value, f2c_detail::captured_message(i)});
+            if (f2c_detail::captured(g, fusion, v))
+              plan.problems.push_back({f2c_problem_code::captured_value, user, f2c_detail::captured_message(i)});
             ++i;
           }
         },
@@ -274,16 +253,16 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
       plan.skipped_functions.push_back({fn, f2c_skip_reason::gen_composite});
       continue;
     }
-    f2c_detail::walk_post_order(g, fn, [&](op o) {
+    walk_inside<walk_order::post>(g, fn, [&](op o) {
       if (ir::kind(g, o) != kind_id_v<kinds::fusion>) return;
       typename fusion_to_composite_plan<op>::conversion c{o, fn, next_name(), {}, false};
       if (auto k = traits::string_attribute(g, o, composite_schema::fusion_kind)) {
         c.composite_kind = std::move(*k);
         if (opt.validate_fusion_kind)
           if (auto msg = Registry::validate(c.composite_kind))
-            plan.problems.push_back({o, f2c_problem_code::unknown_fusion_kind, std::move(*msg)});
+            plan.problems.push_back({f2c_problem_code::unknown_fusion_kind, o, std::move(*msg)});
       } else if (traits::has_attribute(g, o, composite_schema::fusion_kind)) {
-        plan.problems.push_back({o, f2c_problem_code::non_string_kind,
+        plan.problems.push_back({f2c_problem_code::non_string_kind, o,
                                  "fusion attribute 'FusionKind' must be a string, e.g. "
                                  "FusionKind = \"ScheduleFusion\""});
       } else {
@@ -292,14 +271,14 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
       }
       check_body(o);
       plan.conversions.push_back(std::move(c));
-    }, [](op) { return true; });
+    });
   }
   return plan;
 }
 
 /// Applies a plan made by plan_fusion_to_composite on this very IR (unchanged since). A plan
 /// with problems applies nothing and returns an empty vector. Returns what was created, in plan
-/// order. Source: seed 000 §"Algorithm — the converter", steps (c)-(j).
+/// order. Source: docs/fusion-to-composite.md §"The rewrite".
 template <class G>
 std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
   static_assert(require_outlinable_ir<G>());
@@ -314,7 +293,7 @@ std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_comp
     // Outline first: the clone reads the fusion's region, which erase_op destroys.
     auto fn = traits::outline_region(g, outline_request<op_handle_t<G>>{c.fusion, c.decomposition, fn_attrs});
     const std::string kind_text = mlir_string_literal(c.composite_kind);
-    const std::string sym_text = mlir_symbol_ref(c.decomposition);
+    const std::string sym_text = mlir_symbol_reference(c.decomposition);
     const named_attribute attrs[] = {{composite_schema::composite_kind, kind_text},
                                      {"composite_attributes", "{}"},
                                      {"decomposition", sym_text},
@@ -335,6 +314,31 @@ fusion_to_composite_plan<op_handle_t<G>> fusion_to_composite(G& g, const fusion_
   auto plan = plan_fusion_to_composite<Registry>(std::as_const(g), opt);
   neuronrw::apply(g, plan);
   return plan;
+}
+
+/// The dry run's text, for any IR (ops, functions as the printer names them; passes/protocol.hpp):
+///   fusion-to-composite plan: 2 conversions, 0 refused
+///   skipped @hilo.FusedComposite.0: carries genComposite
+///   name @hilo.FusedComposite.0 taken: skipped
+///   convert "mhlo.fusion" (4:8) in @main -> @hilo.FusedComposite.1, CompositeKind "ScheduleFusion"
+///   refused "mhlo.fusion" (9:8): unknown_fusion_kind: Unexpected FusionOp type 'X'. ...
+template <class G, class Printer>
+std::string describe(const G& g, const fusion_to_composite_plan<op_handle_t<G>>& p, Printer&& printer) {
+  static_assert(require_read_ir<G>());
+  namespace d = describe_detail;
+  std::string s = "fusion-to-composite plan: " + d::plural(p.conversions.size(), "conversion", "conversions") + ", " +
+                  std::to_string(p.problems.size()) + " refused" + (p.ok() ? "" : " (nothing is applied)") + "\n";
+  for (const auto& f : p.skipped_functions)
+    s += "skipped " + d::function_text(g, printer, f.function) + ": carries " +
+         std::string(composite_schema::gen_composite) + "\n";
+  for (const auto& n : p.skipped_names) s += "name " + mlir_symbol_reference(n) + " taken: skipped\n";
+  for (const auto& c : p.conversions)
+    s += "convert " + d::op_text(g, printer, c.fusion) + " in " + d::function_text(g, printer, c.function) + " -> " +
+         mlir_symbol_reference(c.decomposition) + ", " + std::string(composite_schema::composite_kind) + " " +
+         mlir_string_literal(c.composite_kind) + (c.kind_defaulted ? " (no FusionKind)" : "") + "\n";
+  for (const auto& r : p.problems)
+    s += "refused " + d::op_text(g, printer, r.op) + ": " + std::string(to_string(r.code)) + ": " + r.message + "\n";
+  return s;
 }
 
 }  // namespace neuronrw

@@ -5,6 +5,7 @@
 // express.
 #include <neuronrw/ir/host/hash.hpp>
 #include <neuronrw/ir/host/text.hpp>
+#include <neuronrw/ir/host/comm_domain_scopes.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 
 #include <doctest/doctest.h>

@@ -13,6 +13,7 @@
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/rewrite.hpp>
+#include <neuronrw/ir/ref/string_literal.hpp>
 
 template <>
 struct neuronrw::ir_traits<neuronrw::ref::module> {
@@ -61,6 +62,10 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
 
   // optional: the block a block argument belongs to (invalid for op results)
   static block_handle argument_block(const G& g, value_handle v) noexcept { return g.argument_block(v); }
+
+  // optional: the verifier's terminator rule (return kinds, `*.yield`, `*.terminator`), so the
+  // passes never move an op the verifier requires to end its block
+  static bool is_terminator(const G& g, op_handle o) { return ref::is_terminator(g, o); }
 
   // optional: dense numbering
   static std::size_t op_index(const G&, op_handle o) noexcept { return o.id; }

@@ -1,15 +1,10 @@
-// neuronrw/passes/composite_emitter.hpp — the reference-IR side of FusionToComposite: the pass
-// entry point with located diagnostics, the two kind validators, and the consumer that prints a
-// lowered module as Python-like emitter text, dispatching composites on CompositeKind through
-// composite_op_registry (seed 000 §"The fusion-name registry (consumer dispatch)", §"Backend
-// handoff"; SPEC §3, §5). docs/fusion-to-composite.md shows the text format with examples.
+// neuronrw/ir/ref/python_emitter.hpp — the consumer of FusionToComposite on the reference IR: it
+// prints a lowered module as Python-like emitter text, dispatching composites on CompositeKind
+// through composite_op_registry (docs/sources.md §"The fusion-name registry"; docs/descriptors.md).
+// docs/fusion-to-composite.md shows the text format with examples.
 //
-// Customization points: none; this header is for the concrete reference IR (`ref::module`). The
-// generic pass is neuronrw/passes/fusion_to_composite.hpp.
+// Customization points: none; this header is for the concrete reference IR (`ref::module`).
 //
-//   diagnostics run_fusion_to_composite(ref::module&, const fusion_to_composite_options& = {});
-//   diagnostics validate_fusion_kinds(const ref::module&);
-//   diagnostics validate_composite_kinds(const ref::module&);
 //   diagnostics emit_python(const ref::module&, std::string& out);
 //
 // Every diagnostic carries `file = m.source_name` and the op's location. Empty = success.
@@ -17,13 +12,13 @@
 // The consumer's dispatch (composite_op_registry + composite_routes):
 //   ScheduleFusion             bespoke, transparent: the decomposition's body ops are printed as
 //                              ordinary ops, in body order, between a `# begin` comment and the
-//                              line binding the composite's results (the seed's defScalars)
+//                              line binding the composite's results (the original's defScalars)
 //   MulRedSqrt, DotLogistic    bespoke: `r = bespoke.<Kind>(operands, decomposition='<sym>')`
 //   Expm1, Log1p, Elementwise  arbitrary emitter, kind 'Elementwise'; DotSoftmax: arbitrary
 //                              emitter, kind 'DotSoftmax'. The body is printed as a nested `def`
 //                              and passed to `arbitrary('<kind>', <def>, operands,
 //                              composite_kind='<CompositeKind>')`
-//   anything else              fatal (the seed's NCC_ISPP054), no output at all:
+//   anything else              fatal (the original's NCC_ISPP054), no output at all:
 //     FILE:LINE:COL: error: NCC_ISPP054: 'stablehlo.composite' op (decomposition @SYM):
 //     Unexpected CompositeOp kind 'KIND'. Supported kinds are: ScheduleFusion, MulRedSqrt,
 //     DotLogistic, Expm1, Log1p, Elementwise, and DotSoftmax.
@@ -46,159 +41,21 @@
 #include <vector>
 
 #include <neuronrw/descriptors/kind_registry.hpp>
+#include <neuronrw/detail/string_literal.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/rewrite.hpp>
+#include <neuronrw/ir/ref/symbols.hpp>
+#include <neuronrw/ir/ref/fusion_to_composite.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 
 namespace neuronrw {
 
-namespace composite_emitter_detail {
+namespace python_emitter_detail {
 
-inline diagnostic located(const ref::module& m, ref::op_ref op, std::string message) {
-  return diagnostic{m.source_name, m.loc(op), std::move(message)};
-}
-
-// Pre-order over every live op reachable from the module body, with an explicit stack.
-template <class F>
-void for_each_op(const ref::module& m, F&& f) {
-  std::vector<ref::op_ref> stack;
-  auto push_block = [&](ref::block_ref b) {
-    const std::size_t mark = stack.size();
-    for (auto o : m.ops(b)) stack.push_back(o);
-    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
-  };
-  push_block(m.body());
-  while (!stack.empty()) {
-    auto op = stack.back();
-    stack.pop_back();
-    f(op);
-    if (m.has_region(op)) push_block(m.region_block(op));
-  }
-}
-
-/// The root symbol an attribute text `@name`, `@"name"` or `@a::@b` refers to, as written
-/// (`name` or `"name"` with its quotes), or nullopt when the text is not a symbol reference.
-inline std::optional<std::string_view> symbol_text_of(std::string_view text) {
-  if (text.size() < 2 || text[0] != '@') return std::nullopt;
-  text.remove_prefix(1);
-  if (text[0] == '"') {
-    // A quoted name ends at the first unescaped quote.
-    std::size_t i = 1;
-    for (; i < text.size(); ++i) {
-      if (text[i] == '\\') {
-        ++i;
-        continue;
-      }
-      if (text[i] == '"') break;
-    }
-    if (i >= text.size()) return std::nullopt;
-    return text.substr(0, i + 1);
-  }
-  return text.substr(0, text.find("::"));
-}
-
-/// A symbol name as a plain string: quoted names unquoted.
-inline std::string plain_symbol(std::string_view s) {
-  if (!s.empty() && s[0] == '"')
-    if (auto u = ref::unquote(s)) return *u;
-  return std::string(s);
-}
-
-/// The function a symbol text (`name` or `"name"`, as written after '@') names.
-inline ref::op_ref find_function(const ref::module& m, std::string_view symbol_text) {
-  return ref::lookup_function(m, plain_symbol(symbol_text));
-}
-
-}  // namespace composite_emitter_detail
-
-// ==================================================================================== the pass
-
-/// FusionToComposite on the reference IR: plans with the generic pass, adds the check the concept
-/// cannot express (a fusion body using a block argument from outside the fusion), and applies
-/// only when nothing was found, so a refused module is unchanged. The composite and its
-/// decomposition keep the fusion's trailing `loc(...)`. Returns the problems, located at the
-/// fusion (or at the body op using a captured value): the plan's in walk order, then the captured
-/// block arguments in walk order. Empty = applied.
-template <class Registry = fusion_op_registry>
-diagnostics run_fusion_to_composite(ref::module& m, const fusion_to_composite_options& opt = {}) {
-  namespace d = composite_emitter_detail;
-  const auto plan = plan_fusion_to_composite<Registry>(std::as_const(m), opt);
-  diagnostics out;
-  for (auto& p : plan.problems) out.push_back(d::located(m, p.op, p.message));
-  for (auto& c : plan.conversions) {
-    // Innermost fusion only, as the generic check does, so each capture is reported once.
-    std::vector<ref::op_ref> stack{c.fusion};
-    while (!stack.empty()) {
-      auto op = stack.back();
-      stack.pop_back();
-      if (op != c.fusion) {
-        std::size_t i = 0;
-        for (auto v : m.operands(op)) {
-          if (v.valid() && !m.defining_op(v).valid()) {
-            auto owner = m.parent_op_of_block(m.argument_block(v));
-            if (!owner.valid() || !ref::is_inside(m, owner, c.fusion))
-              out.push_back(d::located(m, op, f2c_detail::captured_message(i)));
-          }
-          ++i;
-        }
-      }
-      if (m.has_region(op) && (op == c.fusion || m.kind(op) != kind_id_v<kinds::fusion>)) {
-        const std::size_t mark = stack.size();
-        for (auto o : m.ops(m.region_block(op))) stack.push_back(o);
-        std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
-      }
-    }
-  }
-  if (!out.empty()) return out;
-  // Trailing `loc(...)` texts survive: ref::replace_op and ref::outline_region copy them (the
-  // fusion's to the composite and the function, its terminator's to the function's return).
-  neuronrw::apply(m, plan);
-  return out;
-}
-
-// ============================================================================== the validators
-
-/// The seed's MHLO FusionOp validator over every fusion op of the module (nested ones and those
-/// in decomposition functions included), in walk order: a FusionKind outside `Registry` gets
-/// the registry's exact message (`Unexpected FusionOp type 'X'. Supported fusion types are: ...`).
-/// A fusion without FusionKind is not reported (it lowers to "FusedComposite", which the
-/// composite validator and the consumer reject).
-template <class Registry = fusion_op_registry>
-diagnostics validate_fusion_kinds(const ref::module& m) {
-  diagnostics out;
-  composite_emitter_detail::for_each_op(m, [&](ref::op_ref op) {
-    if (m.kind(op) != kind_id_v<kinds::fusion>) return;
-    auto* a = m.find_attribute(op, composite_schema::fusion_kind);
-    if (!a) return;
-    auto kind = ref::unquote(a->value);
-    if (auto msg = Registry::validate(kind ? std::string_view(*kind) : std::string_view(a->value)))
-      out.push_back(composite_emitter_detail::located(m, op, std::move(*msg)));
-  });
-  return out;
-}
-
-/// The seed's StableHLO CompositeOp validator over every composite op, in walk order: a
-/// CompositeKind outside `Registry` (or none: reported as the empty kind '') gets the registry's
-/// exact message (`Unexpected CompositeOp kind 'X'. Supported kinds are: ..., and DotSoftmax.`).
-template <class Registry = composite_op_registry>
-diagnostics validate_composite_kinds(const ref::module& m) {
-  diagnostics out;
-  composite_emitter_detail::for_each_op(m, [&](ref::op_ref op) {
-    if (m.kind(op) != kind_id_v<kinds::composite>) return;
-    auto* a = m.find_attribute(op, composite_schema::composite_kind);
-    std::optional<std::string> kind = a ? ref::unquote(a->value) : std::optional<std::string>(std::string());
-    if (auto msg = Registry::validate(kind ? std::string_view(*kind) : std::string_view(a->value)))
-      out.push_back(composite_emitter_detail::located(m, op, std::move(*msg)));
-  });
-  return out;
-}
-
-// ================================================================================ the consumer
-
-namespace composite_emitter_detail {
+using namespace ref_f2c_detail;
 
 inline bool is_python_keyword(std::string_view s) {
   static constexpr std::array<std::string_view, 35> kw{
@@ -228,28 +85,7 @@ inline std::string sanitize(std::string_view hint, std::string_view fallback) {
 }
 
 /// Python string literal (single quotes) of `s`.
-inline std::string py_str(std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string r = "'";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\'': r += "\\'"; break;
-      case '\\': r += "\\\\"; break;
-      case '\n': r += "\\n"; break;
-      case '\t': r += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          r += "\\x";
-          r += hex[c >> 4];
-          r += hex[c & 15];
-        } else {
-          r += static_cast<char>(c);
-        }
-    }
-  }
-  r += '\'';
-  return r;
-}
+inline std::string py_str(std::string_view s) { return detail::python_string_literal(s); }
 
 /// Names unique within one scope (a top-level function and everything printed inside it).
 /// String-keyed, looked up only: the output never depends on hash order.
@@ -539,16 +375,16 @@ class python_emitter {
 
   std::string where(const composite_info& c) const {
     std::string s = "'" + std::string(m_.name(c.op)) + "' op";
-    if (!c.symbol.empty()) s += " (decomposition " + mlir_symbol_ref(c.symbol) + ")";
+    if (!c.symbol.empty()) s += " (decomposition " + mlir_symbol_reference(c.symbol) + ")";
     return s;
   }
 
   void emit_composite(op_ref op, std::size_t depth, std::string& out) {
     composite_info c{op, {}, {}, op_ref{}, depth, &out};
     if (auto* d = m_.find_attribute(op, "decomposition"))
-      if (auto s = symbol_text_of(d->value)) {
-        c.symbol = plain_symbol(*s);
-        c.decomposition = find_function(m_, *s);
+      if (auto s = ref::referenced_symbol(d->value)) {
+        c.symbol = std::move(*s);
+        c.decomposition = ref::lookup_function(m_, c.symbol);
       }
     auto* k = m_.find_attribute(op, composite_schema::composite_kind);
     std::optional<std::string> kind = k ? ref::unquote(k->value) : std::nullopt;
@@ -574,7 +410,7 @@ class python_emitter {
     if (!c.decomposition.valid() || !m_.has_region(c.decomposition) || m_.empty(m_.region_block(c.decomposition)))
       fail(c.op, where(c) + ": CompositeKind '" + c.kind + "' needs the decomposition body, but " +
                      (c.symbol.empty() ? std::string("the op has no decomposition attribute")
-                                       : mlir_symbol_ref(c.symbol) + " is not a function with a body"));
+                                       : mlir_symbol_reference(c.symbol) + " is not a function with a body"));
     auto b = m_.region_block(c.decomposition);
     if (m_.arguments(b).size() != m_.num_operands(c.op))
       fail(c.op, where(c) + ": the decomposition takes " + std::to_string(m_.arguments(b).size()) +
@@ -597,7 +433,7 @@ class python_emitter {
     auto b = decomposition_body(c);
     auto ret = decomposition_return(c, b);
     std::string& out = *c.out;
-    const std::string label = "ScheduleFusion " + mlir_symbol_ref(c.symbol);
+    const std::string label = "ScheduleFusion " + mlir_symbol_reference(c.symbol);
     indent(out, c.depth);
     out += "# begin " + label + " (bespoke, transparent)\n";
     auto args = m_.arguments(b);
@@ -642,7 +478,7 @@ class python_emitter {
     std::string& out = *c.out;
     const std::string def_name = scope_->fresh(c.symbol, "fused");
     indent(out, c.depth);
-    out += "def " + def_name + "(" + bind_arguments(b) + "):  # arbitrary " + py_str(kind) + " body of " + mlir_symbol_ref(c.symbol) + "\n";
+    out += "def " + def_name + "(" + bind_arguments(b) + "):  # arbitrary " + py_str(kind) + " body of " + mlir_symbol_reference(c.symbol) + "\n";
     active_.push_back(c.decomposition);
     emit_block(b, c.depth + 1, out);
     active_.pop_back();
@@ -662,7 +498,7 @@ class python_emitter {
   std::size_t depth_ = 0;
 };
 
-}  // namespace composite_emitter_detail
+}  // namespace python_emitter_detail
 
 /// Prints `m` as Python-like emitter text (format: header comment, docs/fusion-to-composite.md):
 /// one `def` per function in module order except decomposition functions (genComposite), which
@@ -672,7 +508,7 @@ class python_emitter {
 /// @pre m verifies (ref::verify). Complexity: linear in the printed text.
 inline diagnostics emit_python(const ref::module& m, std::string& out) {
   std::string text;
-  composite_emitter_detail::python_emitter e(m);
+  python_emitter_detail::python_emitter e(m);
   if (auto err = e.run(text)) return {*err};
   out = std::move(text);
   return {};

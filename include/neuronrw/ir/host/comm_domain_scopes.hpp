@@ -1,6 +1,7 @@
-// neuronrw/passes/comm_domain_scopes_check.hpp — the output invariants of
-// MaterializeCommDomainScopes on the reference host IR (pypto's CommDomainScopesMaterialized
-// property verifier, plus the view typing the seed lists under 输出不变量):
+// neuronrw/ir/host/comm_domain_scopes.hpp — MaterializeCommDomainScopes on the reference host IR:
+// the driver's entry point, and a checker of the pass's output invariants (pypto's
+// CommDomainScopesMaterialized property verifier, plus the view typing docs/host-programs.md
+// lists under its output invariants):
 //   1. no comm-domain scope is empty;
 //   2. no slot is null;
 //   3. a WindowBuffer is a slot of at most one scope in the whole program;
@@ -9,6 +10,7 @@
 //      carries the same one, all views of one allocation share one object, and that object is a
 //      slot of an enclosing scope.
 //
+//   materialize_comm_domain_scopes(host::program&) -> diagnostics
 //   check_comm_domain_scopes(const host::program&, const comm_domain_options& = {}) -> diagnostics
 //
 // Customization points: the names in comm_domain_options (levels, role, op names).
@@ -23,9 +25,16 @@
 
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/host/ir.hpp>
+#include <neuronrw/ir/host/traits.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 
 namespace neuronrw {
+
+/// The driver's entry point on the reference host IR: empty = success (program changed or already
+/// materialized); on error the program is unchanged.
+inline diagnostics materialize_comm_domain_scopes(host::program& p) {
+  return materialize_comm_domain_scopes<host::program>(p, comm_domain_options{});
+}
 
 namespace comm_domain_detail {
 

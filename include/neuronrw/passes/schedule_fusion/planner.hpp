@@ -1,0 +1,505 @@
+// neuronrw/passes/schedule_fusion/planner.hpp — ScheduleFusion's planner: matches each consumer
+// collective with its producer, checks the walk budget and convexity, and plans the reschedule,
+// without changing the IR (docs/schedule-fusion.md §"Semantics").
+//
+// Customization points:
+//   - the IR: any model of neuronrw::groupable_ir (ir_traits<G>, concepts/ir.hpp). Detected:
+//     `functions(g)` (+ `has_attribute`) lets the pass find the functions itself; the optional
+//     capability `argument_block` makes live-in detection exact for block arguments used inside
+//     nested regions of cluster ops (see "Live-ins" below).
+//   - the pattern (passes/schedule_fusion/pattern.hpp) and schedule_fusion_options (plan.hpp).
+//
+// Semantics, per candidate consumer C (a Consumer-kind op), in pre-order walk order (outermost
+// first, block order; each op once, in the IR's original order):
+//   1. C's parent op is a fusion (kind `fusion`, or carries a FusionKind string) → already_fused.
+//   2. The producer P: the first defining op of C's operands, in operand order, that is a
+//      Producer-kind op in C's block and not claimed by an earlier cluster of this run. None →
+//      producer_claimed / different_block (for the first Producer-kind operand that failed so),
+//      else no_producer_operand.
+//   3. dependence_walk from C's producers, floored at P, with the pattern's boundary set and
+//      budget → budget_exceeded when the window holds more than `budget` producers of C.
+//   4. check_convexity(P, C): an op reachable from P that feeds C (through any op, other
+//      collectives included) → non_convex, naming the op and the path's end points.
+//   5. The reschedule (plan_sink): P moves to immediately before C; the ops of (P, C) that use P
+//      transitively move, in order, to immediately after the cluster. Then C's get_tuple_element
+//      users in the block move to immediately after C and join the cluster (a GTE that would need
+//      another op hoisted with it stays outside; C's result is then a live-out). An earlier
+//      cluster in the window moves as a unit, as its grouping op will: it is carried whole when
+//      one of its members uses a carried op. When C itself uses such a cluster, it could go
+//      neither way → splits_cluster. A repair the algorithm layer refuses → reschedule_refused
+//      (cannot happen on a valid block).
+//   Planning never changes the IR: it simulates the moves of earlier clusters on an order overlay
+//   (algorithms/scheduled_view.hpp), so every cluster is planned against the order the earlier
+//   reschedules produce — match-and-move-as-you-go, without the mutation.
+//
+// Live-ins: every value used by a cluster op or by an op nested in one, defined outside the
+// cluster. A block argument used directly by a cluster op is a live-in; one used only inside a
+// nested region is a live-in when the IR answers `argument_block` and that block lies outside the
+// cluster (the reference IR's traits answer it); without that capability it is taken to be an
+// argument of the nested region itself (it almost always is: a reduction body's operands).
+//
+// Complexity: O(Σ windows + operands in them) plus, for each block where a cluster moves ops,
+// one O(block) overlay build.
+#pragma once
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ranges>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/algorithms/ancestry.hpp>
+#include <neuronrw/algorithms/block_dataflow.hpp>
+#include <neuronrw/algorithms/convexity.hpp>
+#include <neuronrw/algorithms/dependence_walk.hpp>
+#include <neuronrw/algorithms/dominance_repair.hpp>
+#include <neuronrw/algorithms/scheduled_view.hpp>
+#include <neuronrw/algorithms/walk.hpp>
+#include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/schedule_fusion/pattern.hpp>
+#include <neuronrw/passes/schedule_fusion/plan.hpp>
+
+namespace neuronrw {
+
+namespace sf_detail {
+
+// A groupable IR may also list its functions (outlinable_ir requirement 16) and answer attribute
+// queries (17): then the pass finds the functions itself and skips the marked ones.
+template <class G>
+concept has_functions = requires(const G& g) {
+  { ir_traits<G>::functions(g) } -> concepts_detail::range_of<op_handle_t<G>>;
+};
+template <class G>
+concept has_attribute_query = requires(const G& g, op_handle_t<G> o) {
+  { ir_traits<G>::has_attribute(g, o, std::string_view{}) } -> std::convertible_to<bool>;
+};
+
+template <co_schedule_pattern_like Pattern, class G>
+class planner {
+  using op = op_handle_t<G>;
+  using value = value_handle_t<G>;
+  using block = block_handle_t<G>;
+  using view = scheduled_view<G>;
+  using plan_type = schedule_fusion_plan<op, value>;
+  using cluster_type = typename plan_type::cluster;
+  using refusal_type = typename plan_type::refusal_record;
+
+ public:
+  planner(const G& g, const schedule_fusion_options& opt, bool emit_composites)
+      : g_(g), view_(g), scratch_(view_) {
+    plan_.producer_kind = Pattern::producer::name;
+    plan_.consumer_kind = Pattern::consumer::name;
+    plan_.fusion_kind = std::string(Pattern::fusion_kind);
+    plan_.group_op_name = std::string(opt.group_op_name);
+    plan_.terminator_name = std::string(opt.terminator_name);
+    plan_.budget = opt.budget ? *opt.budget : Pattern::budget;
+    plan_.skip_attribute = std::string(opt.skip_functions_with);
+    plan_.emit_composites = emit_composites;
+    composite_prefix_ = opt.composite_prefix;
+  }
+
+  void skip_function(op f) { plan_.skipped_functions.push_back(f); }
+
+  /// Plans every candidate nested (at any depth) in `root`, in pre-order.
+  void run_root(block root) {
+    const std::size_t unit = plan_.units.size();
+    {
+      auto&& r = ir::ops(g_, root);
+      auto it = std::ranges::begin(r);
+      plan_.units.push_back(it == std::ranges::end(r) ? ir::null_op<G>() : ir::parent_op(g_, *it));
+    }
+    // Over G's original order: the view's moves never change which candidates there are.
+    walk<walk_order::pre>(g_, root, [&](op o) {
+      if (ir::kind(g_, o) == kind_id_v<typename Pattern::consumer>) consider(o, unit);
+    });
+  }
+
+  plan_type take() {
+    if (plan_.emit_composites) name_composites();
+    return std::move(plan_);
+  }
+
+ private:
+  bool is_fusion(op o) const {
+    return ir::kind(g_, o) == kind_id_v<kinds::fusion> ||
+           ir::traits<G>::string_attribute(g_, o, composite_schema::fusion_kind).has_value();
+  }
+
+  void refuse(refusal_type r) {
+    r.candidate = candidate_;
+    r.message = message(r);
+    plan_.refused.push_back(std::move(r));
+  }
+  refusal_type make_refusal(std::size_t unit, schedule_refusal code, op consumer, op concerned) const {
+    refusal_type r;
+    r.unit = unit;
+    r.code = code;
+    r.consumer = consumer;
+    r.op = concerned;
+    r.path_from = r.path_to = ir::null_op<G>();
+    return r;
+  }
+  // Why, in words; describe() prints the same with the ops named.
+  std::string message(const refusal_type& r) const {
+    const std::string producer(plan_.producer_kind), consumer(plan_.consumer_kind);
+    switch (r.code) {
+      case schedule_refusal::no_producer_operand: return "no operand is defined by an op of kind " + producer;
+      case schedule_refusal::already_fused: return "the " + consumer + " is already inside a fusion";
+      case schedule_refusal::producer_claimed:
+        return "its " + producer + " belongs to cluster " + std::to_string(r.cluster);
+      case schedule_refusal::different_block: return "its " + producer + " is in another block";
+      case schedule_refusal::budget_exceeded:
+        return "the dependence walk would visit more than " + std::to_string(plan_.budget) + " ops";
+      case schedule_refusal::non_convex:
+        return "an op outside the cluster depends on the " + producer + " and feeds the " + consumer;
+      case schedule_refusal::splits_cluster:
+        return "cluster " + std::to_string(r.cluster) + " uses the " + producer + " and feeds the " + consumer;
+      case schedule_refusal::reschedule_refused:
+        return "the dominance repair refused: " + std::string(to_string(r.repair));
+    }
+    return {};
+  }
+
+  std::size_t cluster_of(op o) const {
+    auto it = member_.find(o);
+    return it == member_.end() ? plan_type::none : it->second;
+  }
+
+  void consider(op consumer, std::size_t unit) {
+    candidate_ = plan_.candidates();
+    const block b = ir::block_of(g_, consumer);
+
+    // 1. never re-fuse
+    const op parent = ir::parent_op(g_, consumer);
+    if (!ir::is_null<G>(parent) && is_fusion(parent))
+      return refuse(make_refusal(unit, schedule_refusal::already_fused, consumer, parent));
+
+    // 2. the producer: first unclaimed Producer-kind operand definition in the block
+    op producer = ir::null_op<G>();
+    std::optional<refusal_type> why;
+    for (auto&& v : ir::operands(g_, consumer)) {
+      const op d = ir::defining_op(g_, v);
+      if (ir::is_null<G>(d) || ir::kind(g_, d) != kind_id_v<typename Pattern::producer>) continue;
+      if (!(ir::block_of(g_, d) == b)) {
+        if (!why) why = make_refusal(unit, schedule_refusal::different_block, consumer, d);
+        continue;
+      }
+      if (const auto k = cluster_of(d); k != plan_type::none) {
+        if (!why) {
+          why = make_refusal(unit, schedule_refusal::producer_claimed, consumer, d);
+          why->cluster = k;
+        }
+        continue;
+      }
+      producer = d;
+      break;
+    }
+    if (ir::is_null<G>(producer))
+      return refuse(why ? *why : make_refusal(unit, schedule_refusal::no_producer_operand, consumer, consumer));
+
+    // 3. the dependence walk (the budget), over the order earlier clusters produced
+    walk_options<view> wo;
+    wo.budget = plan_.budget == unbounded_budget ? std::nullopt : std::optional<std::size_t>(plan_.budget);
+    wo.window_floor = producer;
+    const auto walk = dependence_walk<typename Pattern::boundary>(scratch_, view_, consumer, wo);
+    if (!walk.complete()) return refuse(make_refusal(unit, schedule_refusal::budget_exceeded, consumer, consumer));
+
+    // 4. legality
+    const auto cv = check_convexity(scratch_, view_, producer, consumer);
+    if (!cv.convex) {
+      auto r = make_refusal(unit, schedule_refusal::non_convex, consumer, cv.offending);
+      r.path_from = cv.from_member;
+      r.path_to = cv.to_member;
+      return refuse(r);
+    }
+
+    // 5. the reschedule: sink the producer next to the consumer
+    const auto sink = plan_sink(scratch_, view_, producer, consumer, consumer);
+    if (!sink.ok()) {
+      auto r = make_refusal(unit, schedule_refusal::reschedule_refused, consumer, sink.offending);
+      r.repair = sink.refusal;
+      return refuse(r);
+    }
+    // An earlier cluster will be one grouping op: the reschedule carries it whole or not at all.
+    std::vector<op> slice = sink.slice;
+    std::vector<op_move<op>> moves = sink.moves;
+    if (touches_cluster(slice)) {
+      op blocker = ir::null_op<G>();
+      std::size_t k = plan_type::none;
+      if (!carry_units(producer, consumer, slice, blocker, k)) {
+        auto r = make_refusal(unit, schedule_refusal::splits_cluster, consumer, blocker);
+        r.cluster = k;
+        return refuse(r);
+      }
+      moves = sink_moves(producer, consumer, slice);
+    }
+
+    cluster_type c;
+    c.candidate = candidate_;
+    c.unit = unit;
+    c.ops = {producer, consumer};
+    c.carried = std::move(slice);
+    c.moves = std::move(moves);
+    c.walked = walk.visited_count;
+    for (const auto& m : c.moves) view_.move(m);
+
+    // 6. get_tuple_element users of the consumer join, hoisted right after it
+    op anchor = consumer;
+    for (const op gte : tuple_users(consumer, b)) {
+      const auto h = plan_hoist(scratch_, view_, gte, anchor);
+      if (!h.ok() || !h.slice.empty()) continue;  // it would drag another op along: stays out
+      for (const auto& m : h.moves) {
+        view_.move(m);
+        c.moves.push_back(m);
+      }
+      c.ops.push_back(gte);
+      anchor = gte;
+    }
+
+    collect_live_values(c, b);
+    const std::size_t k = plan_.clusters.size();
+    for (const op o : c.ops) member_.emplace(o, k);
+    plan_.clusters.push_back(std::move(c));
+  }
+
+  // Post-order over cluster nesting (FusionToComposite's order: a fusion inside another is
+  // lowered first, or the outer one's erase would take it along), then the names.
+  void name_composites() {
+    const std::size_t n = plan_.clusters.size();
+    std::vector<std::vector<std::size_t>> inner(n);
+    std::vector<bool> nested(n, false);
+    for (std::size_t j = 0; j < n; ++j)
+      for (op a = ir::parent_op(g_, plan_.clusters[j].consumer()); !ir::is_null<G>(a); a = ir::parent_op(g_, a))
+        if (const auto k = cluster_of(a); k != plan_type::none) {
+          inner[k].push_back(j);
+          nested[j] = true;
+          break;
+        }
+    std::vector<std::pair<std::size_t, bool>> stack;
+    for (std::size_t i = n; i-- > 0;)
+      if (!nested[i]) stack.emplace_back(i, false);
+    while (!stack.empty()) {
+      auto [i, expanded] = stack.back();
+      stack.pop_back();
+      if (expanded) {
+        plan_.composite_order.push_back(i);
+        continue;
+      }
+      stack.emplace_back(i, true);
+      for (auto it = inner[i].rbegin(); it != inner[i].rend(); ++it) stack.emplace_back(*it, false);
+    }
+    if constexpr (outlinable_ir<G>) {
+      std::size_t counter = 0;
+      for (const std::size_t i : plan_.composite_order) {
+        std::string name;
+        do name = std::string(composite_prefix_) + std::to_string(counter++);
+        while (ir::traits<G>::has_symbol(g_, name));
+        plan_.clusters[i].decomposition = std::move(name);
+      }
+    }
+  }
+
+  bool touches_cluster(const std::vector<op>& slice) const {
+    if (member_.empty()) return false;
+    return std::any_of(slice.begin(), slice.end(), [&](const op& s) { return cluster_of(s) != plan_type::none; });
+  }
+
+  // The forward slice of `producer` in (producer, consumer), where an earlier cluster (contiguous in the view, and
+  // never straddling producer or consumer, which belong to none) is carried whole as soon as one of its
+  // members uses a carried op — as its grouping op will be. False when the consumer itself uses
+  // a carried op then (`blocker`, in cluster `k`): the cluster could go neither way.
+  // Complexity: O(window + operands of its ops).
+  bool carry_units(op producer, op consumer, std::vector<op>& slice, op& blocker, std::size_t& k) {
+    const block b = ir::block_of(g_, producer);
+    op_set<view>& carried = scratch_.fresh(scratch_mark::pass_carried);
+    carried.insert(producer);
+    slice.clear();
+    auto uses_carried = [&](op x) {
+      return !for_each_producer_in_block(view_, x, b, [&](op p) { return !carried.contains(p); });
+    };
+    for (op x = view_.next(producer); !(x == consumer);) {
+      const std::size_t unit = cluster_of(x);
+      if (unit == plan_type::none) {
+        if (uses_carried(x)) {
+          carried.insert(x);
+          slice.push_back(x);
+        }
+        x = view_.next(x);
+        continue;
+      }
+      // x starts the contiguous run of cluster `unit`.
+      const auto& members = plan_.clusters[unit].ops;
+      bool take = false;
+      for (op y = x; !(y == consumer) && cluster_of(y) == unit; y = view_.next(y)) take = take || uses_carried(y);
+      op y = x;
+      for (std::size_t i = 0; i < members.size() && !(y == consumer); ++i, y = view_.next(y))
+        if (take) {
+          carried.insert(y);
+          slice.push_back(y);
+        }
+      x = y;
+    }
+    bool ok = true;
+    for_each_producer_in_block(view_, consumer, b, [&](op p) {
+      if (p == producer || !carried.contains(p)) return true;
+      blocker = p;
+      k = cluster_of(p);
+      return ok = false;
+    });
+    return ok;
+  }
+
+  // The moves of a sink with the given slice (as plan_sink lists them).
+  std::vector<op_move<op>> sink_moves(op producer, op consumer, const std::vector<op>& slice) const {
+    std::vector<op_move<op>> moves;
+    std::size_t window = 0;
+    for (op x = view_.next(producer); !(x == consumer); x = view_.next(x)) ++window;
+    if (window > slice.size()) moves.push_back({producer, move_position::before, consumer});
+    op anchor = consumer;
+    for (const op& s : slice) {
+      moves.push_back({s, move_position::after, anchor});
+      anchor = s;
+    }
+    return moves;
+  }
+
+  // get_tuple_element users of `consumer` in block b, once each, in the view's order.
+  std::vector<op> tuple_users(op consumer, block b) const {
+    std::vector<op> r;
+    for (auto&& v : ir::results(g_, consumer))
+      for (auto&& u : ir::users(g_, v)) {
+        if (ir::kind(g_, u) != kind_id_v<kinds::get_tuple_element> || !(ir::block_of(g_, u) == b)) continue;
+        if (std::find(r.begin(), r.end(), u) == r.end()) r.push_back(u);
+      }
+    std::sort(r.begin(), r.end(), [&](op x, op y) { return view_.is_before(x, y); });
+    return r;
+  }
+
+  // The cluster op that `o` is or is nested in; null when none.
+  op member_ancestor(const cluster_type& c, op o, block b) const {
+    const op a = ancestor_in_block(g_, o, b);
+    if (ir::is_null<G>(a)) return a;
+    for (const op& m : c.ops)
+      if (m == a) return a;
+    return ir::null_op<G>();
+  }
+
+  bool defined_inside(const cluster_type& c, value v, block b, bool nested_use) const {
+    const op d = ir::defining_op(g_, v);
+    if (!ir::is_null<G>(d)) return !ir::is_null<G>(member_ancestor(c, d, b));
+    // A block argument used directly by a cluster op belongs to b or an enclosing block.
+    if (!nested_use) return false;
+    const auto ab = ir::argument_block(g_, v);
+    if (!ab) return true;  // assumed local to the nested region (see the header comment)
+    if (*ab == b) return false;
+    // Inside the cluster iff the block's owner is a cluster op or nested in one.
+    auto&& ops_of = ir::ops(g_, *ab);
+    auto it = std::ranges::begin(ops_of);
+    if (it == std::ranges::end(ops_of)) return true;  // an empty block: no use can come from it
+    const op owner = ir::parent_op(g_, *it);
+    return !ir::is_null<G>(owner) && !ir::is_null<G>(member_ancestor(c, owner, b));
+  }
+
+  void collect_live_values(cluster_type& c, block b) const {
+    auto add_in = [&](value v) {
+      for (const value& x : c.live_ins)
+        if (x == v) return;
+      c.live_ins.push_back(v);
+    };
+    // Pre-order over a cluster op and its nested ops: operands in first-use order.
+    for (const op& m : c.ops) {
+      for (auto&& v : ir::operands(g_, m))
+        if (!defined_inside(c, v, b, false)) add_in(v);
+      walk_inside<walk_order::pre>(g_, m, [&](op o) {
+        for (auto&& v : ir::operands(g_, o))
+          if (!defined_inside(c, v, b, true)) add_in(v);
+      });
+    }
+    for (const op& m : c.ops)
+      for (auto&& r : ir::results(g_, m))
+        for (auto&& u : ir::users(g_, r))
+          if (ir::is_null<G>(member_ancestor(c, u, b))) {
+            c.live_outs.push_back(r);
+            break;
+          }
+  }
+
+  const G& g_;
+  view view_;
+  block_scratch<view> scratch_;
+  plan_type plan_;
+  std::unordered_map<op, std::size_t, handle_hash<op>> member_;  // op -> its cluster (claimed)
+  std::size_t candidate_ = 0;
+  std::string_view composite_prefix_;
+};
+
+}  // namespace sf_detail
+
+// ============================================================================== plan / apply
+
+/// Plans the pattern over the ops nested in `roots` (blocks: function bodies, typically), each
+/// walked in pre-order. For IRs without `functions(g)`; nothing is changed.
+/// @pre the blocks respect dominance.
+/// Complexity: see the header comment. Source: docs/schedule-fusion.md §"Semantics".
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G, class Roots>
+  requires std::ranges::input_range<Roots> &&
+           std::convertible_to<std::ranges::range_value_t<Roots>, block_handle_t<G>>
+schedule_fusion_plan_t<G> plan_schedule_fusion(const G& g, Roots&& roots, const schedule_fusion_options& opt = {}) {
+  static_assert(require_groupable_ir<G>());
+  sf_detail::planner<Pattern, G> p(g, opt, false);
+  for (auto&& b : roots) p.run_root(b);
+  return p.take();
+}
+
+namespace sf_detail {
+
+template <co_schedule_pattern_like Pattern, class G>
+schedule_fusion_plan_t<G> plan_functions(const G& g, const schedule_fusion_options& opt, bool emit_composites) {
+  planner<Pattern, G> p(g, opt, emit_composites);
+  for (auto&& f : ir::traits<G>::functions(g)) {
+    if constexpr (has_attribute_query<G>) {
+      if (!opt.skip_functions_with.empty() && ir::traits<G>::has_attribute(g, f, opt.skip_functions_with)) {
+        p.skip_function(f);
+        continue;
+      }
+    }
+    for (auto&& b : ir::regions(g, f)) p.run_root(b);
+  }
+  return p.take();
+}
+
+}  // namespace sf_detail
+
+/// Plans the pattern over every function of `g` (`functions(g)`, module order), skipping the
+/// functions carrying `opt.skip_functions_with`. Nothing is changed.
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
+schedule_fusion_plan_t<G> plan_schedule_fusion(const G& g, const schedule_fusion_options& opt = {}) {
+  static_assert(require_groupable_ir<G>());
+  static_assert(sf_detail::has_functions<G>,
+                "neuronrw::plan_schedule_fusion(g, options): ir_traits<G> lacks `static auto "
+                "functions(const G&)`. Fix: add it (outlinable_ir requirement 16), or pass the root "
+                "blocks yourself: plan_schedule_fusion(g, blocks, options).");
+  return sf_detail::plan_functions<Pattern>(g, opt, false);
+}
+
+/// Plans the pattern followed by composite outlining, the StableHLO flavour of the AWS Neuron
+/// compiler (docs/schedule-fusion.md §"StableHLO"): the same clusters, and apply then lowers each
+/// new fusion at once into a composite + a private decomposition, exactly as FusionToComposite
+/// would (same schema), numbered <opt.composite_prefix><N> from 0 per run, inner clusters first,
+/// skipping names the module defines. Nothing is changed. Needs outlinable_ir.
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
+schedule_fusion_plan_t<G> plan_schedule_fusion_composites(const G& g, const schedule_fusion_options& opt = {}) {
+  static_assert(require_outlinable_ir<G>());
+  return sf_detail::plan_functions<Pattern>(g, opt, true);
+}
+
+
+}  // namespace neuronrw
