@@ -18,7 +18,7 @@
 // A kind of your own: a tag with the canonical, dialect-free name your adapter maps ops to.
 NEURONRW_DECLARE_KIND(send);
 
-// The seed's four collectives, plus collective_permute and send.
+// The default four collectives (docs/descriptors.md), plus collective_permute and send.
 using my_boundary = neuronrw::default_boundary_set::with<neuronrw::kinds::collective_permute, send>;
 
 static_assert(my_boundary::contains_v<neuronrw::kinds::all_reduce>);
@@ -37,7 +37,7 @@ bool is_boundary(const my_ir& ir, std::size_t op) {
 // [/boundary-set]
 
 // [registry]
-// The seed's CompositeOp registry plus one kind; the diagnostic keeps the seed's form.
+// The CompositeOp registry plus one kind; the diagnostic keeps the registry's form.
 using my_composites = neuronrw::composite_op_registry::with_kinds<"RmsNorm">;
 
 // A registry from scratch: the format's first {} is the unknown name, the second the kind list.

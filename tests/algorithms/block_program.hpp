@@ -11,6 +11,8 @@
 // Nothing here depends on the algorithms under test.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <algorithm>
 #include <cstddef>
 #include <random>
@@ -28,6 +30,14 @@
 #include "archetype/archetype_ir.hpp"
 
 namespace block_test {
+
+// A malformed test program is a bug in the test: report it and stop (these tests also run in
+// the -fno-exceptions build, tests/noexcept).
+[[noreturn]] inline void malformed(const std::string& why) {
+  std::fprintf(stderr, "block_program: %s\n", why.c_str());
+  std::abort();
+}
+
 
 namespace nr = neuronrw;
 
@@ -52,11 +62,11 @@ inline std::vector<spec_op> parse_spec(std::string_view text, std::size_t& num_a
     }
     if (tok.empty()) continue;
     if (tok.size() == 1 && tok[0] == "}") {
-      if (open.empty()) throw std::invalid_argument("unbalanced }");
+      if (open.empty()) malformed("unbalanced }");
       open.pop_back();
       continue;
     }
-    if (tok.size() < 3 || tok[1] != "=") throw std::invalid_argument("bad line: " + line);
+    if (tok.size() < 3 || tok[1] != "=") malformed("bad line: " + line);
     spec_op o;
     o.label = tok[0];
     o.name = tok[2];
@@ -73,7 +83,7 @@ inline std::vector<spec_op> parse_spec(std::string_view text, std::size_t& num_a
     ops.push_back(std::move(o));
     if (opens) open.push_back(static_cast<int>(ops.size() - 1));
   }
-  if (!open.empty()) throw std::invalid_argument("unclosed {");
+  if (!open.empty()) malformed("unclosed {");
   return ops;
 }
 
@@ -130,7 +140,7 @@ class program {
   op operator[](std::string_view label) const {
     for (auto& [l, o] : ops_)
       if (l == label) return o;
-    throw std::invalid_argument("no op labelled " + std::string(label));
+    malformed("no op labelled " + std::string(label));
   }
   std::string label(op o) const {
     if (o == nr::ir::null_op<G>()) return "<null>";
@@ -155,7 +165,7 @@ class program {
   nr::value_handle_t<G> resolve(const std::string& s, Arg arg) {
     if (s[0] == '%') return arg(std::stoul(s.substr(1)));
     auto rs = nr::ir::results(g, (*this)[s]);
-    if (std::ranges::begin(rs) == std::ranges::end(rs)) throw std::invalid_argument(s + " has no result");
+    if (std::ranges::begin(rs) == std::ranges::end(rs)) malformed(s + " has no result");
     return *std::ranges::begin(rs);
   }
   block parent_block(const std::vector<spec_op>& spec, std::size_t i, std::vector<block>& regions,
@@ -174,7 +184,7 @@ class program {
   }
   void add(const std::string& label, op o) {
     for (auto& [l, x] : ops_)
-      if (l == label) throw std::invalid_argument("duplicate label " + label);
+      if (l == label) malformed("duplicate label " + label);
     ops_.emplace_back(label, o);
   }
   std::vector<std::pair<std::string, op>> ops_;

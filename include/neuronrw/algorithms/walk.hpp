@@ -8,9 +8,10 @@
 //   walk_inside<walk_order::post>(g, op, visit [, descend]) ops inside op's regions (not op)
 //
 // `visit(op)` returns void or a walk_action: `advance`, `skip` (pre-order: do not enter this op's
-// regions) or `interrupt` (stop the whole walk). `descend(op) -> bool` is asked once per op with
-// regions before they are entered (the root of walk_inside is always entered). Both walks return
-// false when interrupted.
+// regions) or `interrupt` (stop the whole walk). `descend(op) -> bool` is asked once for every op
+// the walk reaches (pre-order: after visiting it, unless it was skipped), before its regions are
+// entered; false keeps the walk out of them (the root of walk_inside is always entered). Both
+// walks return false when interrupted.
 //
 // Order: siblings in block order, an op's regions in region order. Pre-order visits an op before
 // the ops nested in it; post-order after them (an inner op before the op that holds it).
@@ -63,47 +64,70 @@ walk_action call_visit(Visit& visit, const Op& o) {
   }
 }
 
-// Pushes the ops of `blocks` so that popping yields them in block order, first block first.
-template <class G, class Entry, class Make, class Blocks>
-void push_blocks(const G& g, std::vector<Entry>& stack, Blocks&& blocks, Make make) {
-  const std::size_t mark = stack.size();
-  for (auto&& b : blocks)
-    for (auto&& o : ir::ops(g, b)) stack.push_back(make(o));
-  std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+}  // namespace walk_detail
+
+/// The walk itself, over any tree of ops: `roots(push)` and `children(op, push)` call `push(x)`
+/// for the first-level ops and for the ops nested in op's regions, in order. walk and walk_inside
+/// are this over ir::regions / ir::ops; a concrete IR uses it directly where its ir_traits are
+/// not declared yet (the reference IR's own rewrites).
+/// Complexity: O(ops visited + children pushed), one vector of pending ops.
+template <walk_order Order, class Op, class Roots, class Children, class Visit, class Descend = descend_all>
+bool walk_tree(Roots&& roots, Children&& children, Visit&& visit, Descend&& descend = {}) {
+  if constexpr (Order == walk_order::pre) {
+    std::vector<Op> stack;
+    auto push = [&stack](const Op& o) { stack.push_back(o); };
+    auto push_all = [&](auto&& produce) {  // popping yields them in the order produced
+      const std::size_t mark = stack.size();
+      produce(push);
+      std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+    };
+    push_all(roots);
+    while (!stack.empty()) {
+      const Op o = stack.back();
+      stack.pop_back();
+      const walk_action a = walk_detail::call_visit(visit, o);
+      if (a == walk_action::interrupt) return false;
+      if (a == walk_action::skip || !descend(o)) continue;
+      push_all([&](auto&& p) { children(o, p); });
+    }
+  } else {
+    std::vector<std::pair<Op, bool>> stack;  // (op, its children already pushed)
+    auto push = [&stack](const Op& o) { stack.emplace_back(o, false); };
+    auto push_all = [&](auto&& produce) {
+      const std::size_t mark = stack.size();
+      produce(push);
+      std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+    };
+    push_all(roots);
+    while (!stack.empty()) {
+      if (!stack.back().second) {
+        stack.back().second = true;
+        const Op o = stack.back().first;  // the reference dies with the pushes below
+        if (descend(o)) push_all([&](auto&& p) { children(o, p); });
+        continue;
+      }
+      const Op o = stack.back().first;
+      stack.pop_back();
+      if (walk_detail::call_visit(visit, o) == walk_action::interrupt) return false;
+    }
+  }
+  return true;
 }
+
+namespace walk_detail {
 
 template <walk_order Order, class G, class Visit, class Descend, class Roots>
 bool run(const G& g, Roots&& roots, Visit& visit, Descend& descend) {
   using op = op_handle_t<G>;
-  if constexpr (Order == walk_order::pre) {
-    std::vector<op> stack;
-    push_blocks(g, stack, roots, [](const op& o) { return o; });
-    while (!stack.empty()) {
-      const op o = stack.back();
-      stack.pop_back();
-      const walk_action a = call_visit(visit, o);
-      if (a == walk_action::interrupt) return false;
-      if (a == walk_action::skip || !descend(o)) continue;
-      push_blocks(g, stack, ir::regions(g, o), [](const op& x) { return x; });
-    }
-  } else {
-    std::vector<std::pair<op, bool>> stack;  // (op, its regions already pushed)
-    auto fresh = [](const op& o) { return std::pair<op, bool>{o, false}; };
-    push_blocks(g, stack, roots, fresh);
-    while (!stack.empty()) {
-      auto& top = stack.back();
-      if (!top.second) {
-        top.second = true;
-        const op o = top.first;  // `top` dies with the pushes below
-        if (descend(o)) push_blocks(g, stack, ir::regions(g, o), fresh);
-        continue;
-      }
-      const op o = top.first;
-      stack.pop_back();
-      if (call_visit(visit, o) == walk_action::interrupt) return false;
-    }
-  }
-  return true;
+  auto children = [&g](const op& o, auto&& push) {
+    for (auto&& b : ir::regions(g, o))
+      for (auto&& x : ir::ops(g, b)) push(x);
+  };
+  auto firsts = [&g, &roots](auto&& push) {
+    for (auto&& b : roots)
+      for (auto&& x : ir::ops(g, b)) push(x);
+  };
+  return walk_tree<Order, op>(firsts, children, visit, descend);
 }
 
 }  // namespace walk_detail

@@ -18,8 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <functional>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -197,10 +197,13 @@ struct comm_domain_plan {
       if (f.state == status::materialize) return true;
     return false;
   }
-  /// The functions apply materializes (empty when the plan has refusals).
-  auto changes() const {
-    const bool apply = ok();
-    return functions | std::views::filter([apply](const function_plan& f) { return apply && f.state == status::materialize; });
+  /// The functions apply materializes (none when the plan has refusals), in program order.
+  std::vector<std::reference_wrapper<const function_plan>> changes() const {
+    std::vector<std::reference_wrapper<const function_plan>> out;
+    if (ok())
+      for (const auto& f : functions)
+        if (f.state == status::materialize) out.push_back(std::cref(f));
+    return out;
   }
   std::span<const refusal_record> refusals() const noexcept { return refused; }
 };

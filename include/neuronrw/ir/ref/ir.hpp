@@ -34,7 +34,9 @@
 #include <vector>
 
 #include <neuronrw/algorithms/order.hpp>
+#include <neuronrw/algorithms/walk.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/detail/assert.hpp>
 #include <neuronrw/diagnostic.hpp>
 
 namespace neuronrw::ref {
@@ -210,22 +212,19 @@ class module {
   /// outside the erased ops. Operand uses are dropped. The ids stay tombstones.
   /// Iterative (an explicit stack), so deep nesting cannot overflow the call stack.
   void erase_op(op_ref op) {
-    // Post-order: every op's region ops (back to front) are erased before the op itself, so uses
-    // inside a region are dropped before their definitions.
-    std::vector<std::pair<op_ref, bool>> stack{{op, false}};
-    while (!stack.empty()) {
-      auto [o, expanded] = stack.back();
-      if (!expanded) {
-        stack.back().second = true;
-        if (auto r = op_region_[o.id]; r.valid())
-          for (auto x = front(r); x.valid(); x = next_op(x)) stack.push_back({x, false});
-        continue;
-      }
-      stack.pop_back();
-      drop_operands(o);
-      detach(o);
-      cold_[o.id].erased = true;
-    }
+    // Post-order with each region's ops back to front: every op's region ops are erased before
+    // the op itself, and users before their definitions, so uses are dropped before the values.
+    walk_tree<walk_order::post, op_ref>(
+        [op](auto&& push) { push(op); },
+        [this](op_ref o, auto&& push) {
+          if (auto r = op_region_[o.id]; r.valid())
+            for (auto x = back(r); x.valid(); x = prev_op(x)) push(x);
+        },
+        [this](op_ref o) {
+          drop_operands(o);
+          detach(o);
+          cold_[o.id].erased = true;
+        });
   }
   bool erased(op_ref op) const { return cold_[op.id].erased; }
 
@@ -433,7 +432,11 @@ class module {
     for (auto b = target.id; b != npos;) {
       auto p = block_parent_[b];
       if (!p.valid()) return;
+#if defined(__cpp_exceptions)
       if (p == op) throw std::invalid_argument("neuronrw::ref::module: cannot move an op into its own region");
+#else
+      NEURONRW_CHECK(!(p == op), "neuronrw::ref::module: cannot move an op into its own region");
+#endif
       b = op_block_[p.id];
     }
   }

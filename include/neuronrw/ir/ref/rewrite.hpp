@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <neuronrw/algorithms/walk.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/string_literal.hpp>  // ref::quote / ref::unquote for the attribute texts of requests
@@ -55,15 +56,18 @@ inline op_ref group_ops(module& m, const group_request<op_ref, value_ref>& r) {
     auto args = m.arguments(body);
     for (std::size_t i = 0; i < r.live_ins.size(); ++i) arg_of.emplace(r.live_ins[i].id, args[i]);
   }
-  std::vector<op_ref> work(r.ops.begin(), r.ops.end());
-  while (!work.empty()) {
-    auto op = work.back();
-    work.pop_back();
-    for (std::size_t j = 0; j < m.num_operands(op); ++j)
-      if (auto it = arg_of.find(m.operand(op, j).id); it != arg_of.end()) m.set_operand(op, j, it->second);
-    if (m.has_region(op))
-      for (auto inner : m.ops(m.region_block(op))) work.push_back(inner);
-  }
+  walk_tree<walk_order::pre, op_ref>(
+      [&](auto&& push) {
+        for (auto op : r.ops) push(op);
+      },
+      [&m](op_ref op, auto&& push) {
+        if (m.has_region(op))
+          for (auto inner : m.ops(m.region_block(op))) push(inner);
+      },
+      [&](op_ref op) {
+        for (std::size_t j = 0; j < m.num_operands(op); ++j)
+          if (auto it = arg_of.find(m.operand(op, j).id); it != arg_of.end()) m.set_operand(op, j, it->second);
+      });
   auto term = m.create_op(r.terminator_name, r.live_outs, {}, {}, m.loc(r.ops.back()));
   m.push_back(body, term);
   for (std::size_t i = 0; i < r.live_outs.size(); ++i)

@@ -1,7 +1,7 @@
-// Tests for neuronrw/passes/composite_emitter.hpp: the consumer of FusionToComposite (the
-// Python-like emitter text, dispatch on CompositeKind through composite_op_registry, the fatal
-// NCC_ISPP054 default) and the two kind validators with the seed's exact messages (seed 000
-// §"The fusion-name registry (consumer dispatch)", §"Backend handoff"; SPEC §3, §5).
+// Tests for neuronrw/ir/ref/python_emitter.hpp and ir/ref/fusion_to_composite.hpp: the consumer of
+// FusionToComposite (the Python-like emitter text, dispatch on CompositeKind through
+// composite_op_registry, the fatal NCC_ISPP054 default) and the two kind validators with the
+// original compiler's exact messages (docs/fusion-to-composite.md, docs/sources.md).
 //
 // Inputs are MLIR text; lowered modules come from run_fusion_to_composite, so every test also
 // exercises the pass → consumer handoff. Outputs are compared byte for byte.
