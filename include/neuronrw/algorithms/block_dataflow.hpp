@@ -217,7 +217,7 @@ class block_scratch {
   }
   /// Dense marks for indexed IRs, reset for the IR's current op numbering.
   dense_marks& fresh_dense(const G& g) {
-    if constexpr (indexed_ir<G>) dense_.reset(ir::traits<G>::op_index_bound(g));
+    if constexpr (indexed_ir<G>) dense_.reset(ir::op_index_bound(g));
     return dense_;
   }
 

@@ -22,7 +22,7 @@ class op_set {
 
  public:
   explicit op_set(const G& g) : g_(&g) {
-    if constexpr (indexed_ir<G>) stamp_.assign(ir::traits<G>::op_index_bound(g), 0);
+    if constexpr (indexed_ir<G>) stamp_.assign(ir::op_index_bound(g), 0);
   }
   /// Inserts; true when `o` was not present. O(1) (amortized for the hash variant).
   bool insert(op o) {
@@ -38,7 +38,7 @@ class op_set {
   }
   bool contains(op o) const {
     if constexpr (indexed_ir<G>) {
-      auto i = ir::traits<G>::op_index(*g_, o);
+      auto i = ir::op_index(*g_, o);
       return i < stamp_.size() && stamp_[i] == epoch_;
     } else {
       return set_.count(o) != 0;
@@ -46,7 +46,7 @@ class op_set {
   }
   bool erase(op o) {
     if constexpr (indexed_ir<G>) {
-      auto i = ir::traits<G>::op_index(*g_, o);
+      auto i = ir::op_index(*g_, o);
       if (i >= stamp_.size() || stamp_[i] != epoch_) return false;
       stamp_[i] = 0;
       --size_;
@@ -73,8 +73,8 @@ class op_set {
 
  private:
   std::size_t index(op o) {
-    auto i = ir::traits<G>::op_index(*g_, o);
-    if (i >= stamp_.size()) stamp_.resize(ir::traits<G>::op_index_bound(*g_) > i ? ir::traits<G>::op_index_bound(*g_) : i + 1, 0);
+    auto i = ir::op_index(*g_, o);
+    if (i >= stamp_.size()) stamp_.resize(ir::op_index_bound(*g_) > i ? ir::op_index_bound(*g_) : i + 1, 0);
     return i;
   }
   const G* g_;

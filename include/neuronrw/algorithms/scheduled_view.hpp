@@ -46,7 +46,7 @@ class scheduled_view {
   std::uint32_t local(op o) const {
     if constexpr (indexed_ir<G>) {
       if (local_.empty()) return npos;
-      const std::size_t i = ir::traits<G>::op_index(*g_, o);
+      const std::size_t i = ir::op_index(*g_, o);
       return i < local_.size() ? local_[i] : npos;
     } else {
       auto it = local_.find(o);
@@ -137,14 +137,14 @@ class scheduled_view {
       if (it == std::ranges::end(r) || local(*it) != npos) return;
     }
     if constexpr (indexed_ir<G>) {
-      if (local_.empty()) local_.assign(ir::traits<G>::op_index_bound(*g_), npos);
+      if (local_.empty()) local_.assign(ir::op_index_bound(*g_), npos);
     }
     const auto list = order_.create_list();
     for (auto&& o : ir::ops(*g_, b)) {
       const auto n = order_.add_node();
       ops_.push_back(o);
       if constexpr (indexed_ir<G>) {
-        const std::size_t i = ir::traits<G>::op_index(*g_, o);
+        const std::size_t i = ir::op_index(*g_, o);
         if (i >= local_.size()) local_.resize(i + 1, npos);
         local_[i] = n;
       } else {

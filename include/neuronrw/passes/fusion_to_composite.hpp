@@ -192,7 +192,6 @@ template <class Registry = fusion_op_registry, class G>
 fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
                                                                   const fusion_to_composite_options& opt = {}) {
   static_assert(require_outlinable_ir<G>());
-  using traits = ir::traits<G>;
   using op = op_handle_t<G>;
   fusion_to_composite_plan<op> plan;
   plan.composite_op_name = std::string(opt.composite_op_name);
@@ -201,7 +200,7 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
   auto next_name = [&] {
     for (;;) {
       std::string name = std::string(opt.symbol_prefix) + std::to_string(counter++);
-      if (!traits::has_symbol(g, name)) return name;
+      if (!ir::has_symbol(g, name)) return name;
       plan.skipped_names.push_back(std::move(name));
     }
   };
@@ -216,7 +215,7 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
   };
   auto check_body = [&](op fusion) {
     std::size_t blocks = 0;
-    op last = traits::null_op();
+    op last = ir::null_op<G>();
     for (auto b : ir::regions(g, fusion)) {
       ++blocks;
       for (auto o : ir::ops(g, b)) last = o;
@@ -248,20 +247,20 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
         [&](op o) { return ir::kind(g, o) != kind_id_v<kinds::fusion>; });
   };
 
-  for (auto fn : traits::functions(g)) {
-    if (traits::has_attribute(g, fn, composite_schema::gen_composite)) {
+  for (auto fn : ir::functions(g)) {
+    if (ir::has_attribute(g, fn, composite_schema::gen_composite)) {
       plan.skipped_functions.push_back({fn, f2c_skip_reason::gen_composite});
       continue;
     }
     walk_inside<walk_order::post>(g, fn, [&](op o) {
       if (ir::kind(g, o) != kind_id_v<kinds::fusion>) return;
       typename fusion_to_composite_plan<op>::conversion c{o, fn, next_name(), {}, false};
-      if (auto k = traits::string_attribute(g, o, composite_schema::fusion_kind)) {
+      if (auto k = ir::string_attribute(g, o, composite_schema::fusion_kind)) {
         c.composite_kind = std::move(*k);
         if (opt.validate_fusion_kind)
           if (auto msg = Registry::validate(c.composite_kind))
             plan.problems.push_back({f2c_problem_code::unknown_fusion_kind, o, std::move(*msg)});
-      } else if (traits::has_attribute(g, o, composite_schema::fusion_kind)) {
+      } else if (ir::has_attribute(g, o, composite_schema::fusion_kind)) {
         plan.problems.push_back({f2c_problem_code::non_string_kind, o,
                                  "fusion attribute 'FusionKind' must be a string, e.g. "
                                  "FusionKind = \"ScheduleFusion\""});
@@ -282,7 +281,6 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
 template <class G>
 std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
   static_assert(require_outlinable_ir<G>());
-  using traits = ir::traits<G>;
   std::vector<applied_conversion<op_handle_t<G>>> out;
   if (!plan.ok()) return out;
   out.reserve(plan.conversions.size());
@@ -291,7 +289,7 @@ std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_comp
                                       {composite_schema::no_delete, "true"}};
   for (auto& c : plan.conversions) {
     // Outline first: the clone reads the fusion's region, which erase_op destroys.
-    auto fn = traits::outline_region(g, outline_request<op_handle_t<G>>{c.fusion, c.decomposition, fn_attrs});
+    auto fn = ir::outline_region(g, outline_request<op_handle_t<G>>{c.fusion, c.decomposition, fn_attrs});
     const std::string kind_text = mlir_string_literal(c.composite_kind);
     const std::string sym_text = mlir_symbol_reference(c.decomposition);
     const named_attribute attrs[] = {{composite_schema::composite_kind, kind_text},
@@ -299,8 +297,8 @@ std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_comp
                                      {"decomposition", sym_text},
                                      {"name", name_text},
                                      {"version", "0 : i32"}};
-    auto comp = traits::replace_op(g, replace_request<op_handle_t<G>>{c.fusion, plan.composite_op_name, attrs});
-    traits::erase_op(g, c.fusion);
+    auto comp = ir::replace_op(g, replace_request<op_handle_t<G>>{c.fusion, plan.composite_op_name, attrs});
+    ir::erase_op(g, c.fusion);
     out.push_back({comp, fn});
   }
   return out;

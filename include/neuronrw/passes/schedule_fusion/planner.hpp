@@ -130,7 +130,7 @@ class planner {
  private:
   bool is_fusion(op o) const {
     return ir::kind(g_, o) == kind_id_v<kinds::fusion> ||
-           ir::traits<G>::string_attribute(g_, o, composite_schema::fusion_kind).has_value();
+           ir::string_attribute(g_, o, composite_schema::fusion_kind).has_value();
   }
 
   void refuse(refusal_type r) {
@@ -301,7 +301,7 @@ class planner {
       for (const std::size_t i : plan_.composite_order) {
         std::string name;
         do name = std::string(composite_prefix_) + std::to_string(counter++);
-        while (ir::traits<G>::has_symbol(g_, name));
+        while (ir::has_symbol(g_, name));
         plan_.clusters[i].decomposition = std::move(name);
       }
     }
@@ -464,9 +464,9 @@ namespace sf_detail {
 template <co_schedule_pattern_like Pattern, class G>
 schedule_fusion_plan_t<G> plan_functions(const G& g, const schedule_fusion_options& opt, bool emit_composites) {
   planner<Pattern, G> p(g, opt, emit_composites);
-  for (auto&& f : ir::traits<G>::functions(g)) {
+  for (auto&& f : ir::functions(g)) {
     if constexpr (has_attribute_query<G>) {
-      if (!opt.skip_functions_with.empty() && ir::traits<G>::has_attribute(g, f, opt.skip_functions_with)) {
+      if (!opt.skip_functions_with.empty() && ir::has_attribute(g, f, opt.skip_functions_with)) {
         p.skip_function(f);
         continue;
       }
