@@ -16,10 +16,8 @@
 // An algorithm that asked for more than its layer would not compile here. Uses nothing that throws.
 #include <doctest/doctest.h>
 
-#include <cstddef>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <neuronrw/algorithms/ancestry.hpp>
@@ -31,22 +29,15 @@
 #include <neuronrw/algorithms/scheduled_view.hpp>
 
 #include "archetype/archetype_ir.hpp"
+#include "archetype/program.hpp"
 
 namespace nr = neuronrw;
 namespace a = neuronrw::archetype;
 using a::layer;
 namespace req = neuronrw::archetype::ir_req;
 
-using strings = std::vector<std::string>;
-
-template <>
-struct doctest::StringMaker<strings> {
-  static doctest::String convert(const strings& v) {
-    std::string s = "{";
-    for (const auto& x : v) s += (s.size() > 1 ? ", " : "") + x;
-    return (s + "}").c_str();
-  }
-};
+using a::program;
+using a::strings;
 
 namespace {
 
@@ -76,104 +67,53 @@ static_assert(nr::ordered_ir<ordered_indexed> && nr::indexed_ir<ordered_indexed>
               !nr::reschedulable_ir<ordered_indexed>);
 static_assert(nr::reschedulable_ir<reschedulable> && !nr::groupable_ir<reschedulable>);
 
-// ------------------------------------------------------------------------------ building
-/// One function `f` with `args` arguments, ops appended by label. Ops named `<dialect>.return`
-/// have no result; every other op has one. Operands: "%N" = argument N, else an op's label.
-/// Built through the shared storage, so it works at every layer, even without read_ir.
+// ------------------------------------------------------------------------------ programs
+/// f: outer = foo.region { mid = foo.region { deep = foo.use } }; sibling = foo.other
 template <class G>
-struct program {
-  G g;
-  int body = -1;
-  std::vector<std::pair<std::string, a::op_h>> named;
-
-  explicit program(std::size_t args = 2) { body = g.add_function("f", strings(args, "i32")).second; }
-
-  a::value_h value(const std::string& s) const {
-    if (s[0] == '%') return g.arg(body, static_cast<std::size_t>(std::stoi(s.substr(1))));
-    return g.result((*this)[s]);
-  }
-  a::op_h add(const std::string& label, const std::string& name, const strings& operands = {}, int block = -1) {
-    std::vector<a::value_h> vs;
-    for (auto& o : operands) vs.push_back(value(o));
-    const bool ret = name.size() >= 6 && name.substr(name.size() - 6) == "return";
-    auto o = g.add(block < 0 ? body : block, name, vs, ret ? strings{} : strings{"i32"});
-    named.emplace_back(label, o);
-    return o;
-  }
-  a::op_h operator[](const std::string& label) const {
-    for (auto& [l, o] : named)
-      if (l == label) return o;
-    return {};
-  }
-  std::string label(a::op_h o) const {
-    for (auto& [l, x] : named)
-      if (x == o) return l;
-    return o == a::op_h{} ? "<null>" : "<unknown>";
-  }
-  template <class R>
-  strings labels(const R& r) const {
-    strings v;
-    for (auto&& o : r) v.push_back(label(o));
-    return v;
-  }
-  strings order(int block = -1) const {
-    strings v;
-    for (int o : g.block_ops(block < 0 ? body : block)) v.push_back(label(a::op_h{o}));
-    return v;
-  }
-  a::block_h blk(int block = -1) const { return {block < 0 ? body : block}; }
+struct nested_regions {
+  program<G> p{2};
+  a::op_h outer = p.add("outer", "foo.region");
+  int r1 = p.g.add_region(outer);
+  a::op_h mid = p.add("mid", "foo.region", {}, r1);
+  int r2 = p.g.add_region(mid);
+  a::op_h deep = p.add("deep", "foo.use", {}, r2);
+  a::op_h sibling = p.add("sibling", "foo.other");
 };
-
-template <class P>
-std::vector<a::op_h> ops_of(const P& p, const strings& labels) {
-  std::vector<a::op_h> r;
-  for (auto& l : labels) r.push_back(p[l]);
-  return r;
-}
 
 }  // namespace
 
 // ============================================================================== ancestry
 TEST_CASE("is_ancestor_or_self on an IR with only op_handle, null_op and parent_op") {
-  program<parent_chain_only> p;
-  auto outer = p.add("outer", "foo.region");
-  const int r1 = p.g.add_region(outer);
-  auto mid = p.add("mid", "foo.region", {}, r1);
-  const int r2 = p.g.add_region(mid);
-  auto deep = p.add("deep", "foo.use", {}, r2);
-  auto sibling = p.add("sibling", "foo.other");
+  const nested_regions<parent_chain_only> n;
+  const auto& g = n.p.g;
   const a::op_h f{0};
-  CHECK(nr::is_ancestor_or_self(p.g, outer, deep));
-  CHECK(nr::is_ancestor_or_self(p.g, mid, deep));
-  CHECK(nr::is_ancestor_or_self(p.g, deep, deep));
-  CHECK(nr::is_ancestor_or_self(p.g, f, deep));
-  CHECK_FALSE(nr::is_ancestor_or_self(p.g, sibling, deep));
-  CHECK_FALSE(nr::is_ancestor_or_self(p.g, deep, mid));
-  CHECK_FALSE(nr::is_ancestor_or_self(p.g, outer, sibling));
+  CHECK(nr::is_ancestor_or_self(g, n.outer, n.deep));
+  CHECK(nr::is_ancestor_or_self(g, n.mid, n.deep));
+  CHECK(nr::is_ancestor_or_self(g, n.deep, n.deep));
+  CHECK(nr::is_ancestor_or_self(g, f, n.deep));
+  CHECK_FALSE(nr::is_ancestor_or_self(g, n.sibling, n.deep));
+  CHECK_FALSE(nr::is_ancestor_or_self(g, n.deep, n.mid));
+  CHECK_FALSE(nr::is_ancestor_or_self(g, n.outer, n.sibling));
 }
 
 TEST_CASE("ancestor_in_block on an IR with only the parent chain and block_of") {
-  program<block_ancestry_only> p;
-  auto outer = p.add("outer", "foo.region");
-  const int r1 = p.g.add_region(outer);
-  auto mid = p.add("mid", "foo.region", {}, r1);
-  const int r2 = p.g.add_region(mid);
-  auto deep = p.add("deep", "foo.use", {}, r2);
-  auto sibling = p.add("sibling", "foo.other");
-  CHECK(nr::ancestor_in_block(p.g, deep, p.blk()) == outer);
-  CHECK(nr::ancestor_in_block(p.g, deep, a::block_h{r1}) == mid);
-  CHECK(nr::ancestor_in_block(p.g, deep, a::block_h{r2}) == deep);
-  CHECK(nr::ancestor_in_block(p.g, mid, p.blk()) == outer);
-  CHECK(nr::ancestor_in_block(p.g, sibling, p.blk()) == sibling);
-  CHECK(nr::ancestor_in_block(p.g, outer, a::block_h{r2}) == a::op_h{});    // not inside r2
-  CHECK(nr::ancestor_in_block(p.g, sibling, a::block_h{r1}) == a::op_h{});
-  CHECK(nr::ancestor_in_block(p.g, deep, a::block_h{0}) == a::op_h{0});     // the function op
-  CHECK(nr::is_ancestor_or_self(p.g, outer, deep));
+  const nested_regions<block_ancestry_only> n;
+  const auto& g = n.p.g;
+  const auto body = n.p.blk();
+  CHECK(nr::ancestor_in_block(g, n.deep, body) == n.outer);
+  CHECK(nr::ancestor_in_block(g, n.deep, a::block_h{n.r1}) == n.mid);
+  CHECK(nr::ancestor_in_block(g, n.deep, a::block_h{n.r2}) == n.deep);
+  CHECK(nr::ancestor_in_block(g, n.mid, body) == n.outer);
+  CHECK(nr::ancestor_in_block(g, n.sibling, body) == n.sibling);
+  CHECK(nr::ancestor_in_block(g, n.outer, a::block_h{n.r2}) == a::op_h{});    // not inside r2
+  CHECK(nr::ancestor_in_block(g, n.sibling, a::block_h{n.r1}) == a::op_h{});
+  CHECK(nr::ancestor_in_block(g, n.deep, a::block_h{0}) == a::op_h{0});       // the function op
+  CHECK(nr::is_ancestor_or_self(g, n.outer, n.deep));
 }
 
 // ============================================================================== op_set
 TEST_CASE_TEMPLATE("op_set on read_ir: the hash set, and the flat array with op_index", G, read, read_indexed) {
-  program<G> p;
+  program<G> p(2);
   std::vector<a::op_h> ops;
   for (int i = 0; i < 6; ++i) ops.push_back(p.add("o" + std::to_string(i), "foo.op"));
   nr::op_set<G> s(p.g);
@@ -208,7 +148,7 @@ TEST_CASE_TEMPLATE("block_dataflow on ordered_ir: nested uses count for their an
   //   x = foo.x %0;  y = foo.y %1
   //   r = foo.region { i = foo.use x;  j = foo.use2 i y }
   //   z = foo.z r x
-  program<G> p;
+  program<G> p(2);
   p.add("x", "foo.x", {"%0"});
   p.add("y", "foo.y", {"%1"});
   auto r = p.add("r", "foo.region");
@@ -238,7 +178,7 @@ TEST_CASE_TEMPLATE("block_dataflow on ordered_ir: nested uses count for their an
 // ============================================================================== dependence_walk
 TEST_CASE_TEMPLATE("dependence_walk on ordered_ir, breadth-first and (op_index) backward sweep", G, ordered,
                    ordered_indexed) {
-  program<G> p;
+  program<G> p(2);
   p.add("x", "foo.x", {"%0"});
   p.add("ag", "mhlo.all_gather", {"%0"});
   p.add("m1", "foo.mul", {"ag", "%1"});
@@ -272,7 +212,7 @@ TEST_CASE_TEMPLATE("dependence_walk on ordered_ir, breadth-first and (op_index) 
 
 // ============================================================================== convexity
 TEST_CASE("check_convexity on ordered_ir") {
-  program<ordered> p;
+  program<ordered> p(2);
   p.add("ag", "mhlo.all_gather", {"%0"});
   p.add("a", "foo.a", {"ag"});
   p.add("b", "foo.b", {"%1"});
@@ -287,13 +227,13 @@ TEST_CASE("check_convexity on ordered_ir") {
   CHECK(good.convex);
   CHECK(good.offending == a::op_h{});
   // A cluster that holds the path is convex again.
-  const auto cluster = ops_of(p, {"rs", "a", "ag"});
+  const auto cluster = p.ops_of({"rs", "a", "ag"});
   CHECK(nr::check_convexity(p.g, std::span<const a::op_h>(cluster)).convex);
 }
 
 // ============================================================================== dominance_repair
 TEST_CASE("dominance repair: planned on ordered_ir, applied on a reschedulable copy") {
-  program<ordered> p;
+  program<ordered> p(2);
   p.add("ag", "mhlo.all_gather", {"%0"});
   p.add("a", "foo.a", {"%1"});
   p.add("b", "foo.b", {"ag"});
@@ -341,7 +281,7 @@ TEST_CASE("dominance repair: the is_terminator capability says what a terminator
     p.add("y", "scf.yield", {"rs"});
     p.g.mark_terminator(p["y"]);
   };
-  program<a::ir_at<layer::ordered, 0, a::cap::is_terminator>> aware;
+  program<a::ir_at<layer::ordered, 0, a::cap::is_terminator>> aware(2);
   build(aware);
   static_assert(nr::terminator_aware_ir<decltype(aware.g)>);
   auto refused = nr::plan_sink(aware.g, aware["ag"], aware["rs"], aware["y"]);
@@ -350,7 +290,7 @@ TEST_CASE("dominance repair: the is_terminator capability says what a terminator
   CHECK(refused.moves.empty());
 
   // Without the capability only `return`-kind ops terminate a block: b may go after y.
-  program<ordered> plain;
+  program<ordered> plain(2);
   build(plain);
   auto accepted = nr::plan_sink(plain.g, plain["ag"], plain["rs"], plain["y"]);
   REQUIRE(accepted.ok());
@@ -364,7 +304,7 @@ TEST_CASE("dominance repair: the is_terminator capability says what a terminator
 // ============================================================================== scheduled_view
 TEST_CASE_TEMPLATE("scheduled_view over ordered_ir: moves on the overlay, the IR untouched", G, ordered,
                    ordered_indexed) {
-  program<G> p;
+  program<G> p(2);
   p.add("ag", "mhlo.all_gather", {"%0"});
   p.add("a", "foo.a", {"%1"});
   p.add("b", "foo.b", {"ag"});

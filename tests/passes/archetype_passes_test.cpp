@@ -32,99 +32,21 @@
 
 #include "archetype/archetype_ir.hpp"
 #include "archetype/host_archetype.hpp"
+#include "archetype/program.hpp"
+#include "passes/comm_domain_archetype.hpp"
 
 namespace nr = neuronrw;
 namespace a = neuronrw::archetype;
 using a::layer;
 
-using strings = std::vector<std::string>;
-
-template <>
-struct doctest::StringMaker<strings> {
-  static doctest::String convert(const strings& v) {
-    std::string s = "{";
-    for (const auto& x : v) s += (s.size() > 1 ? ", " : "") + x;
-    return (s + "}").c_str();
-  }
-};
+using a::program;
+using a::strings;
 
 namespace {
 
 using groupable = a::ir_at<layer::groupable>;
 using outlinable = a::ir;
 static_assert(nr::groupable_ir<groupable> && !nr::outlinable_ir<groupable>);
-
-/// Functions built by label, as in tests/archetype/layers_test.cpp: "%N" is argument N of the
-/// function being built, anything else an op's label (its first result). Ops named
-/// `*.return` / `*.yield` have no result.
-template <class G>
-struct program {
-  G g;
-  std::vector<std::pair<std::string, a::op_h>> named;
-  int body = -1;  // the function being built
-
-  a::op_h function(const std::string& name, std::size_t args) {
-    auto [f, b] = g.add_function(name, strings(args, "i32"));
-    body = b;
-    return f;
-  }
-  a::value_h value(const std::string& s, int block) const {
-    if (s[0] == '%') return g.arg(block, static_cast<std::size_t>(s[1] - '0'));
-    return g.result((*this)[s]);
-  }
-  a::op_h add(const std::string& label, const std::string& name, const strings& operands = {}, int block = -1,
-              int args_of = -1) {
-    const int b = block < 0 ? body : block;
-    std::vector<a::value_h> vs;
-    for (auto& o : operands) vs.push_back(value(o, args_of < 0 ? b : args_of));
-    const bool no_result = name.ends_with("return") || name.ends_with("yield");
-    auto o = g.add(b, name, vs, no_result ? strings{} : strings{"i32"});
-    named.emplace_back(label, o);
-    return o;
-  }
-  a::op_h operator[](const std::string& label) const {
-    for (auto& [l, o] : named)
-      if (l == label) return o;
-    return {};
-  }
-  /// The label of an op, or its name when unlabelled (ops a pass created).
-  std::string label(a::op_h o) const {
-    for (auto& [l, x] : named)
-      if (x == o) return l;
-    return o == a::op_h{} ? "<null>" : g.op(o).name;
-  }
-  strings order(int block) const {
-    strings v;
-    for (int o : g.block_ops(block)) v.push_back(label(a::op_h{o}));
-    return v;
-  }
-  /// Each operand of `o` as "%N" (an argument of block `args_of`), "label" (a labelled op's
-  /// result) or "name#i" (result i of an unlabelled op).
-  strings operands(a::op_h o, int args_of) const {
-    strings v;
-    for (int x : g.op(o).operands) {
-      const auto& d = g.values[static_cast<std::size_t>(x)];
-      if (d.def < 0) {
-        const auto& args = g.blocks[static_cast<std::size_t>(args_of)].args;
-        std::size_t i = 0;
-        while (i < args.size() && args[i] != x) ++i;
-        v.push_back(i < args.size() ? "%" + std::to_string(i) : "<foreign argument>");
-        continue;
-      }
-      const auto& res = g.ops[static_cast<std::size_t>(d.def)].results;
-      std::size_t i = 0;
-      while (res[i] != x) ++i;
-      const auto l = label(a::op_h{d.def});
-      v.push_back(res.size() == 1 ? l : l + "#" + std::to_string(i));
-    }
-    return v;
-  }
-  std::string attr(a::op_h o, const std::string& key) const {
-    for (auto& [k, v] : g.op(o).attrs)
-      if (k == key) return v;
-    return "<none>";
-  }
-};
 
 }  // namespace
 
@@ -438,42 +360,8 @@ namespace {
 using host_reader = a::host_at<a::host_layer::program>;
 static_assert(nr::host_program<host_reader> && !nr::rewritable_host_program<host_reader>);
 
-/// chip(CHIP, Orchestrator); main(HOST, Orchestrator):
-///   buf = alloc(64, name="buf"); v = window(buf); w = window(buf); sig = alloc(8, name="sig");
-///   s = window(sig); for r in range(0, 3, 1): chip(v, device=r); chip(w, device=<device>);
-///   allreduce(v, s)
-struct host_fixture {
-  a::host_storage p;
-  int main = -1, buf = -1, v = -1, w = -1, sig = -1, s = -1, v_call = -1, w_call = -1, s_call = -1, device_expr = -1;
-
-  explicit host_fixture(std::int64_t device = 7) {
-    using k = nr::host_callee_kind;
-    p.fn("chip", "CHIP", "Orchestrator");
-    main = p.fn("main", "HOST", "Orchestrator");
-    buf = p.var("buf");
-    v = p.var("v", true);
-    w = p.var("w", true);
-    sig = p.var("sig");
-    s = p.var("s", true);
-    const int r = p.var("r");
-    auto& body = p.fns[static_cast<std::size_t>(main)].body;
-    body.push_back(p.s_assign(buf, p.e_call(k::op, "pld.tensor.alloc_window_buffer", {p.e_int(64)},
-                                             {{"name", p.e_str("buf")}}, {}, {3, 1})));
-    v_call = p.e_call(k::op, "pld.tensor.window", {p.e_var(buf)});
-    body.push_back(p.s_assign(v, v_call));
-    w_call = p.e_call(k::op, "pld.tensor.window", {p.e_var(buf)});
-    body.push_back(p.s_assign(w, w_call));
-    body.push_back(p.s_assign(sig, p.e_call(k::op, "pld.tensor.alloc_window_buffer", {p.e_int(8)},
-                                             {{"name", p.e_str("sig")}}, {}, {6, 1})));
-    s_call = p.e_call(k::op, "pld.tensor.window", {p.e_var(sig)});
-    body.push_back(p.s_assign(s, s_call));
-    const int d1 = p.s_expr(p.e_call(k::function, "chip", {p.e_var(v)}, {}, {{"device", p.e_var(r)}}, {8, 5}));
-    body.push_back(p.s_for(r, p.e_int(0), p.e_int(3), p.e_int(1), {d1}));
-    device_expr = p.e_int(device);
-    body.push_back(p.s_expr(p.e_call(k::function, "chip", {p.e_var(w)}, {}, {{"device", device_expr}}, {9, 1})));
-    body.push_back(p.s_expr(p.e_call(k::op, "pld.tensor.allreduce", {p.e_var(v), p.e_var(s)}, {}, {}, {10, 1})));
-  }
-};
+/// The program of tests/passes/comm_domain_archetype.hpp, in the storage all layers share.
+using host_fixture = comm_domain_test::archetype_program<a::host_storage>;
 
 }  // namespace
 
