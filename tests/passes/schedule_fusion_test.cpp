@@ -299,6 +299,20 @@ TEST_CASE("the budget: the pattern's, an override, and none") {
   CHECK(plan_schedule_fusion<open>(m).clusters.size() == 1);
 }
 
+TEST_CASE("the FusionKind: the pattern's, or the option's override, on fusions and on composites") {
+  auto m = parse_ok(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
+  CHECK(plan_schedule_fusion(m).fusion_kind == "ScheduleFusion");
+  auto p = plan_schedule_fusion(m, {.fusion_kind = "MyOverlap"});
+  CHECK(p.fusion_kind == "MyOverlap");
+  auto groups = apply(m, p);
+  REQUIRE(groups.size() == 3);
+  for (auto g : groups) CHECK(m.find_attribute(g, "FusionKind")->value == "\"MyOverlap\"");
+  auto c = parse_ok(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
+  auto composites = apply(c, plan_schedule_fusion_composites(c, {.fusion_kind = "MyOverlap"}));
+  REQUIRE(composites.size() == 3);
+  for (auto k : composites) CHECK(c.find_attribute(k, "CompositeKind")->value == "\"MyOverlap\"");
+}
+
 TEST_CASE("run_schedule_fusion: the dry run fills the text and changes nothing; the run applies") {
   const std::string text = read_file(corpus_dir() / "03_users_between.mlir");
   auto m = parse_ok(text, "03_users_between.mlir");

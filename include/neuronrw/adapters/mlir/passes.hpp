@@ -112,6 +112,7 @@ class schedule_fusion_pass
     opt.budget = static_cast<std::size_t>(budget.getValue());
     opt.skip_functions_with = skipFunctionsWith.getValue();
     opt.composite_prefix = symbolPrefix.getValue();
+    opt.fusion_kind = fusionKind.getValue();
     if (opt.group_op_name.empty() || opt.terminator_name.empty() || opt.composite_prefix.empty()) {
       this->getOperation()->emitError()
           << getArgument() << ": the options group-op, terminator and symbol-prefix must not be empty";
@@ -140,6 +141,10 @@ class schedule_fusion_pass
                                                       llvm::cl::init("mhlo.fusion")};
   typename base::template Option<std::string> terminator{
       *this, "terminator", llvm::cl::desc("The terminator of the grouping op's region"), llvm::cl::init("mhlo.return")};
+  typename base::template Option<std::string> fusionKind{
+      *this, "fusion-kind",
+      llvm::cl::desc("The FusionKind (CompositeKind) clusters carry (default: the pattern's)"),
+      llvm::cl::init(std::string(Pattern::fusion_kind))};
   typename base::template Option<std::string> skipFunctionsWith{
       *this, "skip-functions-with",
       llvm::cl::desc("Skip functions carrying this attribute (empty: skip none)"), llvm::cl::init("genComposite")};

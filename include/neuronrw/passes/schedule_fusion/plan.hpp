@@ -25,6 +25,9 @@ struct schedule_fusion_options {
   /// dialect-neutral (it reads kinds: `stablehlo.all_gather` is an all_gather too).
   std::string_view group_op_name = "mhlo.fusion";
   std::string_view terminator_name = "mhlo.return";
+  /// Overrides the pattern's FusionKind (the grouping op's FusionKind and the composites'
+  /// CompositeKind); empty = the pattern's.
+  std::string_view fusion_kind = {};
   /// Overrides the pattern's walk budget; `unbounded_budget` = no bound.
   std::optional<std::size_t> budget = std::nullopt;
   /// When the pass finds the functions itself (`functions(g)`), functions carrying this

@@ -97,7 +97,7 @@ class planner {
       : g_(g), view_(g), scratch_(view_) {
     plan_.producer_kind = Pattern::producer::name;
     plan_.consumer_kind = Pattern::consumer::name;
-    plan_.fusion_kind = std::string(Pattern::fusion_kind);
+    plan_.fusion_kind = std::string(opt.fusion_kind.empty() ? Pattern::fusion_kind : opt.fusion_kind);
     plan_.group_op_name = std::string(opt.group_op_name);
     plan_.terminator_name = std::string(opt.terminator_name);
     plan_.budget = opt.budget ? *opt.budget : Pattern::budget;
