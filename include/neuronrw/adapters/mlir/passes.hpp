@@ -68,6 +68,12 @@ inline std::string_view note_text(schedule_refusal r) {
   return "the op concerned";
 }
 
+/// An op name the pass may create: `dialect.op` (MLIR needs the dialect prefix).
+inline bool valid_op_name(std::string_view n) {
+  const auto dot = n.find('.');
+  return dot != std::string_view::npos && dot > 0 && dot + 1 < n.size();
+}
+
 inline constexpr std::array all_schedule_refusals = {
     schedule_refusal::no_producer_operand, schedule_refusal::already_fused, schedule_refusal::producer_claimed,
     schedule_refusal::different_block,     schedule_refusal::budget_exceeded, schedule_refusal::non_convex,
@@ -113,9 +119,14 @@ class schedule_fusion_pass
     opt.skip_functions_with = skipFunctionsWith.getValue();
     opt.composite_prefix = symbolPrefix.getValue();
     opt.fusion_kind = fusionKind.getValue();
-    if (opt.group_op_name.empty() || opt.terminator_name.empty() || opt.composite_prefix.empty()) {
+    if (!pass_detail::valid_op_name(opt.group_op_name) || !pass_detail::valid_op_name(opt.terminator_name) ||
+        opt.composite_prefix.empty() || opt.fusion_kind.empty()) {
       this->getOperation()->emitError()
-          << getArgument() << ": the options group-op, terminator and symbol-prefix must not be empty";
+          << getArgument()
+          << ": invalid options: group-op and terminator must be op names `dialect.op`, symbol-prefix "
+             "and fusion-kind must not be empty (group-op='"
+          << opt.group_op_name << "' terminator='" << opt.terminator_name << "' symbol-prefix='"
+          << opt.composite_prefix << "' fusion-kind='" << opt.fusion_kind << "')";
       return this->signalPassFailure();
     }
     const auto& cg = std::as_const(g);
@@ -223,8 +234,12 @@ class fusion_to_composite_pass
     opt.symbol_prefix = symbolPrefix.getValue();
     opt.composite_op_name = compositeOp.getValue();
     opt.validate_fusion_kind = validateFusionKind;
-    if (opt.symbol_prefix.empty() || opt.composite_op_name.empty()) {
-      this->getOperation()->emitError() << getArgument() << ": the options symbol-prefix and composite-op must not be empty";
+    if (opt.symbol_prefix.empty() || !pass_detail::valid_op_name(opt.composite_op_name)) {
+      this->getOperation()->emitError()
+          << getArgument()
+          << ": invalid options: composite-op must be an op name `dialect.op` and symbol-prefix must not be "
+             "empty (composite-op='"
+          << opt.composite_op_name << "' symbol-prefix='" << opt.symbol_prefix << "')";
       return this->signalPassFailure();
     }
     auto plan = plan_fusion_to_composite<Registry>(std::as_const(g), opt);
