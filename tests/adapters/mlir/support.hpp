@@ -69,8 +69,12 @@ inline bool run_pipeline(mlir::ModuleOp m, std::string_view pipeline, std::strin
     for (auto& n : d.getNotes()) os << n.getLocation() << ": note: " << n.str() << "\n";
     return mlir::success();
   });
-  mlir::PassManager pm(m.getContext());
-  if (mlir::failed(mlir::parsePassPipeline(llvm::StringRef(pipeline.data(), pipeline.size()), pm, os))) return false;
+  // Parsed on its own, then moved into a pass manager of the anchor it names: parsed into an
+  // `any` pass manager, `builtin.module(...)` would nest and run on nested modules only.
+  auto parsed = mlir::parsePassPipeline(llvm::StringRef(pipeline.data(), pipeline.size()), os);
+  if (mlir::failed(parsed)) return false;
+  mlir::PassManager pm(m.getContext(), parsed->getOpAnchorName());
+  static_cast<mlir::OpPassManager&>(pm) = std::move(*parsed);
   return mlir::succeeded(pm.run(m));
 }
 

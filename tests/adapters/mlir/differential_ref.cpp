@@ -1,0 +1,107 @@
+// The reference IR's half of the MLIR adapter's differential tests (differential_support.hpp):
+// parse, run the reference IR's entry points, print. Built with the project's ordinary flags
+// (ref::parse throws internally), without MLIR, into a static library the two MLIR test
+// executables link.
+#define DIFF_REF_HALF
+#include "adapters/mlir/differential_support.hpp"
+
+#include <neuronrw/ir/ref/fusion_to_composite.hpp>
+#include <neuronrw/ir/ref/parse.hpp>
+#include <neuronrw/ir/ref/print.hpp>
+#include <neuronrw/ir/ref/schedule_fusion.hpp>
+#include <neuronrw/ir/ref/verify.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
+
+#include "passes/schedule_fusion_random_function.hpp"
+
+#ifndef NEURONRW_SOURCE_DIR
+#error "the build defines NEURONRW_SOURCE_DIR (tests/adapters/mlir/meson.build)"
+#endif
+
+namespace diff {
+
+namespace {
+
+namespace nr = neuronrw;
+namespace ref = neuronrw::ref;
+
+std::string join(const nr::diagnostics& ds) {
+  std::string s;
+  for (const auto& d : ds) s += d.str() + "\n";
+  return s;
+}
+
+template <class Plan>
+void record(ref_outcome& r, const Plan& plan) {
+  r.candidates = plan.candidates();
+  r.clusters = plan.clusters.size();
+  for (const auto& x : plan.refused) r.refused.push_back({std::string(nr::to_string(x.code)), x.message});
+}
+
+template <class Pattern>
+void schedule(ref::module& m, ref_outcome& r, bool composites, const nr::schedule_fusion_options& opt) {
+  auto plan = composites ? nr::plan_schedule_fusion_composites<Pattern>(std::as_const(m), opt)
+                         : nr::plan_schedule_fusion<Pattern>(std::as_const(m), opt);
+  record(r, plan);
+  nr::apply(m, plan);
+}
+
+void run_on(ref::module& m, ref_outcome& r, pipeline p, const scenario& s) {
+  r.parsed = true;
+  r.input = ref::print(m);
+  nr::schedule_fusion_options opt;
+  if (s.budget) opt.budget = static_cast<std::size_t>(*s.budget);
+  r.ok = true;
+  if (runs_schedule_fusion(p)) {
+    const bool composites = p == pipeline::composites;
+    if (s.moe)
+      schedule<moe_pattern>(m, r, composites, opt);
+    else
+      schedule<nr::schedule_fusion_pattern>(m, r, composites, opt);
+  }
+  if (p == pipeline::fusion_to_composite || p == pipeline::schedule_then_f2c) {
+    // run_fusion_to_composite reports its plan's problems in order; the plan gives their codes.
+    const auto plan = nr::plan_fusion_to_composite(std::as_const(m));
+    const auto ds = nr::run_fusion_to_composite(m);
+    for (std::size_t i = 0; i < ds.size(); ++i)
+      r.problems.push_back({ds[i].loc.line, ds[i].loc.col,
+                            i < plan.problems.size() ? std::string(nr::to_string(plan.problems[i].code)) : "?",
+                            ds[i].message});
+    r.ok = ds.empty();
+  }
+  r.output = ref::print(m);
+  r.verify_errors = join(ref::verify(m));
+}
+
+}  // namespace
+
+ref_outcome run_ref(std::string_view text, std::string_view file, pipeline p, const scenario& s) {
+  ref_outcome r;
+  auto parsed = ref::parse(text, file);
+  if (!parsed.ok()) {
+    r.error = parsed.error.str();
+    return r;
+  }
+  if (auto errs = ref::verify(*parsed.value); !errs.empty()) {
+    r.error = join(errs);
+    return r;
+  }
+  run_on(*parsed.value, r, p, s);
+  return r;
+}
+
+ref_outcome run_ref_random(std::uint32_t seed, pipeline p, const scenario& s) {
+  ref_outcome r;
+  sf_random::generator gen(seed);
+  if (auto errs = ref::verify(gen.m); !errs.empty()) {
+    r.error = join(errs);
+    return r;
+  }
+  run_on(gen.m, r, p, s);
+  return r;
+}
+
+std::string source_dir() { return NEURONRW_SOURCE_DIR; }
+
+}  // namespace diff
