@@ -108,6 +108,9 @@ class schedule_fusion_pass
 
   llvm::StringRef getArgument() const override { return argument_; }
   llvm::StringRef getDescription() const override { return description_; }
+  /// The name --mlir-timing, --mlir-pass-statistics and "IR Dump After" print: the argument (the
+  /// default, the C++ type name, differs between compilers and runs to hundreds of characters).
+  llvm::StringRef getName() const override { return argument_; }
 
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());
@@ -226,6 +229,9 @@ class fusion_to_composite_pass
 
   llvm::StringRef getArgument() const override { return argument_; }
   llvm::StringRef getDescription() const override { return description_; }
+  /// The name --mlir-timing, --mlir-pass-statistics and "IR Dump After" print: the argument (the
+  /// default, the C++ type name, differs between compilers and runs to hundreds of characters).
+  llvm::StringRef getName() const override { return argument_; }
 
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());

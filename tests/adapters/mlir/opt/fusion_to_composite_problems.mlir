@@ -1,0 +1,119 @@
+// Every FusionToComposite problem code, as the error neuronrw-fusion-to-composite emits at the op
+// concerned. A module with a problem is refused whole: the pass fails, so the tool exits 1 and
+// prints nothing.
+//
+// RUN: neuronrw-mlir-opt %s --allow-unregistered-dialect --split-input-file --verify-diagnostics -o /dev/null \
+// RUN:   --pass-pipeline='builtin.module(neuronrw-fusion-to-composite{validate-fusion-kind=true})'
+// RUN: neuronrw-mlir-opt %s --allow-unregistered-dialect --split-input-file --verify-diagnostics -o /dev/null \
+// RUN:   '--neuronrw-fusion-to-composite=validate-fusion-kind=true'
+//
+// Without --verify-diagnostics: exit 1, one error per problem (7: the last case has two), no
+// output file. (The expected-* lines are removed first: MLIR 22's MlirOptMain reports unmatched
+// expected-* lines even without --verify-diagnostics.)
+// RUN: grep -v 'expected-' %s > %t.in
+// RUN: exit-code 1 neuronrw-mlir-opt %t.in --allow-unregistered-dialect --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(neuronrw-fusion-to-composite{validate-fusion-kind=true})' \
+// RUN:   --mlir-print-op-on-diagnostic=false -o %t.out 2>&1 | FileCheck %s --check-prefix=ERRORS
+// RUN: test ! -e %t.out
+// ERRORS: error: neuronrw-fusion-to-composite: unknown_fusion_kind: Unexpected FusionOp type 'NoSuchKind'.
+// ERRORS: error: neuronrw-fusion-to-composite: non_string_kind:
+// ERRORS: error: neuronrw-fusion-to-composite: no_body:
+// ERRORS: error: neuronrw-fusion-to-composite: bad_terminator:
+// ERRORS: error: neuronrw-fusion-to-composite: captured_value: operand #1
+// ERRORS: error: neuronrw-fusion-to-composite: captured_value: operand #0
+// ERRORS: error: neuronrw-fusion-to-composite: bad_terminator:
+// ERRORS-NOT: error
+//
+// Without validate-fusion-kind, an unknown kind is no problem: the first case alone is lowered,
+// its kind carried over (the other cases still fail: exit 1).
+// RUN: exit-code 1 neuronrw-mlir-opt %s --allow-unregistered-dialect --split-input-file --neuronrw-fusion-to-composite \
+// RUN:   2>/dev/null | FileCheck %s --check-prefix=NOVALIDATE
+// NOVALIDATE: func.func @unknown_fusion_kind(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {
+// NOVALIDATE-NEXT: %0 = "stablehlo.composite"(%arg0) {CompositeKind = "NoSuchKind", composite_attributes = {}, decomposition = @hilo.FusedComposite.0, name = "composite.Fused", version = 0 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOVALIDATE-NEXT: return %0 : tensor<4x8xf32>
+// NOVALIDATE: func.func private @hilo.FusedComposite.0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {genComposite = true, noDelete = true} {
+// NOVALIDATE-NEXT: %0 = "mhlo.negate"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOVALIDATE-NEXT: return %0 : tensor<4x8xf32>
+// NOVALIDATE-NOT: composite
+
+// unknown_fusion_kind (validate-fusion-kind=true only): the kind is not in the registry.
+func.func @unknown_fusion_kind(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{neuronrw-fusion-to-composite: unknown_fusion_kind: Unexpected FusionOp type 'NoSuchKind'. Supported fusion types are: ScheduleFusion, MulRedSqrt, DotLogistic, Elementwise, Expm1, Log1p, DotSoftmax.}}
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>):
+    %n = "mhlo.negate"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    "mhlo.return"(%n) : (tensor<4x8xf32>) -> ()
+  }) {FusionKind = "NoSuchKind"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+
+// -----
+
+// non_string_kind: FusionKind is an integer.
+func.func @non_string_kind(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{neuronrw-fusion-to-composite: non_string_kind: fusion attribute 'FusionKind' must be a string, e.g. FusionKind = "ScheduleFusion"}}
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>):
+    "mhlo.return"(%a) : (tensor<4x8xf32>) -> ()
+  }) {FusionKind = 3 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+
+// -----
+
+// no_body: the region is empty.
+func.func @no_body(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{neuronrw-fusion-to-composite: no_body: fusion has no body to outline (it needs exactly one region block, ending with its return)}}
+  %f = "mhlo.fusion"(%w) ({
+  }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+
+// -----
+
+// bad_terminator: the body returns nothing for the fusion's one result; the error is at the return.
+func.func @bad_terminator(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>):
+    // expected-error@+1 {{neuronrw-fusion-to-composite: bad_terminator: a fusion body must end with a return of its 1 result(s), e.g. "mhlo.return", to become the decomposition's func.return}}
+    "mhlo.return"() : () -> ()
+  }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+
+// -----
+
+// captured_value: the body reads %x, a function argument outside the fusion; the error is at the
+// op that reads it.
+func.func @captured_value(%w: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>):
+    // expected-error@+1 {{neuronrw-fusion-to-composite: captured_value: operand #1 uses a value defined outside the enclosing fusion, so the fusion cannot be outlined into a decomposition function}}
+    %s = "mhlo.add"(%a, %x) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    "mhlo.return"(%s) : (tensor<4x8xf32>) -> ()
+  }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+
+// -----
+
+// Two problems in one module, in two functions, both reported: a capture of an arith.constant
+// (registered dialect, custom syntax) and a body ending in arith.addf instead of a return.
+func.func @captured_constant(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %one = arith.constant dense<1.0> : tensor<4x8xf32>
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>):
+    // expected-error@+1 {{neuronrw-fusion-to-composite: captured_value: operand #0 uses a value defined outside the enclosing fusion}}
+    %s = arith.addf %one, %a : tensor<4x8xf32>
+    "mhlo.return"(%s) : (tensor<4x8xf32>) -> ()
+  }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+func.func @not_a_return(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>):
+    // expected-error@+1 {{neuronrw-fusion-to-composite: bad_terminator: a fusion body must end with a return of its 1 result(s)}}
+    %s = arith.addf %a, %a : tensor<4x8xf32>
+  }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
