@@ -23,7 +23,7 @@ using traits = nr::ir_traits<na::ir>;
 static_assert(nr::outlinable_ir<na::ir>);
 static_assert(nr::argument_block_ir<na::ir>);
 static_assert(nr::terminator_aware_ir<na::ir>);
-static_assert(!nr::indexed_ir<na::ir>);
+static_assert(nr::indexed_ir<na::ir>);  // the ir numbers ops on first use (op_index)
 
 constexpr const char* kPair = R"mlir(
 func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {

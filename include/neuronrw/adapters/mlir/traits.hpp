@@ -22,9 +22,15 @@
 // renumbering after the block changed. Planning never changes the IR, so a block is renumbered at
 // most once per plan. Applying: a move is a list splice, O(1), and invalidates the order index
 // of its block (MLIR then renumbers lazily, on the next isBeforeInBlock query of that block).
+// The adapter numbers ops densely (the optional op_index capability), so the algorithms use flat
+// arrays and the dependence walk's backward sweep instead of hash sets and a sort by
+// isBeforeInBlock: the first algorithm on an `ir` numbers every op under the root (two walks:
+// count, then a DenseMap insert per op), each op_index is then one DenseMap lookup
+// (docs/performance.md §"MLIR adapter" has the figures).
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <iterator>
 #include <optional>
@@ -109,7 +115,8 @@ class kind_table {
 
 /// What the algorithms receive: the root whose region(s) hold the functions (a ModuleOp), the
 /// kind table, and the rewriter mutations go through (null: the Operation API directly).
-/// Cheap to construct; holds a per-op-name kind cache (not thread-safe: one `ir` per thread).
+/// Cheap to construct; holds a per-op-name kind cache and the op numbering, both filled on
+/// demand (not thread-safe: one `ir` per thread).
 class ir {
  public:
   explicit ir(mlir::Operation* root, const kind_table& kinds = default_kinds(), mlir::RewriterBase* rewriter = nullptr)
@@ -152,13 +159,60 @@ class ir {
     for (const auto& a : attrs) op->setAttr(ref(a.name), parse_attribute(a.value));
   }
 
+  /// The op numbering behind ir_traits::op_index: a dense number per op, unique among live ops.
+  /// The first call (of either function) numbers every op under the root; ops the adapter's
+  /// mutations create are numbered as they are created (number()); any other op gets the next
+  /// number when first asked. op_index_bound leaves headroom for such ops: an algorithm run may
+  /// meet up to an eighth of the module (+64) of them; more aborts with a message, since the
+  /// arrays it sized from the bound would be too small (use a fresh `ir` after creating many
+  /// ops behind the adapter's back). Numbers are never reassigned: an op allocated where an
+  /// erased one was inherits its number, still unique among live ops.
+  std::size_t op_index(mlir::Operation* op) const {
+    if (auto it = index_.find(op); it != index_.end()) return it->second;
+    return number_unseen(op);
+  }
+  std::size_t op_index_bound() const {
+    if (!numbered_) number_all();
+    bound_ = index_.size() + index_.size() / 8 + 64;
+    return bound_;
+  }
+  /// Numbers `op` and the ops nested in it, if the numbering exists (the mutations call this).
+  void number(mlir::Operation* op) const {
+    if (numbered_) op->walk([this](mlir::Operation* o) { index_.try_emplace(o, static_cast<unsigned>(index_.size())); });
+  }
+
  private:
+  void number_all() const {
+    numbered_ = true;
+    std::size_t n = 0;
+    root_->walk([&n](mlir::Operation*) { ++n; });
+    index_.reserve(static_cast<unsigned>(index_.size() + n));  // no rehash while numbering
+    root_->walk([this](mlir::Operation* o) { index_.try_emplace(o, static_cast<unsigned>(index_.size())); });
+  }
+  [[gnu::noinline]] std::size_t number_unseen(mlir::Operation* op) const {
+    if (!numbered_) {
+      number_all();
+      if (auto it = index_.find(op); it != index_.end()) return it->second;
+    }
+    const std::size_t n = index_.size();
+    if (bound_ != 0 && n >= bound_) {
+      llvm::errs() << "neuronrw mlir adapter: more ops created outside the adapter than op_index_bound allows ("
+                   << bound_ << "); use a new neuronrw::mlir_adapter::ir after creating them\n";
+      std::abort();
+    }
+    index_.try_emplace(op, static_cast<unsigned>(n));
+    return n;
+  }
+
   mlir::Operation* root_;
   const kind_table* kinds_;
   mlir::RewriterBase* rewriter_;
   mutable llvm::DenseMap<const void*, kind_id> cache_;
   mutable const void* last_name_ = nullptr;
   mutable kind_id last_kind_ = 0;
+  mutable llvm::DenseMap<mlir::Operation*, unsigned> index_;
+  mutable bool numbered_ = false;
+  mutable std::size_t bound_ = 0;  // the last op_index_bound answer (0: none yet)
 };
 
 // =================================================================================== ranges
@@ -407,6 +461,7 @@ inline mlir::Operation* group_ops(ir& g, const group_request<mlir::Operation*, m
   for (std::size_t i = 0; i < r.live_outs.size(); ++i)
     ed.replace_uses_if(r.live_outs[i], group->getResult(static_cast<unsigned>(i)),
                        [&](mlir::OpOperand& use) { return !group->isAncestor(use.getOwner()); });
+  g.number(group);
   return group;
 }
 
@@ -425,7 +480,10 @@ inline mlir::Operation* outline_region(ir& g, const outline_request<mlir::Operat
   fn.setPrivate();
   g.set_attributes(fn, r.attrs);
   mlir::Block* entry = fn.addEntryBlock();
-  if (owner->getNumRegions() == 0 || owner->getRegion(0).empty()) return fn;
+  if (owner->getNumRegions() == 0 || owner->getRegion(0).empty()) {
+    g.number(fn);
+    return fn;
+  }
   mlir::Block& src = owner->getRegion(0).front();
   mlir::IRMapping map;
   for (unsigned i = 0; i < src.getNumArguments() && i < entry->getNumArguments(); ++i)
@@ -438,6 +496,7 @@ inline mlir::Operation* outline_region(ir& g, const outline_request<mlir::Operat
     mlir::func::ReturnOp::create(b, term->getLoc(), term->getOperands());
     ed.erase(term);
   }
+  g.number(fn);
   return fn;
 }
 
@@ -455,6 +514,7 @@ inline mlir::Operation* replace_op(ir& g, const replace_request<mlir::Operation*
   g.set_attributes(n, r.attrs);
   for (unsigned i = 0; i < r.old->getNumResults(); ++i)
     ed.replace_uses_if(r.old->getResult(i), n->getResult(i), [](mlir::OpOperand&) { return true; });
+  g.number(n);
   return n;
 }
 
@@ -544,6 +604,9 @@ struct neuronrw::ir_traits<neuronrw::mlir_adapter::ir> {
   static void erase_op(G& g, op_handle o) { mlir_adapter::detail::editor(g).erase(o); }
 
   // optional capabilities
+  /// Dense op numbers (ir::op_index): flat arrays instead of hash sets in the algorithms.
+  static std::size_t op_index(const G& g, op_handle o) { return g.op_index(o); }
+  static std::size_t op_index_bound(const G& g) { return g.op_index_bound(); }
   static block_handle argument_block(const G&, value_handle v) {
     if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) return a.getOwner();
     return nullptr;
@@ -554,3 +617,4 @@ struct neuronrw::ir_traits<neuronrw::mlir_adapter::ir> {
 static_assert(neuronrw::outlinable_ir<neuronrw::mlir_adapter::ir>);
 static_assert(neuronrw::argument_block_ir<neuronrw::mlir_adapter::ir>);
 static_assert(neuronrw::terminator_aware_ir<neuronrw::mlir_adapter::ir>);
+static_assert(neuronrw::indexed_ir<neuronrw::mlir_adapter::ir>);
