@@ -338,3 +338,35 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   CHECK(r.ops[0] == ops[2]);
   CHECK(names(r.boundary) == std::vector<std::string>{"mhlo.all_reduce"});
 }
+
+TEST_CASE("op_index: dense and unique, also for ops created after the numbering") {
+  auto ctx = mlir_test::make_context();
+  auto m = mlir_test::parse(*ctx, kPair);
+  REQUIRE(m);
+  na::ir g(m->getOperation());
+  const std::size_t bound = traits::op_index_bound(g);
+  std::size_t count = 0;
+  std::vector<bool> seen(bound, false);
+  m->getOperation()->walk([&](mlir::Operation* op) {
+    ++count;
+    const auto i = traits::op_index(g, op);
+    REQUIRE(i < bound);
+    CHECK_FALSE(seen[i]);
+    seen[i] = true;
+  });
+  CHECK(count == 8);  // module, func, six body ops
+  // An op made behind the adapter's back gets the next number, below the bound.
+  auto ops = body_ops(*m);
+  mlir::OpBuilder b(ops[0]);
+  mlir::OperationState st(ops[0]->getLoc(), "test.extra");
+  mlir::Operation* extra = b.create(st);
+  CHECK(traits::op_index(g, extra) == count);
+  CHECK(traits::op_index(g, extra) < bound);
+  CHECK(traits::op_index(g, extra) == count);  // stable
+  // The adapter's own mutations number what they create.
+  auto plan = nr::schedule_fusion(g);
+  REQUIRE(plan.clusters.size() == 1);
+  auto* fusion = plan.clusters[0].ops[0]->getParentOp();
+  CHECK(traits::op_index(g, fusion) >= count + 1);
+  CHECK(traits::op_index(g, fusion) < traits::op_index_bound(g));
+}
