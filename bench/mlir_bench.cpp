@@ -38,6 +38,8 @@
 #include <neuronrw/ir/ref/traits.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
+#include "synthetic_function.hpp"
+
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/raw_ostream.h>
@@ -328,46 +330,9 @@ void bm_walk_ref(benchmark::State& state) {
 // schedule_fusion_bench's function: per 100 ops, a weight shard and its all_gather, 48 users of
 // the gathered value interleaved with 49 unrelated ops feeding the reduce_scatter, which closes
 // the segment; every pair is clustered and moves 49 ops.
-constexpr std::size_t segment = 100;
+using bench_support::segment;
+using bench_support::synthetic_function;
 constexpr std::size_t fusion_ops = 100'000;
-
-ref::module synthetic_function(std::size_t n_ops) {
-  ref::module m;
-  auto t = m.intern_type("tensor<16x8xf32>");
-  auto f = m.create_op("func.func", {}, {});
-  auto& fi = m.make_function(f);
-  fi.sym_name = "synthetic";
-  fi.result_types = {t};
-  fi.result_attrs = {""};
-  fi.arg_attrs = {"", ""};
-  m.push_back(m.body(), f);
-  const ref::type_ref args[] = {t, t};
-  auto body = m.add_region(f, args);
-  const ref::value_ref w = m.arguments(body)[0];
-  ref::value_ref chain = m.arguments(body)[1];
-  const ref::type_ref one[] = {t};
-  auto emit = [&](const char* name, std::initializer_list<ref::value_ref> operands) {
-    auto o = m.create_op(name, std::span<const ref::value_ref>(operands.begin(), operands.size()), one);
-    m.push_back(body, o);
-    return m.result(o, 0);
-  };
-  ref::value_ref acc = chain;
-  for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
-    const ref::value_ref shard = emit("mhlo.slice", {w});
-    const ref::value_ref g = emit("mhlo.all_gather", {shard});
-    ref::value_ref user = g;
-    for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
-      user = emit("mhlo.multiply", {user, acc});
-      chain = emit("mhlo.negate", {chain});
-    }
-    chain = emit("mhlo.negate", {chain});
-    chain = emit("mhlo.reduce_scatter", {g, chain});
-    acc = user;
-  }
-  const ref::value_ref ret[] = {acc};
-  m.push_back(body, m.create_op("func.return", ret, {}));
-  return m;
-}
 
 /// The input once: its text (the reference module printed) and that text parsed by MLIR.
 struct fusion_input {

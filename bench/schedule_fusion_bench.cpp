@@ -23,49 +23,14 @@
 #include <neuronrw/ir/ref/traits.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
+#include "synthetic_function.hpp"
+
 namespace {
 
 namespace ref = neuronrw::ref;
 
-constexpr std::size_t segment = 100;
-
-ref::module synthetic_function(std::size_t n_ops) {
-  ref::module m;
-  auto t = m.intern_type("tensor<16x8xf32>");
-  auto f = m.create_op("func.func", {}, {});
-  auto& fi = m.make_function(f);
-  fi.sym_name = "synthetic";
-  fi.result_types = {t};
-  fi.result_attrs = {""};
-  fi.arg_attrs = {"", ""};
-  m.push_back(m.body(), f);
-  const ref::type_ref args[] = {t, t};
-  auto body = m.add_region(f, args);
-  const ref::value_ref w = m.arguments(body)[0];
-  ref::value_ref chain = m.arguments(body)[1];
-  const ref::type_ref one[] = {t};
-  auto emit = [&](const char* name, std::initializer_list<ref::value_ref> operands) {
-    auto o = m.create_op(name, std::span<const ref::value_ref>(operands.begin(), operands.size()), one);
-    m.push_back(body, o);
-    return m.result(o, 0);
-  };
-  ref::value_ref acc = chain;
-  for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
-    const ref::value_ref shard = emit("mhlo.slice", {w});  // this layer's weight shard
-    const ref::value_ref g = emit("mhlo.all_gather", {shard});
-    ref::value_ref user = g;
-    for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
-      user = emit("mhlo.multiply", {user, acc});  // uses the gather (transitively): moves
-      chain = emit("mhlo.negate", {chain});        // unrelated, feeds the reduce_scatter: stays
-    }
-    chain = emit("mhlo.negate", {chain});
-    chain = emit("mhlo.reduce_scatter", {g, chain});  // the next segment's chain starts here
-    acc = user;                                        // and its users read this one's
-  }
-  const ref::value_ref ret[] = {acc};
-  m.push_back(body, m.create_op("func.return", ret, {}));
-  return m;
-}
+using bench_support::segment;
+using bench_support::synthetic_function;
 
 void BM_schedule_fusion_full(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));

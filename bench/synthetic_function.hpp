@@ -1,0 +1,63 @@
+// bench/synthetic_function.hpp — the ScheduleFusion benchmark function, shared by
+// schedule_fusion_bench and mlir_bench (which parses its printed text into MLIR, so both IRs get
+// the same input).
+//
+// Per 100-op segment: a slice of the weights (this layer's shard) and its all_gather; 48 users of
+// the gathered value (a chain: they all move after the cluster); 49 unrelated ops interleaved
+// with them (a chain feeding the reduce_scatter, which the dependence walk visits: 49 of the
+// budget of 100, and which stays before the cluster); the reduce_scatter(all_gather, chain).
+// Each segment's chains continue the previous one's, so every value stays live and every pair
+// really reschedules (49 moves each).
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+
+#include <neuronrw/ir/ref/ir.hpp>
+
+namespace bench_support {
+
+namespace ref = neuronrw::ref;
+
+constexpr std::size_t segment = 100;
+
+inline ref::module synthetic_function(std::size_t n_ops) {
+  ref::module m;
+  auto t = m.intern_type("tensor<16x8xf32>");
+  auto f = m.create_op("func.func", {}, {});
+  auto& fi = m.make_function(f);
+  fi.sym_name = "synthetic";
+  fi.result_types = {t};
+  fi.result_attrs = {""};
+  fi.arg_attrs = {"", ""};
+  m.push_back(m.body(), f);
+  const ref::type_ref args[] = {t, t};
+  auto body = m.add_region(f, args);
+  const ref::value_ref w = m.arguments(body)[0];
+  ref::value_ref chain = m.arguments(body)[1];
+  const ref::type_ref one[] = {t};
+  auto emit = [&](const char* name, std::initializer_list<ref::value_ref> operands) {
+    auto o = m.create_op(name, std::span<const ref::value_ref>(operands.begin(), operands.size()), one);
+    m.push_back(body, o);
+    return m.result(o, 0);
+  };
+  ref::value_ref acc = chain;
+  for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
+    const ref::value_ref shard = emit("mhlo.slice", {w});  // this layer's weight shard
+    const ref::value_ref g = emit("mhlo.all_gather", {shard});
+    ref::value_ref user = g;
+    for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
+      user = emit("mhlo.multiply", {user, acc});  // uses the gather (transitively): moves
+      chain = emit("mhlo.negate", {chain});        // unrelated, feeds the reduce_scatter: stays
+    }
+    chain = emit("mhlo.negate", {chain});
+    chain = emit("mhlo.reduce_scatter", {g, chain});  // the next segment's chain starts here
+    acc = user;                                        // and its users read this one's
+  }
+  const ref::value_ref ret[] = {acc};
+  m.push_back(body, m.create_op("func.return", ret, {}));
+  return m;
+}
+
+}  // namespace bench_support
