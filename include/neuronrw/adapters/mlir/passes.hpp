@@ -81,11 +81,38 @@ inline constexpr std::array all_schedule_refusals = {
 
 }  // namespace pass_detail
 
+/// What every neuronrw MLIR pass has: its argument and description (given at construction, so one
+/// pass class can be registered under several names) and the kind table it reads ops through.
+template <class Derived>
+class module_pass : public mlir::PassWrapper<Derived, mlir::OperationPass<mlir::ModuleOp>> {
+ public:
+  module_pass(std::string argument, std::string description, kind_table kinds)
+      : argument_(std::move(argument)), description_(std::move(description)), kinds_(std::move(kinds)) {}
+  module_pass(const module_pass& o)
+      : mlir::PassWrapper<Derived, mlir::OperationPass<mlir::ModuleOp>>(o),
+        argument_(o.argument_),
+        description_(o.description_),
+        kinds_(o.kinds_) {}
+
+  llvm::StringRef getArgument() const override { return argument_; }
+  llvm::StringRef getDescription() const override { return description_; }
+  /// The name --mlir-timing, --mlir-pass-statistics and "IR Dump After" print: the argument (the
+  /// default, the C++ type name, differs between compilers and runs to hundreds of characters).
+  llvm::StringRef getName() const override { return argument_; }
+
+ protected:
+  /// The adapter over the module this run works on, mutating through `rewriter`.
+  ir adapter(mlir::RewriterBase& rewriter) { return ir(this->getOperation(), kinds_, &rewriter); }
+
+ private:
+  std::string argument_, description_;
+  kind_table kinds_;
+};
+
 /// ScheduleFusion as an MLIR pass over a module. Pattern: passes/schedule_fusion/pattern.hpp.
 template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, schedule_flavour Flavour = schedule_flavour::fusion>
-class schedule_fusion_pass
-    : public mlir::PassWrapper<schedule_fusion_pass<Pattern, Flavour>, mlir::OperationPass<mlir::ModuleOp>> {
-  using base = mlir::PassWrapper<schedule_fusion_pass<Pattern, Flavour>, mlir::OperationPass<mlir::ModuleOp>>;
+class schedule_fusion_pass : public module_pass<schedule_fusion_pass<Pattern, Flavour>> {
+  using base = module_pass<schedule_fusion_pass<Pattern, Flavour>>;
 
  public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(schedule_fusion_pass)
@@ -100,21 +127,14 @@ class schedule_fusion_pass
                                     : "Co-schedule collective pairs (all_gather -> reduce_scatter) into "
                                       "fusions tagged FusionKind",
                                 kind_table kinds = kind_table::defaults())
-      : argument_(std::move(argument)), description_(std::move(description)), kinds_(std::move(kinds)) {
+      : base(std::move(argument), std::move(description), std::move(kinds)) {
     remarks = remarks_default();
   }
-  schedule_fusion_pass(const schedule_fusion_pass& o)
-      : base(o), argument_(o.argument_), description_(o.description_), kinds_(o.kinds_) {}
-
-  llvm::StringRef getArgument() const override { return argument_; }
-  llvm::StringRef getDescription() const override { return description_; }
-  /// The name --mlir-timing, --mlir-pass-statistics and "IR Dump After" print: the argument (the
-  /// default, the C++ type name, differs between compilers and runs to hundreds of characters).
-  llvm::StringRef getName() const override { return argument_; }
+  schedule_fusion_pass(const schedule_fusion_pass& o) : base(o) {}
 
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());
-    ir g(this->getOperation(), kinds_, &rewriter);
+    ir g = this->adapter(rewriter);
     schedule_fusion_options opt;
     opt.group_op_name = groupOp.getValue();
     opt.terminator_name = terminator.getValue();
@@ -125,7 +145,7 @@ class schedule_fusion_pass
     if (!pass_detail::valid_op_name(opt.group_op_name) || !pass_detail::valid_op_name(opt.terminator_name) ||
         opt.composite_prefix.empty() || opt.fusion_kind.empty()) {
       this->getOperation()->emitError()
-          << getArgument()
+          << this->getArgument()
           << ": invalid options: group-op and terminator must be op names `dialect.op`, symbol-prefix "
              "and fusion-kind must not be empty (group-op='"
           << opt.group_op_name << "' terminator='" << opt.terminator_name << "' symbol-prefix='"
@@ -193,27 +213,23 @@ class schedule_fusion_pass
     if (dryRun)
       for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
         const auto& c = plan.clusters[i];
-        c.consumer()->emitRemark() << getArgument() << ": cluster " << i << " with the producer at "
+        c.consumer()->emitRemark() << this->getArgument() << ": cluster " << i << " with the producer at "
                                    << c.producer()->getLoc() << ": " << c.ops.size() << " ops, "
                                    << c.carried.size() << " carried, " << c.moves.size() << " moves";
       }
     for (const auto& r : plan.refused) {
       auto d = r.consumer->emitRemark();
-      d << getArgument() << " refused this candidate: " << to_string(r.code) << ": " << r.message;
+      d << this->getArgument() << " refused this candidate: " << to_string(r.code) << ": " << r.message;
       if (r.op && r.op != r.consumer) d.attachNote(r.op->getLoc()) << pass_detail::note_text(r.code);
     }
   }
-
-  std::string argument_, description_;
-  kind_table kinds_;
 };
 
 /// FusionToComposite as an MLIR pass over a module. A module with a refused fusion is left
 /// unchanged: every problem is an error at its op, and the pass fails.
 template <class Registry = fusion_op_registry>
-class fusion_to_composite_pass
-    : public mlir::PassWrapper<fusion_to_composite_pass<Registry>, mlir::OperationPass<mlir::ModuleOp>> {
-  using base = mlir::PassWrapper<fusion_to_composite_pass<Registry>, mlir::OperationPass<mlir::ModuleOp>>;
+class fusion_to_composite_pass : public module_pass<fusion_to_composite_pass<Registry>> {
+  using base = module_pass<fusion_to_composite_pass<Registry>>;
 
  public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(fusion_to_composite_pass)
@@ -223,26 +239,19 @@ class fusion_to_composite_pass
                                         "Lower every fusion to a stablehlo.composite and a private decomposition "
                                         "function",
                                     kind_table kinds = kind_table::defaults())
-      : argument_(std::move(argument)), description_(std::move(description)), kinds_(std::move(kinds)) {}
-  fusion_to_composite_pass(const fusion_to_composite_pass& o)
-      : base(o), argument_(o.argument_), description_(o.description_), kinds_(o.kinds_) {}
-
-  llvm::StringRef getArgument() const override { return argument_; }
-  llvm::StringRef getDescription() const override { return description_; }
-  /// The name --mlir-timing, --mlir-pass-statistics and "IR Dump After" print: the argument (the
-  /// default, the C++ type name, differs between compilers and runs to hundreds of characters).
-  llvm::StringRef getName() const override { return argument_; }
+      : base(std::move(argument), std::move(description), std::move(kinds)) {}
+  fusion_to_composite_pass(const fusion_to_composite_pass& o) : base(o) {}
 
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());
-    ir g(this->getOperation(), kinds_, &rewriter);
+    ir g = this->adapter(rewriter);
     fusion_to_composite_options opt;
     opt.symbol_prefix = symbolPrefix.getValue();
     opt.composite_op_name = compositeOp.getValue();
     opt.validate_fusion_kind = validateFusionKind;
     if (opt.symbol_prefix.empty() || !pass_detail::valid_op_name(opt.composite_op_name)) {
       this->getOperation()->emitError()
-          << getArgument()
+          << this->getArgument()
           << ": invalid options: composite-op must be an op name `dialect.op` and symbol-prefix must not be "
              "empty (composite-op='"
           << opt.composite_op_name << "' symbol-prefix='" << opt.symbol_prefix << "')";
@@ -251,7 +260,7 @@ class fusion_to_composite_pass
     auto plan = plan_fusion_to_composite<Registry>(std::as_const(g), opt);
     for (const auto& p : plan.problems) {
       ++refused;
-      p.op->emitError() << getArgument() << ": " << to_string(p.code) << ": " << p.message;
+      p.op->emitError() << this->getArgument() << ": " << to_string(p.code) << ": " << p.message;
     }
     if (!plan.ok()) return this->signalPassFailure();
     if (!plan.has_changes()) return this->markAllAnalysesPreserved();
@@ -270,10 +279,6 @@ class fusion_to_composite_pass
 
   typename base::Statistic composites{this, "composites", "Composites created"};
   typename base::Statistic refused{this, "refused", "Fusions refused (the module is then unchanged)"};
-
- private:
-  std::string argument_, description_;
-  kind_table kinds_;
 };
 
 /// Registers a ScheduleFusion pass for `Pattern` under `argument` (e.g. "my-moe-overlap").

@@ -261,18 +261,19 @@ inline mlir::Value result_at(mlir::Operation* op, unsigned i) { return op->getRe
 using operand_range = indexed_range<mlir::Operation*, mlir::Value, &operand_at>;
 using result_range = indexed_range<mlir::Operation*, mlir::Value, &result_at>;
 
-/// The owners of a value's uses, in use-list order (an op using it twice appears twice).
-class user_range {
+/// A singly linked walk: from a first node, Next until null, each node read through Deref.
+template <class Node, class Value, Value (*Deref)(Node*), Node* (*Next)(Node*)>
+class linked_range {
  public:
   class iterator {
    public:
-    using value_type = mlir::Operation*;
+    using value_type = Value;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
-    explicit iterator(mlir::OpOperand* u) : u_(u) {}
-    mlir::Operation* operator*() const { return u_->getOwner(); }
+    explicit iterator(Node* n) : n_(n) {}
+    Value operator*() const { return Deref(n_); }
     iterator& operator++() {
-      u_ = static_cast<mlir::OpOperand*>(u_->getNextOperandUsingThisValue());
+      n_ = Next(n_);
       return *this;
     }
     iterator operator++(int) {
@@ -280,49 +281,36 @@ class user_range {
       ++*this;
       return t;
     }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.u_ == b.u_; }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.n_ == b.n_; }
 
    private:
-    mlir::OpOperand* u_ = nullptr;
+    Node* n_ = nullptr;
   };
-  explicit user_range(mlir::Value v) : first_(v.use_empty() ? nullptr : &*v.use_begin()) {}
+  explicit linked_range(Node* first) : first_(first) {}
   iterator begin() const { return iterator(first_); }
   iterator end() const { return iterator(nullptr); }
 
  private:
-  mlir::OpOperand* first_;
+  Node* first_;
+};
+
+inline mlir::Operation* use_owner(mlir::OpOperand* u) { return u->getOwner(); }
+inline mlir::OpOperand* next_use(mlir::OpOperand* u) {
+  return static_cast<mlir::OpOperand*>(u->getNextOperandUsingThisValue());
+}
+inline mlir::Operation* same_op(mlir::Operation* o) { return o; }
+inline mlir::Operation* next_in_block(mlir::Operation* o) { return o->getNextNode(); }
+
+/// The owners of a value's uses, in use-list order (an op using it twice appears twice).
+class user_range : public linked_range<mlir::OpOperand, mlir::Operation*, &use_owner, &next_use> {
+ public:
+  explicit user_range(mlir::Value v) : linked_range(v.use_empty() ? nullptr : &*v.use_begin()) {}
 };
 
 /// The ops of a block, in order, as `Operation*`.
-class block_op_range {
+class block_op_range : public linked_range<mlir::Operation, mlir::Operation*, &same_op, &next_in_block> {
  public:
-  class iterator {
-   public:
-    using value_type = mlir::Operation*;
-    using difference_type = std::ptrdiff_t;
-    iterator() = default;
-    explicit iterator(mlir::Operation* op) : op_(op) {}
-    mlir::Operation* operator*() const { return op_; }
-    iterator& operator++() {
-      op_ = op_->getNextNode();
-      return *this;
-    }
-    iterator operator++(int) {
-      auto t = *this;
-      ++*this;
-      return t;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.op_ == b.op_; }
-
-   private:
-    mlir::Operation* op_ = nullptr;
-  };
-  explicit block_op_range(mlir::Block* b) : first_(b->empty() ? nullptr : &b->front()) {}
-  iterator begin() const { return iterator(first_); }
-  iterator end() const { return iterator(nullptr); }
-
- private:
-  mlir::Operation* first_;
+  explicit block_op_range(mlir::Block* b) : linked_range(b->empty() ? nullptr : &b->front()) {}
 };
 
 /// The blocks of every region of an op, region by region, block by block.
