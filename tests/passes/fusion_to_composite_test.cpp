@@ -689,6 +689,26 @@ TEST_CASE("refusals: captured values, non-string kinds, empty bodies, bad termin
                 "\"mhlo.return\", to become the decomposition's func.return\n"
                 "t.mlir:8:5: error: a fusion body must end with a return of its 1 result(s), e.g. "
                 "\"mhlo.return\", to become the decomposition's func.return\n");
+
+  // The region's arguments must be the fusion's operands, one each: an extra argument would be
+  // left without a value in the decomposition, a missing one would drop an operand.
+  check_refused(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "mhlo.fusion"(%x) ({
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    %1 = "mhlo.add"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "mhlo.return"(%1) : (tensor<4xf32>) -> ()
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "mhlo.fusion"(%x, %0) ({
+    %3 = "mhlo.constant"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    "mhlo.return"(%3) : (tensor<4xf32>) -> ()
+  }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+)",
+                "t.mlir:2:3: error: the fusion's region takes 2 argument(s) but the fusion has 1 operand(s): "
+                "each operand must be passed as one region argument\n"
+                "t.mlir:7:3: error: the fusion's region takes 0 argument(s) but the fusion has 2 operand(s): "
+                "each operand must be passed as one region argument\n");
 }
 
 // ------------------------------------------------------------------------------ archetype IR

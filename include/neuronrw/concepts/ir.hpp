@@ -50,6 +50,10 @@
 //   O3. `static bool is_terminator(const G&, op_handle)` — the op ends its block and never moves
 //       (MLIR's IsTerminator trait). Without it: an op is a terminator when its kind is
 //       kinds::return_.
+//   O4. `static R block_arguments(const G&, block_handle)` — range of value_handle, the block's
+//       arguments in order. Lets FusionToComposite refuse a fusion whose region takes another
+//       number of arguments than the fusion has operands (outlining would leave uses of the
+//       extra arguments dangling). Without it: the region is trusted to match.
 // Every requirement and capability has a forwarding function in namespace `ir`
 // (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
 // traits directly.
@@ -230,6 +234,9 @@ template <class G> concept has_argument_block = requires(const G& g, typename ir
 template <class G> concept has_is_terminator = requires(const G& g, typename ir_traits<G>::op_handle o) {
   { ir_traits<G>::is_terminator(g, o) } -> std::convertible_to<bool>;
 };
+template <class G> concept has_block_arguments = requires(const G& g, typename ir_traits<G>::block_handle b) {
+  { ir_traits<G>::block_arguments(g, b) } -> range_of<typename ir_traits<G>::value_handle>;
+};
 
 }  // namespace concepts_detail
 
@@ -269,6 +276,10 @@ concept argument_block_ir = ordered_ir<G> && concepts_detail::has_argument_block
 /// Optional capability O3: the IR marks its terminators itself.
 template <class G>
 concept terminator_aware_ir = read_ir<G> && concepts_detail::has_is_terminator<G>;
+
+/// Optional capability O4: the IR lists a block's arguments.
+template <class G>
+concept block_arguments_ir = ordered_ir<G> && concepts_detail::has_block_arguments<G>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).
@@ -441,6 +452,20 @@ template <class G> std::optional<block_handle_t<G>> argument_block(const G& g, v
     return traits<G>::argument_block(g, v);
   else
     return std::nullopt;
+}
+
+/// O4: the number of arguments of block `b`, or nullopt when the IR does not say.
+template <class G> std::optional<std::size_t> num_block_arguments(const G& g, block_handle_t<G> b) {
+  if constexpr (concepts_detail::has_block_arguments<std::remove_cvref_t<G>>) {
+    std::size_t n = 0;
+    for (auto&& v : traits<G>::block_arguments(g, b)) {
+      (void)v;
+      ++n;
+    }
+    return n;
+  } else {
+    return std::nullopt;
+  }
 }
 
 /// O3: true when `o` terminates its block: the IR's answer when it has one, else kind == return_.

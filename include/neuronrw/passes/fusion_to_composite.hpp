@@ -107,6 +107,8 @@ enum class f2c_problem_code : std::uint8_t {
   non_string_kind,      ///< FusionKind present but not a string attribute
   no_body,              ///< the fusion has no single non-empty region block
   bad_terminator,       ///< the body does not end with a return of the fusion's result count
+  region_arguments,     ///< the body takes another number of arguments than the fusion has
+                        ///< operands (IRs answering block_arguments only)
   captured_value,       ///< the body uses a value defined outside the fusion
 };
 
@@ -116,6 +118,7 @@ constexpr std::string_view to_string(f2c_problem_code c) noexcept {
     case f2c_problem_code::non_string_kind: return "non_string_kind";
     case f2c_problem_code::no_body: return "no_body";
     case f2c_problem_code::bad_terminator: return "bad_terminator";
+    case f2c_problem_code::region_arguments: return "region_arguments";
     case f2c_problem_code::captured_value: return "captured_value";
   }
   return "unknown";
@@ -226,6 +229,14 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
                                "ending with its return)"});
       return;
     }
+    // The region's arguments become the decomposition's parameters, one per fusion operand.
+    const std::size_t operands = count(ir::operands(g, fusion));
+    for (auto b : ir::regions(g, fusion))
+      if (auto args = ir::num_block_arguments(g, b); args && *args != operands)
+        plan.problems.push_back({f2c_problem_code::region_arguments, fusion,
+                                 "the fusion's region takes " + std::to_string(*args) +
+                                     " argument(s) but the fusion has " + std::to_string(operands) +
+                                     " operand(s): each operand must be passed as one region argument"});
     const std::size_t results = count(ir::results(g, fusion));
     if (ir::kind(g, last) != kind_id_v<kinds::return_> || count(ir::operands(g, last)) != results)
       plan.problems.push_back({f2c_problem_code::bad_terminator, last,

@@ -258,8 +258,10 @@ class indexed_range {
 
 inline mlir::Value operand_at(mlir::Operation* op, unsigned i) { return op->getOperand(i); }
 inline mlir::Value result_at(mlir::Operation* op, unsigned i) { return op->getResult(i); }
+inline mlir::Value argument_at(mlir::Block* b, unsigned i) { return b->getArgument(i); }
 using operand_range = indexed_range<mlir::Operation*, mlir::Value, &operand_at>;
 using result_range = indexed_range<mlir::Operation*, mlir::Value, &result_at>;
+using argument_range = indexed_range<mlir::Block*, mlir::Value, &argument_at>;
 
 /// A singly linked walk: from a first node, Next until null, each node read through Deref.
 template <class Node, class Value, Value (*Deref)(Node*), Node* (*Next)(Node*)>
@@ -473,9 +475,15 @@ inline mlir::Operation* outline_region(ir& g, const outline_request<mlir::Operat
     return fn;
   }
   mlir::Block& src = owner->getRegion(0).front();
+  if (src.getNumArguments() != entry->getNumArguments()) {
+    // A precondition FusionToComposite checks (region_arguments): outlining would leave the
+    // clone's uses of the unmatched arguments dangling.
+    llvm::errs() << "neuronrw mlir adapter: outline_region: the region takes " << src.getNumArguments()
+                 << " argument(s), its owner has " << entry->getNumArguments() << " operand(s)\n";
+    std::abort();
+  }
   mlir::IRMapping map;
-  for (unsigned i = 0; i < src.getNumArguments() && i < entry->getNumArguments(); ++i)
-    map.map(src.getArgument(i), entry->getArgument(i));
+  for (unsigned i = 0; i < src.getNumArguments(); ++i) map.map(src.getArgument(i), entry->getArgument(i));
   b.setInsertionPointToEnd(entry);
   for (auto& op : src) b.clone(op, map);
   mlir::Operation* term = entry->empty() ? nullptr : &entry->back();
@@ -595,6 +603,7 @@ struct neuronrw::ir_traits<neuronrw::mlir_adapter::ir> {
   /// Dense op numbers (ir::op_index): flat arrays instead of hash sets in the algorithms.
   static std::size_t op_index(const G& g, op_handle o) { return g.op_index(o); }
   static std::size_t op_index_bound(const G& g) { return g.op_index_bound(); }
+  static mlir_adapter::argument_range block_arguments(const G&, block_handle b) { return {b, b->getNumArguments()}; }
   static block_handle argument_block(const G&, value_handle v) {
     if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) return a.getOwner();
     return nullptr;

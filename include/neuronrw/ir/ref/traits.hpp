@@ -60,6 +60,9 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   static op_handle replace_op(G& g, const replace_request<op_handle>& r) { return ref::replace_op(g, r); }
   static void erase_op(G& g, op_handle o) { g.erase_op(o); }
 
+  // optional: a block's arguments, in order
+  static auto block_arguments(const G& g, block_handle b) noexcept { return g.arguments(b); }
+
   // optional: the block a block argument belongs to (invalid for op results)
   static block_handle argument_block(const G& g, value_handle v) noexcept { return g.argument_block(v); }
 

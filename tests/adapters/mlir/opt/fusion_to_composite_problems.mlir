@@ -7,7 +7,7 @@
 // RUN: neuronrw-mlir-opt %s --allow-unregistered-dialect --split-input-file --verify-diagnostics -o /dev/null \
 // RUN:   '--neuronrw-fusion-to-composite=validate-fusion-kind=true'
 //
-// Without --verify-diagnostics: exit 1, one error per problem (7: the last case has two), no
+// Without --verify-diagnostics: exit 1, one error per problem (8: the last case has two), no
 // output file. (The expected-* lines are removed first: MLIR 22's MlirOptMain reports unmatched
 // expected-* lines even without --verify-diagnostics.)
 // RUN: grep -v 'expected-' %s > %t.in
@@ -22,6 +22,7 @@
 // ERRORS: error: neuronrw-fusion-to-composite: captured_value: operand #1
 // ERRORS: error: neuronrw-fusion-to-composite: captured_value: operand #0
 // ERRORS: error: neuronrw-fusion-to-composite: bad_terminator:
+// ERRORS: error: neuronrw-fusion-to-composite: region_arguments: the fusion's region takes 2 argument(s) but the fusion has 1 operand(s)
 // ERRORS-NOT: error
 //
 // Without validate-fusion-kind, an unknown kind is no problem: the first case alone is lowered,
@@ -114,6 +115,20 @@ func.func @not_a_return(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
   ^bb0(%a: tensor<4x8xf32>):
     // expected-error@+1 {{neuronrw-fusion-to-composite: bad_terminator: a fusion body must end with a return of its 1 result(s)}}
     %s = arith.addf %a, %a : tensor<4x8xf32>
+  }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+
+// -----
+
+// region_arguments: the region takes an argument the fusion does not pass; outlining it would
+// leave the decomposition using a value that does not exist.
+func.func @region_arguments(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{neuronrw-fusion-to-composite: region_arguments: the fusion's region takes 2 argument(s) but the fusion has 1 operand(s): each operand must be passed as one region argument}}
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>):
+    %s = "mhlo.add"(%a, %b) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    "mhlo.return"(%s) : (tensor<4x8xf32>) -> ()
   }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %f : tensor<4x8xf32>
 }
