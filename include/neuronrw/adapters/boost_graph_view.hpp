@@ -1,0 +1,334 @@
+// neuronrw/adapters/boost_graph_view.hpp — one block of any ordered_ir model seen as a Boost.Graph
+// (issue 11, direction 2): boost::breadth_first_search, topological_sort,
+// lengauer_tarjan_dominator_tree, write_graphviz ... run on the reference IR, a user's own IR or
+// MLIR without an adjacency_list copy.
+//
+//   neuronrw::bgl_view::block_view view(g, block);   // g: any ordered_ir; the view reads it
+//   boost::breadth_first_search(view, first_op, boost::visitor(vis));
+//
+// The graph: vertex = op of the block (vertex_descriptor = op_handle); edge = one use inside the
+// block, producer → consumer. A use inside a nested region counts as a use by the op of the block
+// that holds it (as everywhere in the library, algorithms/ancestry.hpp); a use of an op's result
+// inside that op's own region (graph regions) is no edge. An op using a value twice gives two
+// parallel edges; the edge descriptor names the value. Models IncidenceGraph, BidirectionalGraph,
+// VertexListGraph and EdgeListGraph; get(vertex_index, view) is the op's position in the block.
+//
+// What the view stores, and why (the concepts let an IR return ranges by value, e.g. a
+// std::vector, so an iterator cannot point into them without owning a copy):
+//   - on first need, the block's ops in order and an op → position map: a flat array indexed by
+//     op_index when the IR has it (indexed_ir, concepts/ir.hpp O1; op_index_bound entries), a hash
+//     map (neuronrw::handle_hash) otherwise. O(block) once.
+//   - per vertex, its out-edge and in-edge lists, each built the first time out_edges / in_edges
+//     asks for that vertex (O(uses of its results), O(operands of it and of its nested ops)), then
+//     kept: iterators are plain vector iterators, stable for the life of the view. An algorithm
+//     that looks at a part of the block pays for that part only.
+// No adjacency_list, no edge list of the whole block unless asked (edges(), num_edges()).
+// Out-edges are ordered by consumer position, then by result; in-edges by operand order (the op's
+// own operands first, then its nested ops' in walk order): the same graph on every IR.
+//
+// @pre `users(g, v)` lists one entry per use (as the reference IR, MLIR and examples/custom_ir
+// do), so that out-edges and in-edges agree.
+// @pre the IR is not changed while the view (or an iterator from it) lives: the view caches what
+// it read. Not thread-safe (the caches fill lazily from const calls).
+//
+// ADL: Boost calls source, target, out_edges, vertices, num_vertices, get ... unqualified. They
+// are found in this namespace, the view's own, which holds nothing else: namespace neuronrw has no
+// function of those names (the IR's access functions live in neuronrw::ir), so a call neither
+// hides Boost's functions nor is hijacked by ours. Vertex descriptors are the IR's handles, so
+// Boost's calls also look in the IR's namespace: an IR that defines e.g. its own
+// `out_edges(const T&, ...)` there for its handle type would take part in overload resolution.
+//
+// Customization points: none; any ordered_ir model (concepts/ir.hpp) works unchanged.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/graph_traits.hpp>
+#include <boost/graph/properties.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include <neuronrw/algorithms/ancestry.hpp>
+#include <neuronrw/algorithms/walk.hpp>
+#include <neuronrw/concepts/ir.hpp>
+
+namespace neuronrw::bgl_view {
+
+/// One def-use edge: `value` (a result of `source`) used by `target` or by an op nested in it.
+template <class Op, class Value>
+struct use_edge {
+  Op source{};
+  Op target{};
+  Value value{};
+  friend bool operator==(const use_edge&, const use_edge&) = default;
+};
+
+template <class G>
+class block_view;
+
+/// get(vertex_index, view): the op's position in the block, 0-based.
+template <class G>
+class position_map : public boost::put_get_helper<std::size_t, position_map<G>> {
+ public:
+  using key_type = op_handle_t<G>;
+  using value_type = std::size_t;
+  using reference = std::size_t;
+  using category = boost::readable_property_map_tag;
+
+  position_map() = default;
+  explicit position_map(const block_view<G>* v) : view_(v) {}
+  std::size_t operator[](const key_type& op) const { return view_->position(op); }
+
+ private:
+  const block_view<G>* view_ = nullptr;
+};
+
+/// The Boost.Graph view of one block of `G` (see the header comment). Holds a reference to the IR.
+template <class G>
+class block_view {
+  static_assert(require_ordered_ir<G>());
+
+ public:
+  using op = op_handle_t<G>;
+  using value = value_handle_t<G>;
+  using block = block_handle_t<G>;
+
+  // --- boost::graph_traits reads these
+  using vertex_descriptor = op;
+  using edge_descriptor = use_edge<op, value>;
+  using directed_category = boost::bidirectional_tag;
+  using edge_parallel_category = boost::allow_parallel_edge_tag;
+  struct traversal_category : boost::bidirectional_graph_tag,  // (an incidence_graph_tag)
+                              boost::vertex_list_graph_tag,
+                              boost::edge_list_graph_tag {};
+  using vertex_iterator = typename std::vector<op>::const_iterator;
+  using out_edge_iterator = typename std::vector<edge_descriptor>::const_iterator;
+  using in_edge_iterator = out_edge_iterator;
+  using vertices_size_type = std::size_t;
+  using edges_size_type = std::size_t;
+  using degree_size_type = std::size_t;
+  class edge_iterator;
+  static vertex_descriptor null_vertex() { return ir::null_op<G>(); }
+
+  block_view(const G& g, block b) : g_(&g), block_(b) {}
+
+  const G& ir() const noexcept { return *g_; }
+  block ir_block() const noexcept { return block_; }
+
+  /// The ops of the block, in order.
+  const std::vector<op>& ops() const {
+    index();
+    return ops_;
+  }
+  /// @pre `o` is an op of the block. O(1) after the first call.
+  std::size_t position(op o) const {
+    index();
+    if constexpr (indexed_ir<G>) {
+      return pos_by_index_[ir::op_index(*g_, o)];
+    } else {
+      return pos_by_handle_.find(o)->second;
+    }
+  }
+  /// @pre `o` is an op of the block.
+  const std::vector<edge_descriptor>& out_edge_list(op o) const {
+    const std::size_t p = position(o);
+    if (!out_[p]) out_[p] = make_out_edges(o);
+    return *out_[p];
+  }
+  /// @pre `o` is an op of the block.
+  const std::vector<edge_descriptor>& in_edge_list(op o) const {
+    const std::size_t p = position(o);
+    if (!in_[p]) in_[p] = make_in_edges(o);
+    return *in_[p];
+  }
+
+  /// Every edge: the vertices in order, the out-edges of each.
+  class edge_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = edge_descriptor;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const edge_descriptor*;
+    using reference = const edge_descriptor&;
+
+    edge_iterator() = default;
+    edge_iterator(const block_view* v, std::size_t vertex) : view_(v), vertex_(vertex) { settle(); }
+    reference operator*() const { return current()[edge_]; }
+    pointer operator->() const { return &current()[edge_]; }
+    edge_iterator& operator++() {
+      ++edge_;
+      settle();
+      return *this;
+    }
+    edge_iterator operator++(int) {
+      edge_iterator t = *this;
+      ++*this;
+      return t;
+    }
+    friend bool operator==(const edge_iterator& a, const edge_iterator& b) {
+      return a.vertex_ == b.vertex_ && a.edge_ == b.edge_;
+    }
+
+   private:
+    const std::vector<edge_descriptor>& current() const { return view_->out_edge_list(view_->ops_[vertex_]); }
+    void settle() {  // skip to the next edge, or to the end (vertex_ == number of ops, edge_ 0)
+      const std::size_t n = view_->ops().size();
+      while (vertex_ < n && edge_ == current().size()) {
+        ++vertex_;
+        edge_ = 0;
+      }
+    }
+    const block_view* view_ = nullptr;
+    std::size_t vertex_ = 0;
+    std::size_t edge_ = 0;
+  };
+
+ private:
+  void index() const {
+    if (indexed_) return;
+    indexed_ = true;
+    for (auto&& o : ir::ops(*g_, block_)) ops_.push_back(o);
+    if constexpr (indexed_ir<G>) {
+      pos_by_index_.assign(ir::op_index_bound(*g_), 0);
+      for (std::size_t i = 0; i < ops_.size(); ++i) pos_by_index_[ir::op_index(*g_, ops_[i])] = i;
+    } else {
+      pos_by_handle_.reserve(ops_.size());
+      for (std::size_t i = 0; i < ops_.size(); ++i) pos_by_handle_.emplace(ops_[i], i);
+    }
+    out_.resize(ops_.size());
+    in_.resize(ops_.size());
+  }
+
+  std::vector<edge_descriptor> make_out_edges(op o) const {
+    struct keyed {
+      std::size_t target_pos, result;
+      edge_descriptor e;
+    };
+    std::vector<keyed> es;
+    std::size_t result = 0;
+    for (auto&& r : ir::results(*g_, o)) {
+      for (auto&& user : ir::users(*g_, r)) {
+        const op a = ancestor_in_block(*g_, op(user), block_);
+        if (a == null_vertex() || a == o) continue;
+        es.push_back({position(a), result, edge_descriptor{o, a, value(r)}});
+      }
+      ++result;
+    }
+    std::stable_sort(es.begin(), es.end(), [](const keyed& x, const keyed& y) {
+      return x.target_pos != y.target_pos ? x.target_pos < y.target_pos : x.result < y.result;
+    });
+    std::vector<edge_descriptor> out;
+    out.reserve(es.size());
+    for (auto& k : es) out.push_back(k.e);
+    return out;
+  }
+
+  std::vector<edge_descriptor> make_in_edges(op o) const {
+    std::vector<edge_descriptor> in;
+    auto add_uses_of = [&](const op& user) {
+      for (auto&& v : ir::operands(*g_, user)) {
+        const op d = ir::defining_op(*g_, value(v));
+        if (d == null_vertex() || d == o || !(ir::block_of(*g_, d) == block_)) continue;
+        in.push_back(edge_descriptor{d, o, value(v)});
+      }
+    };
+    add_uses_of(o);
+    walk_inside(*g_, o, add_uses_of);
+    return in;
+  }
+
+  const G* g_;
+  block block_;
+  mutable bool indexed_ = false;
+  mutable std::vector<op> ops_;
+  mutable std::vector<std::size_t> pos_by_index_;                          // indexed_ir
+  mutable std::unordered_map<op, std::size_t, handle_hash<op>> pos_by_handle_;  // otherwise
+  mutable std::vector<std::optional<std::vector<edge_descriptor>>> out_, in_;
+};
+
+template <class G, class B>
+block_view(const G&, B) -> block_view<G>;
+
+// ------------------------------------------------------------------- the Boost.Graph functions
+// (found by ADL on block_view and use_edge; see the header comment)
+
+template <class G>
+std::pair<typename block_view<G>::vertex_iterator, typename block_view<G>::vertex_iterator> vertices(
+    const block_view<G>& v) {
+  return {v.ops().begin(), v.ops().end()};
+}
+template <class G>
+std::size_t num_vertices(const block_view<G>& v) {
+  return v.ops().size();
+}
+
+template <class G>
+op_handle_t<G> source(const typename block_view<G>::edge_descriptor& e, const block_view<G>&) {
+  return e.source;
+}
+template <class G>
+op_handle_t<G> target(const typename block_view<G>::edge_descriptor& e, const block_view<G>&) {
+  return e.target;
+}
+
+template <class G>
+std::pair<typename block_view<G>::out_edge_iterator, typename block_view<G>::out_edge_iterator> out_edges(
+    const op_handle_t<G>& u, const block_view<G>& v) {
+  const auto& es = v.out_edge_list(u);
+  return {es.begin(), es.end()};
+}
+template <class G>
+std::size_t out_degree(const op_handle_t<G>& u, const block_view<G>& v) {
+  return v.out_edge_list(u).size();
+}
+template <class G>
+std::pair<typename block_view<G>::in_edge_iterator, typename block_view<G>::in_edge_iterator> in_edges(
+    const op_handle_t<G>& u, const block_view<G>& v) {
+  const auto& es = v.in_edge_list(u);
+  return {es.begin(), es.end()};
+}
+template <class G>
+std::size_t in_degree(const op_handle_t<G>& u, const block_view<G>& v) {
+  return v.in_edge_list(u).size();
+}
+template <class G>
+std::size_t degree(const op_handle_t<G>& u, const block_view<G>& v) {
+  return v.in_edge_list(u).size() + v.out_edge_list(u).size();
+}
+
+template <class G>
+std::pair<typename block_view<G>::edge_iterator, typename block_view<G>::edge_iterator> edges(
+    const block_view<G>& v) {
+  return {typename block_view<G>::edge_iterator(&v, 0), typename block_view<G>::edge_iterator(&v, v.ops().size())};
+}
+template <class G>
+std::size_t num_edges(const block_view<G>& v) {
+  std::size_t n = 0;
+  for (const auto& o : v.ops()) n += v.out_edge_list(o).size();
+  return n;
+}
+
+template <class G>
+position_map<G> get(boost::vertex_index_t, const block_view<G>& v) {
+  return position_map<G>(&v);
+}
+template <class G>
+std::size_t get(boost::vertex_index_t, const block_view<G>& v, const op_handle_t<G>& o) {
+  return v.position(o);
+}
+
+}  // namespace neuronrw::bgl_view
+
+namespace boost {
+template <class G>
+struct property_map<neuronrw::bgl_view::block_view<G>, vertex_index_t> {
+  using type = neuronrw::bgl_view::position_map<G>;
+  using const_type = type;
+};
+}  // namespace boost
