@@ -5,6 +5,9 @@
 // verified and printed (a round trip). The input is verified after parsing and after every pass;
 // output is written only when everything succeeded, so a failure never leaves a partial file.
 // A dry-run pass replaces the printed program by its plan.
+// `--emit-dot[=before|after]` prints a Graphviz picture of each function instead (emit_dot.hpp),
+// of the input (before) or of the result (after, the default), annotated with the ScheduleFusion
+// plan when the pipeline runs ScheduleFusion; it needs Boost.Graph's headers at build time.
 // Exit codes: 0 ok, 1 input or verification error (message on stderr), 2 usage error.
 #include <cstdio>
 #include <fstream>
@@ -14,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <neuronrw/ir/host/text.hpp>
@@ -28,6 +32,13 @@
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
+#if __has_include(<boost/graph/graphviz.hpp>)
+#include "emit_dot.hpp"
+#define NEURONRW_OPT_HAVE_DOT 1
+#else
+#define NEURONRW_OPT_HAVE_DOT 0
+#endif
+
 namespace {
 
 namespace nr = neuronrw;
@@ -35,6 +46,14 @@ namespace ref = neuronrw::ref;
 namespace host = neuronrw::host;
 
 enum class input_kind { mlir, host };
+enum class dot_mode { none, before, after };
+
+/// The plan of the pipeline's last ScheduleFusion run (what --emit-dot annotates). Its handles
+/// stay valid after apply: ScheduleFusion moves ops and never erases them.
+std::optional<nr::ref_schedule_fusion_plan>& last_schedule_fusion_plan() {
+  static std::optional<nr::ref_schedule_fusion_plan> plan;
+  return plan;
+}
 
 /// One pass: its flag, help line and body. A pass reports problems as diagnostics and returns
 /// false (the driver prints them, exits 1). A dry run sets `report`, which is printed instead of
@@ -50,15 +69,18 @@ const std::vector<pass_entry<ref::module>>& mlir_passes() {
   static const std::vector<pass_entry<ref::module>> registry = {
       {"--schedule-fusion", "co-schedule all_gather -> reduce_scatter pairs into ScheduleFusion fusions",
        [](ref::module& m, nr::diagnostics& errs, std::optional<std::string>&) {
-         errs = nr::run_schedule_fusion(m);
-         return errs.empty();
+         errs.clear();
+         auto plan = nr::plan_schedule_fusion(std::as_const(m));
+         nr::apply(m, plan);
+         last_schedule_fusion_plan() = std::move(plan);
+         return true;
        }},
       {"--schedule-fusion-dry-run", "print the ScheduleFusion plan (clusters, moves, refusals); change nothing",
        [](ref::module& m, nr::diagnostics& errs, std::optional<std::string>& report) {
-         std::string plan;
-         errs = nr::run_schedule_fusion(m, &plan);
-         if (!errs.empty()) return false;
-         report = std::move(plan);
+         errs.clear();
+         auto plan = nr::plan_schedule_fusion(std::as_const(m));
+         report = nr::print_schedule_fusion_plan(m, plan);
+         last_schedule_fusion_plan() = std::move(plan);
          return true;
        }},
       {"--fusion-to-composite", "lower every fusion to a stablehlo.composite + private decomposition function",
@@ -106,6 +128,7 @@ struct options {
   bool name_hints = true;
   bool print_locations = true;
   bool emit_python = false;
+  dot_mode dot = dot_mode::none;
 };
 
 template <class Doc>
@@ -130,6 +153,11 @@ void print_help(std::ostream& os) {
         "  --strip-locations                       do not print loc(...) kept from the input\n"
         "  --emit-python                           print the final MLIR module as Python-like emitter\n"
         "                                          text (composites dispatched on CompositeKind)\n"
+        "  --emit-dot[=before|after]               print a Graphviz picture of each function's dataflow\n"
+        "                                          of the input (before) or of the result (after,\n"
+        "                                          default): collectives coloured by kind, ScheduleFusion\n"
+        "                                          clusters as subgraphs, moved ops dashed, refused\n"
+        "                                          candidates in red with their reason\n"
         "  -h, --help                              show this help\n\n"
         "PASSES ON MLIR:\n";
   list_passes(os, mlir_passes());
@@ -220,6 +248,11 @@ int main(int argc, char** argv) {
       opt.print_locations = false;
     } else if (a == "--emit-python") {
       opt.emit_python = true;
+    } else if (a == "--emit-dot" || a == "--emit-dot=after" || a == "--emit-dot=before") {
+      if (!NEURONRW_OPT_HAVE_DOT) return usage_error("--emit-dot needs Boost.Graph, which this build did not find");
+      opt.dot = a == "--emit-dot=before" ? dot_mode::before : dot_mode::after;
+    } else if (a.starts_with("--emit-dot=")) {
+      return usage_error("--emit-dot takes 'before' or 'after', not '" + std::string(a.substr(11)) + "'");
     } else if (a == "--input-kind=mlir") {
       opt.kind = input_kind::mlir;
     } else if (a == "--input-kind=host") {
@@ -246,6 +279,8 @@ int main(int argc, char** argv) {
                          " (use --input-kind= to choose)");
   }
   if (opt.emit_python && kind != input_kind::mlir) return usage_error("--emit-python needs MLIR input");
+  if (opt.dot != dot_mode::none && kind != input_kind::mlir) return usage_error("--emit-dot needs MLIR input");
+  if (opt.dot != dot_mode::none && opt.emit_python) return usage_error("--emit-dot and --emit-python exclude each other");
 
   std::string text;
   const std::string file_name = opt.input == "-" ? "<stdin>" : opt.input;
@@ -288,8 +323,27 @@ int main(int argc, char** argv) {
       print_diagnostics(errs);
       return 1;
     }
+    std::optional<std::string> dot;
+#if NEURONRW_OPT_HAVE_DOT
+    if (opt.dot == dot_mode::before) {
+      // The plan the pipeline's ScheduleFusion would make on the input (the same plan when
+      // ScheduleFusion is the pipeline's first pass).
+      std::optional<nr::ref_schedule_fusion_plan> plan;
+      for (auto flag : opt.pipeline)
+        if (flag == "--schedule-fusion" || flag == "--schedule-fusion-dry-run") plan = nr::plan_schedule_fusion(std::as_const(m));
+      dot = neuronrw_opt::emit_dot(m, plan ? &*plan : nullptr);
+    }
+#endif
     if (int rc = run_pipeline(m, mlir_passes(), opt, file_name, verify, report)) return rc;
-    if (report) {
+#if NEURONRW_OPT_HAVE_DOT
+    if (opt.dot == dot_mode::after) {
+      auto& plan = last_schedule_fusion_plan();
+      dot = neuronrw_opt::emit_dot(m, plan ? &*plan : nullptr);
+    }
+#endif
+    if (dot) {
+      out = *dot;
+    } else if (report) {
       out = *report;
     } else if (opt.emit_python) {
       if (auto errs = nr::emit_python(m, out); !errs.empty()) {
