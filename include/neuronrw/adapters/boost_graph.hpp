@@ -28,6 +28,9 @@
 // direction into the other). On a bidirectional graph both operands and users come straight
 // from the graph (in_edges for one of them). On a directed graph the adapter builds, once, the
 // edges of the missing direction as a flat array (O(V + E)).
+// Operand order (what an algorithm reports "first" among several operands, e.g. a repair's
+// `dependence`): the graph's edge order — out_edges or in_edges of the op — except on a directed
+// graph with producer → consumer edges, where it is the order of vertices(g), then out_edges.
 //
 // Order and moves: positions are read once, at construction, into an order_maintenance
 // structure (include/neuronrw/algorithms/order.hpp, the reference IR's), so is_before_in_block
@@ -212,10 +215,11 @@ class dataflow_graph {
   static constexpr bool from_producer = std::is_same_v<Direction, producer_to_consumer_t>;
   static_assert(from_producer || std::is_same_v<Direction, consumer_to_producer_t>,
                 "neuronrw::bgl::dataflow_graph: Direction is producer_to_consumer_t or consumer_to_producer_t");
-  static constexpr bool bidirectional =
-      std::is_convertible_v<typename traits::traversal_category, boost::bidirectional_graph_tag>;
 
  public:
+  /// True when the graph lists in-edges (operands and users then both come from the graph).
+  static constexpr bool bidirectional =
+      std::is_convertible_v<typename traits::traversal_category, boost::bidirectional_graph_tag>;
   using graph_type = Graph;
   using vertex = typename traits::vertex_descriptor;
   using edge = typename traits::edge_descriptor;
