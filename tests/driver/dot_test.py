@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of `neuronrw-opt --emit-dot[=before|after]` (examples/neuronrw-opt/emit_dot.hpp).
 
-Usage: dot_test.py NEURONRW_OPT DOT_CHECK EXAMPLES_DIR TESTS_DIR
+Usage: dot_test.py NEURONRW_OPT DOT_CHECK EXAMPLES_DIR TESTS_DIR [BOOST_GRAPH_VIEW_EXAMPLE]
 
 Every picture is read back by Boost.Graph's own parser (boost::read_graphviz, in DOT_CHECK,
 which prints the nodes it parsed). The pictures are checked against the ScheduleFusion dry run of
@@ -9,7 +9,8 @@ the same input: one `subgraph cluster_N` per cluster of the plan, holding the cl
 (before) or its fusion op and the fusion's body (after); as many ops marked "(moved)" as the plan
 moves; each refused candidate annotated with the plan's refusal code. When Graphviz's `dot` is
 installed, every picture also renders to PNG; otherwise that part is skipped with a message.
-Each check prints one line; the script exits 1 if any failed.
+The example examples/boost_graph_view, when given, must print its expected_output.txt, and its
+DOT must parse back too. Each check prints one line; the script exits 1 if any failed.
 """
 import os
 import re
@@ -149,5 +150,15 @@ r = run(["--emit-dot", "--emit-python", fsdp])
 check("--emit-dot with --emit-python exits 2", r.returncode == 2 and r.stdout == "", r.stderr)
 r = run(["--emit-dot", os.path.join(examples_dir, "host", "pipeline.py")])
 check("--emit-dot on a host program exits 2", r.returncode == 2 and "needs MLIR input" in r.stderr, r.stderr)
+
+# --- examples/boost_graph_view
+if len(sys.argv) > 5:
+    r = subprocess.run([sys.argv[5]], capture_output=True, text=True)
+    with open(os.path.join(examples_dir, "boost_graph_view", "expected_output.txt"), encoding="utf-8") as f:
+        expected = f.read()
+    check("examples/boost_graph_view prints expected_output.txt", r.returncode == 0 and r.stdout == expected,
+          r.stdout + r.stderr)
+    nodes, edges = parse_back(r.stdout[r.stdout.find("digraph"):])
+    check("examples/boost_graph_view: its DOT parses back", nodes is not None and len(nodes) == 6 and edges == 5, edges)
 
 sys.exit(1 if failures else 0)
