@@ -44,8 +44,11 @@
 //
 // Requirements on the user: the graph's structure (vertices, edges) must not change while a
 // dataflow_graph refers to it; property values other than the position may change.
-// ADL: this header declares no function named like a Boost.Graph one; Boost's are called with
-// `using boost::...;` in function scope so that user overloads found by ADL still apply.
+// ADL: this header declares no function named like a Boost.Graph one. The graph's functions
+// (out_edges, in_edges, source, target, vertices) are called unqualified and found by ADL when
+// the template is instantiated, so this header needs no Boost.Graph header but graph_traits and
+// works for any graph type, Boost's or the user's; property maps go through `get`/`put` with
+// `using boost::get;` in function scope, so user overloads found by ADL still apply.
 #pragma once
 
 #include <algorithm>
@@ -260,13 +263,11 @@ class dataflow_graph {
   /// The values op `v` uses, one per def-use edge.
   auto operands(vertex v) const {
     if constexpr (from_producer && bidirectional) {
-      using boost::in_edges;
       auto [f, l] = in_edges(v, *g_);
       return detail::mapped_range<decltype(f), edge_to_value<false>, false>(f, l, {this});
     } else if constexpr (from_producer) {
       return missing_range<link_to_value>(v, {this, 0});
     } else {
-      using boost::out_edges;
       auto [f, l] = out_edges(v, *g_);
       return detail::mapped_range<decltype(f), edge_to_value<true>, false>(f, l, {this});
     }
@@ -275,11 +276,9 @@ class dataflow_graph {
   /// The ops using value `x`, one per def-use edge.
   auto users(value_handle x) const {
     if constexpr (from_producer) {
-      using boost::out_edges;
       auto [f, l] = out_edges(x.op, *g_);
       return detail::mapped_range<decltype(f), edge_to_user<true>, true>(f, l, {this, x.index});
     } else if constexpr (bidirectional) {
-      using boost::in_edges;
       auto [f, l] = in_edges(x.op, *g_);
       return detail::mapped_range<decltype(f), edge_to_user<false>, true>(f, l, {this, x.index});
     } else {
@@ -293,11 +292,9 @@ class dataflow_graph {
     std::uint32_t count = 1;
     auto bump = [&](std::uint32_t r) { count = std::max(count, r + 1); };
     if constexpr (from_producer) {
-      using boost::out_edges;
       auto [f, l] = out_edges(v, *g_);
       for (; f != l; ++f) bump(result_index(*f));
     } else if constexpr (bidirectional) {
-      using boost::in_edges;
       auto [f, l] = in_edges(v, *g_);
       for (; f != l; ++f) bump(result_index(*f));
     } else {
@@ -393,8 +390,6 @@ class dataflow_graph {
   struct edge_to_value {
     const dataflow_graph* d = nullptr;
     value_handle operator()(const edge& e) const {
-      using boost::source;
-      using boost::target;
       return {OtherIsTarget ? target(e, *d->g_) : source(e, *d->g_), d->result_index(e)};
     }
   };
@@ -403,8 +398,6 @@ class dataflow_graph {
     const dataflow_graph* d = nullptr;
     std::uint32_t want = 0;
     vertex operator()(const edge& e) const {
-      using boost::source;
-      using boost::target;
       return OtherIsTarget ? target(e, *d->g_) : source(e, *d->g_);
     }
     bool keep(const edge& e) const { return d->result_index(e) == want; }
@@ -452,7 +445,6 @@ class dataflow_graph {
 
   // Nodes: one per vertex (per possible index on integral descriptors); lists: one per block.
   void build_order() {
-    using boost::vertices;
     auto [vf, vl] = vertices(*g_);
     std::size_t bound = 0;
     if constexpr (dense_vertices) {
@@ -502,9 +494,6 @@ class dataflow_graph {
   // indexed by node (operands when edges point producer → consumer, users otherwise).
   void build_missing_direction() {
     if constexpr (!bidirectional) {
-      using boost::out_edges;
-      using boost::target;
-      using boost::vertices;
       const std::size_t n = vertex_of_.size();
       missing_offsets_.assign(n + 1, 0);
       auto [vf, vl] = vertices(*g_);
