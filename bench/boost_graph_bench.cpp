@@ -1,5 +1,5 @@
 // The dependence walk over the Boost.Graph adapter (include/neuronrw/adapters/boost_graph.hpp)
-// against boost::breadth_first_search on the same adjacency_list, 1K-1M ops (issue 11: within
+// against boost::breadth_first_search on the same adjacency_list, 1K-1M ops (target: within
 // 1.2x of BFS at every size, i.e. the vs_boost counter ≥ 0.83).
 //
 // Graph: walk_bench.cpp's — N ops in one block, op i uses op i-1 and a random earlier op (fixed

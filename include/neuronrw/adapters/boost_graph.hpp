@@ -1,5 +1,5 @@
 // neuronrw/adapters/boost_graph.hpp — a user's Boost.Graph dataflow graph as a neuronrw IR
-// (issue 11, direction 1): `neuronrw::bgl::dataflow_graph` makes a graph whose vertices are ops
+// (the first direction; adapters/boost_graph_view.hpp is the other): `neuronrw::bgl::dataflow_graph` makes a graph whose vertices are ops
 // and whose edges are def-use links model read_ir, ordered_ir and reschedulable_ir, so the
 // dependence walk, the convexity check and the dominance repair (include/neuronrw/algorithms/)
 // run on it unchanged.

@@ -1,5 +1,5 @@
 // neuronrw/adapters/boost_graph_view.hpp — one block of any ordered_ir model seen as a Boost.Graph
-// (issue 11, direction 2): boost::breadth_first_search, topological_sort,
+// (the second direction; adapters/boost_graph.hpp is the first): boost::breadth_first_search, topological_sort,
 // lengauer_tarjan_dominator_tree, write_graphviz ... run on the reference IR, a user's own IR or
 // MLIR without an adjacency_list copy.
 //
