@@ -15,6 +15,7 @@
 
 namespace nr = neuronrw;
 
+// [bgl-graph]
 struct op {
   std::string name;
   nr::kind_id kind = 0;
@@ -24,6 +25,7 @@ struct use {
   unsigned result = 0;  // which result of the producer the consumer reads
 };
 using graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, op, use>;
+// [/bgl-graph]
 
 int main() {
   graph g;
@@ -45,9 +47,11 @@ int main() {
     std::cout << "\n";
   };
   {
+// [bgl-adapter]
     nr::bgl::dataflow_graph ir(g, boost::get(&op::kind, g), boost::get(&op::position, g),
                                nr::bgl::producer_to_consumer, boost::get(&use::result, g));
     static_assert(nr::reschedulable_ir<decltype(ir)>);
+// [/bgl-adapter]
 
     const auto walk = nr::dependence_walk(ir, rs);
     print("walk from reduce_scatter", walk.ops);
