@@ -34,6 +34,8 @@
 #include <neuronrw/algorithms/dominance_repair.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
 
+#include "graph_configs.hpp"
+
 namespace nr = neuronrw;
 
 namespace {
@@ -111,13 +113,7 @@ struct eprop {
   unsigned result = 0;
 };
 
-template <class VertexS, class DirectedS, bool ProducerToConsumer>
-struct config {
-  using graph = boost::adjacency_list<boost::vecS, VertexS, DirectedS, vprop, eprop>;
-  using direction = std::conditional_t<ProducerToConsumer, nr::bgl::producer_to_consumer_t,
-                                       nr::bgl::consumer_to_producer_t>;
-  static constexpr bool p2c = ProducerToConsumer;
-};
+using configs = neuronrw_test::bgl::all_configs<vprop, eprop>;
 
 struct ref_side {
   nr::ref::module m;
@@ -375,14 +371,6 @@ void run_dag(const dag& d, std::uint64_t seed, tally& t) {
   for (std::size_t k = 0; k < n; ++k) CHECK(b.g[b.v[order[k]]].pos == k);
 }
 
-using vec_bidir_p2c = config<boost::vecS, boost::bidirectionalS, true>;
-using vec_bidir_c2p = config<boost::vecS, boost::bidirectionalS, false>;
-using vec_dir_p2c = config<boost::vecS, boost::directedS, true>;
-using vec_dir_c2p = config<boost::vecS, boost::directedS, false>;
-using list_bidir_p2c = config<boost::listS, boost::bidirectionalS, true>;
-using list_bidir_c2p = config<boost::listS, boost::bidirectionalS, false>;
-using list_dir_p2c = config<boost::listS, boost::directedS, true>;
-using list_dir_c2p = config<boost::listS, boost::directedS, false>;
 
 }  // namespace
 
@@ -394,16 +382,7 @@ TEST_CASE("boost_graph adapter differential: walk = Boost BFS on the reversed gr
     std::mt19937_64 rng(seed);
     const int shape = static_cast<int>(seed % 4);
     const dag d = random_dag(rng, shape);
-    switch ((seed / 4) % 8) {
-      case 0: run_dag<vec_bidir_p2c>(d, seed, t); break;
-      case 1: run_dag<vec_bidir_c2p>(d, seed, t); break;
-      case 2: run_dag<vec_dir_p2c>(d, seed, t); break;
-      case 3: run_dag<vec_dir_c2p>(d, seed, t); break;
-      case 4: run_dag<list_bidir_p2c>(d, seed, t); break;
-      case 5: run_dag<list_bidir_c2p>(d, seed, t); break;
-      case 6: run_dag<list_dir_p2c>(d, seed, t); break;
-      default: run_dag<list_dir_c2p>(d, seed, t); break;
-    }
+    neuronrw_test::bgl::with_config<configs>((seed / 4) % 8, [&]<class C>() { run_dag<C>(d, seed, t); });
   }
   MESSAGE("dags " << t.dags << ", walks " << t.walks << " (" << t.nonempty_walks << " non-empty, " << t.boundary_hits
                   << " meeting a boundary op), convexity checks " << t.convexity << " (" << t.nonconvex

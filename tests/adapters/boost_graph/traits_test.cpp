@@ -21,6 +21,8 @@
 #include <neuronrw/algorithms/dependence_walk.hpp>
 #include <neuronrw/algorithms/dominance_repair.hpp>
 
+#include "graph_configs.hpp"
+
 namespace nr = neuronrw;
 
 namespace {
@@ -39,22 +41,8 @@ constexpr nr::kind_id compute = nr::kind_id_of("compute");
 constexpr nr::kind_id ag = nr::kind_id_v<nr::kinds::all_gather>;
 constexpr nr::kind_id rs = nr::kind_id_v<nr::kinds::reduce_scatter>;
 
-template <class VertexS, class DirectedS, bool ProducerToConsumer>
-struct config {
-  using graph = boost::adjacency_list<boost::vecS, VertexS, DirectedS, vprop, eprop>;
-  using direction = std::conditional_t<ProducerToConsumer, nr::bgl::producer_to_consumer_t,
-                                       nr::bgl::consumer_to_producer_t>;
-  static constexpr bool p2c = ProducerToConsumer;
-};
-
-using vec_bidir_p2c = config<boost::vecS, boost::bidirectionalS, true>;
-using vec_bidir_c2p = config<boost::vecS, boost::bidirectionalS, false>;
-using vec_dir_p2c = config<boost::vecS, boost::directedS, true>;
-using vec_dir_c2p = config<boost::vecS, boost::directedS, false>;
-using list_bidir_p2c = config<boost::listS, boost::bidirectionalS, true>;
-using list_bidir_c2p = config<boost::listS, boost::bidirectionalS, false>;
-using list_dir_p2c = config<boost::listS, boost::directedS, true>;
-using list_dir_c2p = config<boost::listS, boost::directedS, false>;
+using configs = neuronrw_test::bgl::all_configs<vprop, eprop>;
+using vec_bidir_c2p = std::tuple_element_t<1, configs>;  // vecS, bidirectionalS, consumer → producer
 
 // The test graph, positions in brackets, vertices inserted in another order than positions:
 //   a[0]            compute
@@ -126,8 +114,7 @@ using bag = std::multiset<std::string>;
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("boost_graph adapter: read, ordered, reschedulable requirements", C, vec_bidir_p2c, vec_bidir_c2p,
-                   vec_dir_p2c, vec_dir_c2p, list_bidir_p2c, list_bidir_c2p, list_dir_p2c, list_dir_c2p) {
+TEST_CASE_TEMPLATE_DEFINE("boost_graph adapter: read, ordered, reschedulable requirements", C, requirements) {
   fixture<C> fx;
   auto dgp = fx.adapter();
   auto& dg = *dgp;
@@ -245,6 +232,8 @@ TEST_CASE_TEMPLATE("boost_graph adapter: read, ordered, reschedulable requiremen
     CHECK(fx.order(0) == strings{"a", "b", "c", "d", "e", "f"});
   }
 }
+
+TEST_CASE_TEMPLATE_APPLY(requirements, configs);
 
 TEST_CASE("boost_graph adapter: a reverse_graph view turns consumer→producer edges around") {
   // Edges stored consumer → producer; the reversed view reads them producer → consumer.
