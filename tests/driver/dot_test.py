@@ -19,17 +19,10 @@ import subprocess
 import sys
 import tempfile
 
+from checks import Checks
+
 opt, dot_check, examples_dir, tests_dir = sys.argv[1:5]
-failures = 0
-
-
-def check(name, cond, detail=""):
-    global failures
-    print(("ok   " if cond else "FAIL ") + name)
-    if not cond:
-        failures += 1
-        if detail:
-            print("     " + str(detail).replace("\n", "\n     "))
+check = Checks()
 
 
 def run(args):
@@ -161,4 +154,4 @@ if len(sys.argv) > 5:
     nodes, edges = parse_back(r.stdout[r.stdout.find("digraph"):])
     check("examples/boost_graph_view: its DOT parses back", nodes is not None and len(nodes) == 6 and edges == 5, edges)
 
-sys.exit(1 if failures else 0)
+check.exit()

@@ -9,23 +9,16 @@ import subprocess
 import sys
 import tempfile
 
+from checks import Checks
+
 opt, tests_dir, examples_dir, quickstart, custom_ir = sys.argv[1:6]
+check = Checks()
 mlir_opt = os.environ.get("NEURONRW_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt")
 golden_dir = os.path.join(tests_dir, "driver", "golden")
-failures = 0
 
 
 def run(args, stdin=None):
     return subprocess.run([opt] + args, input=stdin, capture_output=True, text=True)
-
-
-def check(name, cond, detail=""):
-    global failures
-    print(("ok   " if cond else "FAIL ") + name)
-    if not cond:
-        failures += 1
-        if detail:
-            print("     " + detail.replace("\n", "\n     "))
 
 
 def read(p):
@@ -147,5 +140,4 @@ r = subprocess.run([custom_ir], capture_output=True, text=True)
 check("custom_ir_example prints its golden",
       r.returncode == 0 and r.stdout == read(os.path.join(examples_dir, "custom_ir", "expected_output.txt")), r.stdout + r.stderr)
 
-print(f"{failures} check(s) failed" if failures else "all checks passed")
-sys.exit(1 if failures else 0)
+check.exit()
