@@ -1,0 +1,285 @@
+// boost::breadth_first_search through the Boost.Graph view of a reference-IR block
+// (include/neuronrw/adapters/boost_graph_view.hpp, the second direction) against the same BFS on
+// an adjacency_list copy of that block, 1K-1M ops (target: the view at least as fast as the copy,
+// vs_copy ≥ 1, since it makes no copy).
+//
+// Graph: walk_bench.cpp's — N ops in one block of the reference IR, op i uses op i-1 and a random
+// earlier op (fixed seed 0x5eed). Every BFS here starts from the FIRST op and follows
+// producer → consumer edges (the view's out-edges), which reach every op. Both variants use a
+// counting visitor and a reused vector<default_color_type> as the color map, indexed by the
+// graph's own vertex_index (the identity on the copy, the view's position map on the view);
+// breadth_first_search resets it to white itself, and allocates its queue, in both. Items/s = ops
+// discovered/s.
+//   bm_copy_to_adjacency_list  builds (and drops) the copy: adjacency_list<vecS, vecS, directedS>
+//                              with one edge producer → consumer per use, from the IR's ops,
+//                              operands and defining ops — what a caller without the view writes
+//   bm_bfs_adjacency_copy      BFS on that copy, built once outside the timing
+//   bm_bfs_block_view/cold     BFS through a fresh block_view each iteration: the view's lazy
+//                              caches (op positions, per-vertex out-edge lists) are filled inside
+//                              the timing — the "no copy" case, to set against copy + BFS.
+//                              Counter vs_copy_plus_build = (copy build + copy BFS time) / its time
+//   bm_bfs_block_view/warm     BFS through one view reused across iterations (caches filled once
+//                              before the timing). Counter vs_copy = copy BFS time / its time
+// The counters divide by the baselines' CPU time per iteration measured earlier in the same
+// process (the latest repetition of each, at the same size), as walk_bench.cpp's ratio_counters.
+// Before the timing, each size checks once that BFS through the copy and through the view
+// discovers the same ops in the same order (every op); it aborts with a message otherwise.
+#include <neuronrw/adapters/boost_graph_view.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+
+#include <benchmark/benchmark.h>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <vector>
+
+namespace {
+
+namespace nr = neuronrw;
+namespace ref = neuronrw::ref;
+
+using copy_graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+using view = nr::bgl_view::block_view<ref::module>;
+
+// ------------------------------------------------------------------------------ the graph
+
+/// The block's dataflow copied into an adjacency_list: vertex i = the block's i-th op, one edge
+/// producer → consumer per operand slot whose value an op of the block defines. Reads the IR
+/// through its generic access functions, as a caller of any ordered_ir would. Built in place in
+/// `out` (an adjacency_list copy or assignment trips g++ 12's -Wmaybe-uninitialized inside
+/// Boost's copy_impl, see walk_bench.cpp).
+void copy_block(const ref::module& m, ref::block_ref b, std::optional<copy_graph>& out) {
+  std::vector<ref::op_ref> ops;
+  for (auto o : nr::ir::ops(m, b)) ops.push_back(o);
+  std::vector<std::size_t> pos(nr::ir::op_index_bound(m), 0);
+  for (std::size_t i = 0; i < ops.size(); ++i) pos[nr::ir::op_index(m, ops[i])] = i;
+  copy_graph& g = out.emplace(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    for (auto v : nr::ir::operands(m, ops[i])) {
+      const auto d = nr::ir::defining_op(m, v);
+      if (d == nr::ir::null_op<ref::module>() || !(nr::ir::block_of(m, d) == b)) continue;
+      boost::add_edge(pos[nr::ir::op_index(m, d)], i, g);
+    }
+}
+
+struct graph_set {
+  std::size_t n = 0;
+  ref::module m;
+  ref::block_ref block;
+  std::optional<copy_graph> copy;
+};
+
+std::unique_ptr<graph_set> make_graph(std::size_t n) {
+  auto gs = std::make_unique<graph_set>();
+  gs->n = n;
+  std::mt19937_64 rng(0x5eed);
+  std::vector<std::uint32_t> other(n, 0);  // the random earlier operand of op i (op 0: none)
+  for (std::size_t i = 2; i < n; ++i) other[i] = static_cast<std::uint32_t>(rng() % (i - 1));
+
+  auto& m = gs->m;
+  const auto t = m.intern_type("tensor<4xf32>");
+  auto f = m.create_op("func.func", {}, {});
+  m.make_function(f).sym_name = "f";
+  m.push_back(m.body(), f);
+  const ref::type_ref arg_types[] = {t};
+  gs->block = m.add_region(f, arg_types);
+  const ref::type_ref result_types[] = {t};
+  std::vector<ref::op_ref> ops;
+  ops.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<ref::value_ref> vals;
+    if (i == 0) {
+      vals.push_back(m.arguments(gs->block)[0]);
+    } else {
+      vals.push_back(m.result(ops[i - 1], 0));
+      vals.push_back(m.result(ops[other[i]], 0));
+    }
+    auto o = m.create_op("foo.op", vals, result_types);
+    m.push_back(gs->block, o);
+    ops.push_back(o);
+  }
+  copy_block(m, gs->block, gs->copy);
+  return gs;
+}
+
+// ------------------------------------------------------------------------------ BFS
+
+/// Counts the discovered vertices; records their positions when `order` is set (the check only).
+template <class IndexMap>
+struct count_visitor : boost::default_bfs_visitor {
+  std::size_t* count;
+  IndexMap index;
+  std::vector<std::size_t>* order = nullptr;
+  count_visitor(std::size_t* c, IndexMap i, std::vector<std::size_t>* o = nullptr) : count(c), index(i), order(o) {}
+  template <class V, class G>
+  void discover_vertex(V v, const G&) const {
+    ++*count;
+    if (order) order->push_back(get(index, v));
+  }
+};
+
+/// The one BFS both variants run: from `start`, a counting visitor, `colors` as the color map
+/// (indexed by the graph's vertex_index; breadth_first_search whitens it first).
+template <class Graph>
+std::size_t bfs(const Graph& g, typename boost::graph_traits<Graph>::vertex_descriptor start,
+                std::vector<boost::default_color_type>& colors, std::vector<std::size_t>* order = nullptr) {
+  const auto index = get(boost::vertex_index, g);
+  std::size_t discovered = 0;
+  boost::breadth_first_search(
+      g, start,
+      boost::visitor(count_visitor<decltype(index)>(&discovered, index, order))
+          .color_map(boost::make_iterator_property_map(colors.begin(), index)));
+  return discovered;
+}
+
+/// Once per size, outside the timing: both BFS discover every op, in the same order.
+void check_same_bfs(const graph_set& gs) {
+  std::vector<boost::default_color_type> colors(gs.n);
+  std::vector<std::size_t> by_copy, by_view;
+  const std::size_t a = bfs(*gs.copy, boost::vertex(0, *gs.copy), colors, &by_copy);
+  const view v(gs.m, gs.block);
+  const std::size_t b = bfs(v, v.ops().front(), colors, &by_view);
+  if (a != gs.n || b != gs.n || by_copy != by_view) {
+    std::fprintf(stderr,
+                 "boost_graph_view_bench: BFS on the copy and through the view disagree at %zu ops: "
+                 "%zu vs %zu ops discovered%s\n",
+                 gs.n, a, b, a == b ? " (in a different order)" : "");
+    std::abort();
+  }
+}
+
+// One size at a time: the benchmarks run size by size, so memory stays that of one size.
+graph_set& graph(std::size_t n) {
+  static std::unique_ptr<graph_set> current;
+  if (!current || current->n != n) {
+    current.reset();
+    current = make_graph(n);
+    check_same_bfs(*current);
+  }
+  return *current;
+}
+
+// ------------------------------------------------------------------------------ timing, ratios
+
+// Thread CPU time, the clock Google Benchmark's items_per_second is based on (walk_bench.cpp).
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// The baselines' CPU seconds per iteration, keyed by size (the latest run of each).
+std::map<std::size_t, double>& copy_build_time() {
+  static std::map<std::size_t, double> m;
+  return m;
+}
+std::map<std::size_t, double>& copy_bfs_time() {
+  static std::map<std::size_t, double> m;
+  return m;
+}
+
+double per_iteration(const benchmark::State& state, double t0) {
+  return (cpu_seconds() - t0) / static_cast<double>(state.iterations());
+}
+
+void finish(benchmark::State& state, std::size_t discovered) {
+  if (discovered != static_cast<std::size_t>(state.range(0))) {
+    std::fprintf(stderr, "boost_graph_view_bench: a BFS discovered %zu of %lld ops\n", discovered,
+                 static_cast<long long>(state.range(0)));
+    std::abort();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(discovered) * static_cast<std::int64_t>(state.iterations()));
+}
+
+// ------------------------------------------------------------------------------ benchmarks
+
+void bm_copy_to_adjacency_list(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& gs = graph(n);
+  std::size_t vertices = 0;
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    std::optional<copy_graph> g;  // built and dropped inside the timing, as a fresh view is
+    copy_block(gs.m, gs.block, g);
+    vertices = boost::num_vertices(*g);
+    benchmark::DoNotOptimize(vertices);
+  }
+  copy_build_time()[n] = per_iteration(state, t0);
+  finish(state, vertices);
+}
+
+void bm_bfs_adjacency_copy(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& gs = graph(n);
+  std::vector<boost::default_color_type> colors(n);
+  std::size_t discovered = 0;
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    discovered = bfs(*gs.copy, boost::vertex(0, *gs.copy), colors);
+    benchmark::DoNotOptimize(discovered);
+  }
+  copy_bfs_time()[n] = per_iteration(state, t0);
+  finish(state, discovered);
+}
+
+void bm_bfs_block_view_cold(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& gs = graph(n);
+  std::vector<boost::default_color_type> colors(n);
+  std::size_t discovered = 0;
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    const view v(gs.m, gs.block);  // fresh: its caches fill (and are freed) inside the timing
+    discovered = bfs(v, v.ops().front(), colors);
+    benchmark::DoNotOptimize(discovered);
+  }
+  const double t = per_iteration(state, t0);
+  finish(state, discovered);
+  const auto b = copy_build_time().find(n);
+  const auto s = copy_bfs_time().find(n);
+  if (b != copy_build_time().end() && s != copy_bfs_time().end())
+    state.counters["vs_copy_plus_build"] = (b->second + s->second) / t;
+}
+
+void bm_bfs_block_view_warm(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& gs = graph(n);
+  std::vector<boost::default_color_type> colors(n);
+  const view v(gs.m, gs.block);
+  std::size_t discovered = bfs(v, v.ops().front(), colors);  // fills the caches
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    discovered = bfs(v, v.ops().front(), colors);
+    benchmark::DoNotOptimize(discovered);
+  }
+  const double t = per_iteration(state, t0);
+  finish(state, discovered);
+  if (auto s = copy_bfs_time().find(n); s != copy_bfs_time().end()) state.counters["vs_copy"] = s->second / t;
+}
+
+void register_all() {
+  for (std::int64_t n : {1'000, 10'000, 100'000, 1'000'000}) {
+    benchmark::RegisterBenchmark("bm_copy_to_adjacency_list", bm_copy_to_adjacency_list)->Arg(n)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("bm_bfs_adjacency_copy", bm_bfs_adjacency_copy)->Arg(n)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("bm_bfs_block_view/cold", bm_bfs_block_view_cold)->Arg(n)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("bm_bfs_block_view/warm", bm_bfs_block_view_warm)->Arg(n)->Unit(benchmark::kMicrosecond);
+  }
+}
+
+struct registrar {
+  registrar() { register_all(); }
+} const registrar_instance;
+
+}  // namespace
+
+BENCHMARK_MAIN();
