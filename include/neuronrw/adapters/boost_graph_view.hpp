@@ -20,8 +20,9 @@
 //     map (neuronrw::handle_hash) otherwise. O(block) once.
 //   - per vertex, its out-edge and in-edge lists, each built the first time out_edges / in_edges
 //     asks for that vertex (O(uses of its results), O(operands of it and of its nested ops)), then
-//     kept: iterators are plain vector iterators, stable for the life of the view. An algorithm
-//     that looks at a part of the block pays for that part only.
+//     kept in an append-only pool of edge arrays owned by the view (chunks never move): edge
+//     iterators are plain pointers, stable for the life of the view, and a vertex's list is one
+//     contiguous array. An algorithm that looks at a part of the block pays for that part only.
 // No adjacency_list, no edge list of the whole block unless asked (edges(), num_edges()).
 // Out-edges are ordered by consumer position, then by result; in-edges by operand order (the op's
 // own operands first, then its nested ops' in walk order): the same graph on every IR.
@@ -45,7 +46,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <optional>
+#include <memory>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -108,7 +110,7 @@ class block_view {
                               boost::vertex_list_graph_tag,
                               boost::edge_list_graph_tag {};
   using vertex_iterator = typename std::vector<op>::const_iterator;
-  using out_edge_iterator = typename std::vector<edge_descriptor>::const_iterator;
+  using out_edge_iterator = const edge_descriptor*;
   using in_edge_iterator = out_edge_iterator;
   using vertices_size_type = std::size_t;
   using edges_size_type = std::size_t;
@@ -128,24 +130,27 @@ class block_view {
   }
   /// @pre `o` is an op of the block. O(1) after the first call.
   std::size_t position(op o) const {
-    index();
+    if (!indexed_) [[unlikely]]
+      index();
     if constexpr (indexed_ir<G>) {
       return pos_by_index_[ir::op_index(*g_, o)];
     } else {
       return pos_by_handle_.find(o)->second;
     }
   }
+  /// The out-edges of `o`: ordered by consumer position, then by result.
   /// @pre `o` is an op of the block.
-  const std::vector<edge_descriptor>& out_edge_list(op o) const {
+  std::span<const edge_descriptor> out_edge_list(op o) const {
     const std::size_t p = position(o);
-    if (!out_[p]) out_[p] = make_out_edges(o);
-    return *out_[p];
+    if (!out_[p].filled) out_[p] = store(make_out_edges(o));
+    return {out_[p].first, out_[p].count};
   }
+  /// The in-edges of `o`: its own operands first, then its nested ops' in walk order.
   /// @pre `o` is an op of the block.
-  const std::vector<edge_descriptor>& in_edge_list(op o) const {
+  std::span<const edge_descriptor> in_edge_list(op o) const {
     const std::size_t p = position(o);
-    if (!in_[p]) in_[p] = make_in_edges(o);
-    return *in_[p];
+    if (!in_[p].filled) in_[p] = store(make_in_edges(o));
+    return {in_[p].first, in_[p].count};
   }
 
   /// Every edge: the vertices in order, the out-edges of each.
@@ -176,7 +181,7 @@ class block_view {
     }
 
    private:
-    const std::vector<edge_descriptor>& current() const { return view_->out_edge_list(view_->ops_[vertex_]); }
+    std::span<const edge_descriptor> current() const { return view_->out_edge_list(view_->ops_[vertex_]); }
     void settle() {  // skip to the next edge, or to the end (vertex_ == number of ops, edge_ 0)
       const std::size_t n = view_->ops().size();
       while (vertex_ < n && edge_ == current().size()) {
@@ -190,13 +195,21 @@ class block_view {
   };
 
  private:
+  /// One vertex's edge list: a slice of the pool.
+  struct edge_slot {
+    const edge_descriptor* first = nullptr;
+    std::uint32_t count = 0;
+    bool filled = false;
+  };
+
   void index() const {
     if (indexed_) return;
     indexed_ = true;
     for (auto&& o : ir::ops(*g_, block_)) ops_.push_back(o);
     if constexpr (indexed_ir<G>) {
       pos_by_index_.assign(ir::op_index_bound(*g_), 0);
-      for (std::size_t i = 0; i < ops_.size(); ++i) pos_by_index_[ir::op_index(*g_, ops_[i])] = i;
+      for (std::size_t i = 0; i < ops_.size(); ++i)
+        pos_by_index_[ir::op_index(*g_, ops_[i])] = static_cast<std::uint32_t>(i);
     } else {
       pos_by_handle_.reserve(ops_.size());
       for (std::size_t i = 0; i < ops_.size(); ++i) pos_by_handle_.emplace(ops_[i], i);
@@ -205,32 +218,52 @@ class block_view {
     in_.resize(ops_.size());
   }
 
-  std::vector<edge_descriptor> make_out_edges(op o) const {
-    struct keyed {
-      std::size_t target_pos, result;
-      edge_descriptor e;
-    };
-    std::vector<keyed> es;
-    std::size_t result = 0;
+  /// Copies `es` to the pool; the slot stays valid for the life of the view.
+  edge_slot store(const std::vector<edge_descriptor>& es) const {
+    edge_slot slot;
+    slot.filled = true;
+    slot.count = static_cast<std::uint32_t>(es.size());
+    if (es.empty()) return slot;
+    if (es.size() > room_) {  // a new chunk, twice the last (up to 64K edges), or just this list
+      const std::size_t size = std::max(es.size(), next_chunk_);
+      next_chunk_ = std::min<std::size_t>(next_chunk_ * 2, std::size_t{1} << 16);
+      chunks_.push_back(std::make_unique<edge_descriptor[]>(size));
+      free_ = chunks_.back().get();
+      room_ = size;
+    }
+    slot.first = free_;
+    free_ = std::copy(es.begin(), es.end(), free_);
+    room_ -= es.size();
+    return slot;
+  }
+
+  /// Built in reused scratch vectors: no allocation per vertex once they have grown.
+  const std::vector<edge_descriptor>& make_out_edges(op o) const {
+    auto& es = keyed_scratch_;
+    es.clear();
+    std::uint32_t result = 0;
     for (auto&& r : ir::results(*g_, o)) {
       for (auto&& user : ir::users(*g_, r)) {
         const op a = ancestor_in_block(*g_, op(user), block_);
         if (a == null_vertex() || a == o) continue;
-        es.push_back({position(a), result, edge_descriptor{o, a, value(r)}});
+        es.push_back({static_cast<std::uint32_t>(position(a)), result, edge_descriptor{o, a, value(r)}});
       }
       ++result;
     }
-    std::stable_sort(es.begin(), es.end(), [](const keyed& x, const keyed& y) {
+    // Equal keys are equal edges (same source, target and value), so an unstable sort gives the
+    // same list as a stable one.
+    std::sort(es.begin(), es.end(), [](const keyed& x, const keyed& y) {
       return x.target_pos != y.target_pos ? x.target_pos < y.target_pos : x.result < y.result;
     });
-    std::vector<edge_descriptor> out;
-    out.reserve(es.size());
+    auto& out = edge_scratch_;
+    out.clear();
     for (auto& k : es) out.push_back(k.e);
     return out;
   }
 
-  std::vector<edge_descriptor> make_in_edges(op o) const {
-    std::vector<edge_descriptor> in;
+  const std::vector<edge_descriptor>& make_in_edges(op o) const {
+    auto& in = edge_scratch_;
+    in.clear();
     auto add_uses_of = [&](const op& user) {
       for (auto&& v : ir::operands(*g_, user)) {
         const op d = ir::defining_op(*g_, value(v));
@@ -243,13 +276,24 @@ class block_view {
     return in;
   }
 
+  struct keyed {
+    std::uint32_t target_pos, result;
+    edge_descriptor e;
+  };
+
   const G* g_;
   block block_;
   mutable bool indexed_ = false;
   mutable std::vector<op> ops_;
-  mutable std::vector<std::size_t> pos_by_index_;                          // indexed_ir
+  mutable std::vector<std::uint32_t> pos_by_index_;                        // indexed_ir
   mutable std::unordered_map<op, std::size_t, handle_hash<op>> pos_by_handle_;  // otherwise
-  mutable std::vector<std::optional<std::vector<edge_descriptor>>> out_, in_;
+  mutable std::vector<edge_slot> out_, in_;
+  // The edge pool: chunks never move, so slots and iterators stay valid.
+  mutable std::vector<std::unique_ptr<edge_descriptor[]>> chunks_;
+  mutable edge_descriptor* free_ = nullptr;
+  mutable std::size_t room_ = 0, next_chunk_ = 256;
+  mutable std::vector<keyed> keyed_scratch_;
+  mutable std::vector<edge_descriptor> edge_scratch_;
 };
 
 template <class G, class B>
@@ -280,8 +324,8 @@ op_handle_t<G> target(const typename block_view<G>::edge_descriptor& e, const bl
 template <class G>
 std::pair<typename block_view<G>::out_edge_iterator, typename block_view<G>::out_edge_iterator> out_edges(
     const op_handle_t<G>& u, const block_view<G>& v) {
-  const auto& es = v.out_edge_list(u);
-  return {es.begin(), es.end()};
+  const auto es = v.out_edge_list(u);
+  return {es.data(), es.data() + es.size()};
 }
 template <class G>
 std::size_t out_degree(const op_handle_t<G>& u, const block_view<G>& v) {
@@ -290,8 +334,8 @@ std::size_t out_degree(const op_handle_t<G>& u, const block_view<G>& v) {
 template <class G>
 std::pair<typename block_view<G>::in_edge_iterator, typename block_view<G>::in_edge_iterator> in_edges(
     const op_handle_t<G>& u, const block_view<G>& v) {
-  const auto& es = v.in_edge_list(u);
-  return {es.begin(), es.end()};
+  const auto es = v.in_edge_list(u);
+  return {es.data(), es.data() + es.size()};
 }
 template <class G>
 std::size_t in_degree(const op_handle_t<G>& u, const block_view<G>& v) {
