@@ -25,6 +25,8 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace {
 
@@ -72,11 +74,6 @@ graph_set& graph_of(std::size_t n) {
   return *current;
 }
 
-std::map<std::size_t, double>& bfs_rate() {
-  static std::map<std::size_t, double> m;
-  return m;
-}
-
 struct count_visitor : boost::default_bfs_visitor {
   std::size_t* count;
   explicit count_visitor(std::size_t* c) : count(c) {}
@@ -111,20 +108,29 @@ void bm_walk_boost_graph(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(visited) * static_cast<std::int64_t>(state.iterations()));
 }
 
-// Ratio counters from the reporter: each walk row divided by the BFS row of its size.
+// Ratio counters from the reporter: each walk row divided by the BFS row of its size and of the
+// same kind (a repetition by the latest BFS repetition, a mean or median by the BFS mean or
+// median; spread rows, stddev and cv, get none).
 class ratio_reporter : public benchmark::ConsoleReporter {
  public:
   ratio_reporter() : ConsoleReporter(OO_Tabular) {}
   void ReportRuns(const std::vector<Run>& runs) override {
     std::vector<Run> out = runs;
     for (auto& r : out) {
+      if (r.aggregate_name == "stddev" || r.aggregate_name == "cv") continue;
       const double rate = r.counters.count("items_per_second") ? double(r.counters.at("items_per_second")) : 0.0;
-      const auto n = static_cast<std::size_t>(std::stoull(r.run_name.args));
-      if (r.run_name.function_name == "bm_boost_bfs_adjacency") bfs_rate()[n] = rate;
-      else if (auto it = bfs_rate().find(n); it != bfs_rate().end() && it->second > 0)
+      const auto key = std::pair(static_cast<std::size_t>(std::stoull(r.run_name.args)), r.aggregate_name);
+      if (r.run_name.function_name == "bm_boost_bfs_adjacency") bfs_rate()[key] = rate;
+      else if (auto it = bfs_rate().find(key); it != bfs_rate().end() && it->second > 0)
         r.counters["vs_boost"] = rate / it->second;
     }
     ConsoleReporter::ReportRuns(out);
+  }
+
+ private:
+  static std::map<std::pair<std::size_t, std::string>, double>& bfs_rate() {
+    static std::map<std::pair<std::size_t, std::string>, double> m;
+    return m;
   }
 };
 
