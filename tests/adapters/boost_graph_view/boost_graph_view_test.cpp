@@ -36,6 +36,7 @@
 #include "custom_ir_traits.hpp"
 #include "mini_ir.hpp"
 #include "passes/schedule_fusion_random_function.hpp"
+#include "view_checks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -58,9 +59,8 @@ BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<mini_view>));
 /// The block's dataflow, brute force: adj[a][b] = number of operand slots of b and of the ops
 /// nested in b whose value a (≠ b) defines. Positions are block positions.
 template <class G>
-struct brute_graph {
+struct brute_graph : neuronrw_test::view_checks::dataflow_matrix {
   std::vector<nr::op_handle_t<G>> ops;
-  std::vector<std::vector<std::size_t>> adj;
 
   brute_graph(const G& g, nr::block_handle_t<G> b) {
     for (auto&& o : nr::ir::ops(g, b)) ops.push_back(o);
@@ -78,39 +78,7 @@ struct brute_graph {
   std::size_t pos(const nr::op_handle_t<G>& o) const {
     return static_cast<std::size_t>(std::find(ops.begin(), ops.end(), o) - ops.begin());
   }
-  /// Vertices reachable from s without passing through `removed` (npos: none).
-  std::vector<bool> reach(std::size_t s, std::size_t removed = static_cast<std::size_t>(-1)) const {
-    std::vector<bool> seen(ops.size(), false);
-    if (s == removed) return seen;
-    std::vector<std::size_t> stack{s};
-    seen[s] = true;
-    while (!stack.empty()) {
-      std::size_t u = stack.back();
-      stack.pop_back();
-      for (std::size_t w = 0; w < ops.size(); ++w)
-        if (adj[u][w] && !seen[w] && w != removed) seen[w] = true, stack.push_back(w);
-    }
-    return seen;
-  }
 };
-
-/// Boost's lengauer_tarjan_dominator_tree with dfnum initialised to "unvisited" (the maximum).
-/// Boost 1.74's three-argument overload initialises it to 0, so an unreachable predecessor of a
-/// reachable op looks like the entry and corrupts the tree (boostorg/graph pull request #97,
-/// unmerged); dataflow graphs seen from one op have such predecessors everywhere.
-template <class G>
-std::vector<nr::op_handle_t<G>> lengauer_tarjan(const block_view<G>& view, nr::op_handle_t<G> entry) {
-  using op = nr::op_handle_t<G>;
-  const std::size_t n = num_vertices(view);
-  const auto index = get(boost::vertex_index, view);
-  const op null = boost::graph_traits<block_view<G>>::null_vertex();
-  std::vector<std::size_t> dfnum(n, static_cast<std::size_t>(-1));
-  std::vector<op> parent(n, null), by_dfnum(n, null), idom(n, null);
-  boost::lengauer_tarjan_dominator_tree(view, entry, index, boost::make_iterator_property_map(dfnum.begin(), index),
-                                        boost::make_iterator_property_map(parent.begin(), index), by_dfnum,
-                                        boost::make_iterator_property_map(idom.begin(), index));
-  return idom;
-}
 
 /// Edges, BFS, topological order and dominators of one block: the view against brute force.
 template <class G>
@@ -174,43 +142,9 @@ void check_block(const G& g, nr::block_handle_t<G> b) {
     CHECK(reached.size() == static_cast<std::size_t>(std::count(want.begin(), want.end(), true)));
   }
 
-  // topological_sort: a permutation in which every edge goes forward
-  {
-    std::vector<op> rev;
-    boost::topological_sort(view, std::back_inserter(rev));
-    REQUIRE(rev.size() == n);
-    std::vector<std::size_t> rank(n, n);
-    for (std::size_t k = 0; k < n; ++k) rank[bf.pos(rev[n - 1 - k])] = k;
-    CHECK(std::count(rank.begin(), rank.end(), n) == 0);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        if (bf.adj[i][j]) CHECK(rank[i] < rank[j]);
-  }
+  neuronrw_test::view_checks::check_topological_sort(view, bf);
 
-  // dominators from the first op, and (small blocks) from every op
-  for (std::size_t s = 0; s < n && (s == 0 || n <= 24); ++s) {
-    std::vector<op> idom = lengauer_tarjan(view, bf.ops[s]);
-    const auto reach = bf.reach(s);
-    // dom[v] = the ops whose removal cuts v off from s (v itself and s included)
-    std::vector<std::set<std::size_t>> dom(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      if (!reach[v]) continue;
-      for (std::size_t u = 0; u < n; ++u)
-        if (u == v || !bf.reach(s, u)[v]) dom[v].insert(u);
-    }
-    for (std::size_t v = 0; v < n; ++v) {
-      if (!reach[v] || v == s) {
-        CHECK(idom[v] == nr::ir::null_op<G>());
-        continue;
-      }
-      // the immediate dominator: the strict dominator with the most dominators of its own
-      std::size_t best = n;
-      for (std::size_t u : dom[v])
-        if (u != v && (best == n || dom[u].size() > dom[best].size())) best = u;
-      REQUIRE(best != n);
-      CHECK(idom[v] == bf.ops[best]);
-    }
-  }
+  neuronrw_test::view_checks::check_dominators(view, bf);
 }
 
 /// The function body and every nested block of a reference-IR module.

@@ -57,6 +57,7 @@
 #include <neuronrw/adapters/boost_graph_view.hpp>
 #include <neuronrw/adapters/mlir/traits.hpp>
 
+#include "adapters/boost_graph_view/view_checks.hpp"
 #include "adapters/mlir/boost_graph_view_graphviz.hpp"
 #include "adapters/mlir/differential_support.hpp"
 #include "adapters/mlir/support.hpp"
@@ -90,14 +91,12 @@ BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<boost::property_map<view
 static_assert(std::is_same_v<view_t::vertex_descriptor, mlir::Operation*>);  // MLIR's own handles
 static_assert(std::is_same_v<decltype(edge_t::value), mlir::Value>);
 
-constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
 /// The block's dataflow from MLIR's API alone. Positions are block positions.
-struct brute_graph {
+struct brute_graph : neuronrw_test::view_checks::dataflow_matrix {
   std::vector<mlir::Operation*> ops;
   /// adj[a][b]: operand slots of b and of the ops nested in b (Operation::walk) whose value a ≠ b
   /// defines; adj_uses: the same from a's results' use lists lifted by findAncestorOpInBlock.
-  std::vector<std::vector<std::size_t>> adj, adj_uses;
+  std::vector<std::vector<std::size_t>> adj_uses;
   std::vector<std::vector<edge_t>> in, out;  // the exact lists the header documents
 
   explicit brute_graph(mlir::Block* b) {
@@ -135,47 +134,7 @@ struct brute_graph {
   std::size_t pos(mlir::Operation* o) const {
     return static_cast<std::size_t>(std::find(ops.begin(), ops.end(), o) - ops.begin());
   }
-  /// Vertices reachable from s without passing through `removed` (npos: none).
-  std::vector<bool> reach(std::size_t s, std::size_t removed = npos) const {
-    std::vector<bool> seen(ops.size(), false);
-    if (s == removed) return seen;
-    std::vector<std::size_t> stack{s};
-    seen[s] = true;
-    while (!stack.empty()) {
-      const std::size_t u = stack.back();
-      stack.pop_back();
-      for (std::size_t w = 0; w < ops.size(); ++w)
-        if (adj[u][w] && !seen[w] && w != removed) seen[w] = true, stack.push_back(w);
-    }
-    return seen;
-  }
-  /// BFS discovery order from s, successors in block order (the view's out-edge order).
-  std::vector<std::size_t> bfs(std::size_t s) const {
-    std::vector<bool> seen(ops.size(), false);
-    std::vector<std::size_t> order{s};
-    seen[s] = true;
-    for (std::size_t k = 0; k < order.size(); ++k)
-      for (std::size_t w = 0; w < ops.size(); ++w)
-        if (adj[order[k]][w] && !seen[w]) seen[w] = true, order.push_back(w);
-    return order;
-  }
 };
-
-/// Boost's lengauer_tarjan_dominator_tree, full overload, dfnum initialised to "unvisited" (the
-/// maximum): Boost 1.74's three-argument overload initialises it to 0, so an unreachable
-/// predecessor of a reachable op looks like the entry (boostorg/graph pull request #97), as in
-/// tests/adapters/boost_graph_view/boost_graph_view_test.cpp.
-std::vector<mlir::Operation*> lengauer_tarjan(const view_t& view, mlir::Operation* entry) {
-  const std::size_t n = num_vertices(view);
-  const auto index = get(boost::vertex_index, view);
-  mlir::Operation* const null = boost::graph_traits<view_t>::null_vertex();
-  std::vector<std::size_t> dfnum(n, npos);
-  std::vector<mlir::Operation*> parent(n, null), by_dfnum(n, null), idom(n, null);
-  boost::lengauer_tarjan_dominator_tree(view, entry, index, boost::make_iterator_property_map(dfnum.begin(), index),
-                                        boost::make_iterator_property_map(parent.begin(), index), by_dfnum,
-                                        boost::make_iterator_property_map(idom.begin(), index));
-  return idom;
-}
 
 /// Edges, BFS, topological order and dominators of one block: the view against brute force.
 /// Returns the number of edges.
@@ -246,44 +205,9 @@ std::size_t check_block(const na::ir& g, mlir::Block* b) {
     CHECK(got == bf.bfs(0));
   }
 
-  // topological_sort: a permutation of the ops in which every edge goes forward
-  {
-    std::vector<mlir::Operation*> rev;
-    boost::topological_sort(view, std::back_inserter(rev));
-    REQUIRE(rev.size() == n);
-    std::vector<std::size_t> rank(n, n);
-    for (std::size_t k = 0; k < n; ++k) rank[bf.pos(rev[n - 1 - k])] = k;
-    CHECK(std::count(rank.begin(), rank.end(), n) == 0);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        if (bf.adj[i][j]) CHECK(rank[i] < rank[j]);
-  }
+  neuronrw_test::view_checks::check_topological_sort(view, bf);
 
-  // dominators from the first op, and (small blocks) from every op
-  for (std::size_t s = 0; s < n && (s == 0 || n <= 24); ++s) {
-    const std::vector<mlir::Operation*> idom = lengauer_tarjan(view, bf.ops[s]);
-    REQUIRE(idom.size() == n);
-    const auto reach = bf.reach(s);
-    // dom[v]: the ops whose removal cuts v off from s (v itself and s included)
-    std::vector<std::set<std::size_t>> dom(n);
-    for (std::size_t v = 0; v < n; ++v) {
-      if (!reach[v]) continue;
-      for (std::size_t u = 0; u < n; ++u)
-        if (u == v || !bf.reach(s, u)[v]) dom[v].insert(u);
-    }
-    for (std::size_t v = 0; v < n; ++v) {
-      if (!reach[v] || v == s) {
-        CHECK(idom[v] == nullptr);
-        continue;
-      }
-      // the immediate dominator: the strict dominator with the most dominators of its own
-      std::size_t best = n;
-      for (std::size_t u : dom[v])
-        if (u != v && (best == n || dom[u].size() > dom[best].size())) best = u;
-      REQUIRE(best != n);
-      CHECK(idom[v] == bf.ops[best]);
-    }
-  }
+  neuronrw_test::view_checks::check_dominators(view, bf);
   return all_want.size();
 }
 
