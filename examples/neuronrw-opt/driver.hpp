@@ -1,0 +1,335 @@
+// driver.hpp — one run of neuronrw-opt over its input: read it, cut it into chunks
+// (--split-input-file), and for each chunk parse, verify, run the pipeline (verifying after every
+// pass), and print; diagnostics are rendered with their source line and caret, or checked
+// against the chunk's expected-* comments (--verify-diagnostics). The output is written only when
+// the whole run succeeded (through a temporary file and a rename, so a failed write never leaves
+// a partial file).
+//
+// Exit codes: 0 success; 1 an input, pass or verification error (or a --verify-diagnostics
+// mismatch); 2 a usage error (cli.hpp).
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include <neuronrw/ir/host/comm_domain_scopes.hpp>
+#include <neuronrw/ir/host/text.hpp>
+#include <neuronrw/ir/ref/parse.hpp>
+#include <neuronrw/ir/ref/print.hpp>
+#include <neuronrw/ir/ref/python_emitter.hpp>
+#include <neuronrw/ir/ref/verify.hpp>
+
+#include "cli.hpp"
+#include "diagnostics_render.hpp"
+#include "instrumentation.hpp"
+#include "passes.hpp"
+#include "progress.hpp"
+#include "split_input.hpp"
+#include "verify_diagnostics.hpp"
+
+#if __has_include(<boost/graph/graphviz.hpp>)
+#include "emit_dot.hpp"
+#define NEURONRW_OPT_HAVE_DOT 1
+#else
+#define NEURONRW_OPT_HAVE_DOT 0
+#endif
+
+namespace neuronrw_opt {
+
+/// What stays the same across the chunks of one run.
+struct run_env {
+  const options& opt;
+  const source_text& src;
+  std::ostream& err;
+  progress& prog;
+  diagnostic_verifier* verifier = nullptr;  ///< --verify-diagnostics: the current chunk's
+  std::string where;                        ///< " (chunk 2/5)" for progress lines, or empty
+  bool failed = false;                      ///< an error was reported in the current chunk
+
+  void emit(diag d) {
+    if (d.sev == severity::error) failed = true;
+    prog.write([&] {
+      if (verifier) verifier->process(d);
+      else render(err, d, &src);
+    });
+  }
+  void emit_all(const neuronrw::diagnostics& ds) {
+    for (const auto& d : ds) emit(from_library(d));
+  }
+  /// Instrumentation output (IR dumps, reports).
+  void info(const std::string& text) {
+    prog.write([&] { err << text; });
+  }
+};
+
+namespace driver_detail {
+
+namespace nr = neuronrw;
+
+/// The input kinds' parsing, verification and printing.
+template <input_kind K>
+struct doc_ops;
+
+template <>
+struct doc_ops<input_kind::mlir> {
+  using doc = nr::ref::module;
+  static std::optional<doc> parse(run_env& env, const std::string& text) {
+    auto r = nr::ref::parse(text, env.src.name());
+    if (!r.ok()) {
+      env.emit(from_library(r.error));
+      return std::nullopt;
+    }
+    return std::move(r.value);
+  }
+  static nr::diagnostics verify(const doc& m) { return nr::ref::verify(m); }
+  static std::string print(const doc& m, const options& o) {
+    nr::ref::print_options po;
+    po.use_name_hints = o.name_hints;
+    po.print_locations = o.print_locations;
+    return nr::ref::print(m, po);
+  }
+};
+
+template <>
+struct doc_ops<input_kind::host> {
+  using doc = nr::host::program;
+  static std::optional<doc> parse(run_env& env, const std::string& text) {
+    auto r = nr::host::parse_program(text, env.src.name());
+    if (!r.ok()) {
+      env.emit(from_library(r.error));
+      return std::nullopt;
+    }
+    return std::move(*r.value);
+  }
+  static nr::diagnostics verify(const doc& p) { return nr::check_comm_domain_scopes(p); }
+  static std::string print(const doc& p, const options&) { return nr::host::print_program(p); }
+};
+
+/// The plan --emit-dot=before draws: the first ScheduleFusion of the pipeline, planned on the
+/// input.
+inline std::optional<nr::ref_schedule_fusion_plan> dot_before_plan(const nr::ref::module& m, const pipeline& pipe) {
+  for (const auto& p : pipe.passes)
+    if (p.spec->id == pass_id::schedule_fusion) {
+      nr::schedule_fusion_options o;
+      o.group_op_name = p.str("group-op");
+      o.terminator_name = p.str("terminator");
+      o.fusion_kind = p.str("fusion-kind");
+      o.budget = static_cast<std::size_t>(p.u64("budget"));
+      o.skip_functions_with = p.str("skip-functions-with");
+      return nr::plan_schedule_fusion(m, o);
+    }
+  return std::nullopt;
+}
+
+}  // namespace driver_detail
+
+/// Processes one chunk (or the whole input): its output, or nothing when it failed.
+template <input_kind K>
+std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
+  using ops = driver_detail::doc_ops<K>;
+  const options& opt = env.opt;
+  timing_report timing;
+  std::vector<pass_statistics> statistics;
+  auto finish = [&](std::optional<std::string> out) {
+    if (opt.statistics) {
+      std::ostringstream s;
+      print_statistics(s, statistics);
+      env.info(s.str());
+    }
+    if (opt.timing) {
+      std::ostringstream s;
+      timing.print(s);
+      env.info(s.str());
+    }
+    return out;
+  };
+
+  // Parse and verify the input.
+  auto t0 = timing_report::clock::now();
+  std::optional<typename ops::doc> parsed;
+  {
+    progress_step step(env.prog, "parsing " + env.src.name() + env.where);
+    parsed = ops::parse(env, text);
+    if (parsed) env.emit_all(ops::verify(*parsed));
+  }
+  timing.add("Parser", seconds_since(t0));
+  if (!parsed || env.failed) return finish(std::nullopt);
+  auto& doc = *parsed;
+
+  std::optional<std::string> plan_text;
+  std::optional<std::string> dot;
+  std::optional<neuronrw::ref_schedule_fusion_plan> dot_plan;
+  if constexpr (K == input_kind::mlir) {
+#if NEURONRW_OPT_HAVE_DOT
+    if (opt.dot == dot_mode::before) {
+      auto plan = driver_detail::dot_before_plan(doc, opt.pipe);
+      dot = emit_dot(doc, plan ? &*plan : nullptr);
+    }
+#endif
+  }
+
+  // The pipeline.
+  for (const auto& p : opt.pipe.passes) {
+    if (opt.print_before_all) env.info(ir_dump_header("Before", *p.spec) + ops::print(doc, opt) + "\n\n");
+    pass_context cx;
+    cx.emit = [&](diag d) { env.emit(std::move(d)); };
+    if constexpr (K == input_kind::mlir) cx.dot_plan = &dot_plan;
+    t0 = timing_report::clock::now();
+    bool ok;
+    {
+      progress_step step(env.prog, std::string(p.spec->name) + " on " + env.src.name() + env.where);
+      ok = run_pass(doc, p, cx);
+      if (ok) {
+        if (auto verrs = ops::verify(doc); !verrs.empty()) {
+          env.emit(diag{severity::error, env.src.name(), {},
+                        "the output of " + std::string(p.spec->name) + " does not verify:", {}});
+          env.emit_all(verrs);
+          ok = false;
+        }
+      }
+    }
+    timing.add(std::string(p.spec->display), seconds_since(t0));
+    statistics.push_back({p.spec, std::move(cx.stats)});
+    if (!ok || env.failed) {
+      if (opt.print_after_failure) env.info(ir_dump_header("After", *p.spec, true) + ops::print(doc, opt) + "\n\n");
+      return finish(std::nullopt);
+    }
+    if (opt.print_after_all && (!opt.print_after_change || cx.changed))
+      env.info(ir_dump_header("After", *p.spec) + ops::print(doc, opt) + "\n\n");
+    if (cx.plan) plan_text = std::move(cx.plan);
+  }
+
+  // The output.
+  t0 = timing_report::clock::now();
+  std::string out;
+  {
+    progress_step step(env.prog, "printing " + env.src.name() + env.where);
+    if constexpr (K == input_kind::mlir) {
+#if NEURONRW_OPT_HAVE_DOT
+      if (opt.dot == dot_mode::after) dot = emit_dot(doc, dot_plan ? &*dot_plan : nullptr);
+#endif
+      if (dot) {
+        out = std::move(*dot);
+      } else if (plan_text) {
+        out = std::move(*plan_text);
+      } else if (opt.emit_python) {
+        auto errs = neuronrw::emit_python(doc, out);
+        env.emit_all(errs);
+        if (!errs.empty()) out.clear();
+      } else {
+        out = ops::print(doc, opt);
+      }
+    } else {
+      out = plan_text ? std::move(*plan_text) : ops::print(doc, opt);
+    }
+  }
+  timing.add("Output", seconds_since(t0));
+  if (env.failed) return finish(std::nullopt);
+  return finish(std::move(out));
+}
+
+/// Writes `out` to standard output, or to `path`: a regular file (or a new one) through
+/// `path.tmp` and a rename, so a failed write never leaves a partial file; anything else — a
+/// device such as /dev/null, a pipe, a symbolic link — is written in place, since renaming over it
+/// would replace it by a plain file.
+inline int write_output(const std::string& path, const std::string& out, std::ostream& err) {
+  if (path == "-") {
+    std::cout << out;
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    std::ofstream o(path, std::ios::binary);
+    if (!(o << out) || !o.flush()) {
+      err << path << ": error: cannot write output file\n";
+      return 1;
+    }
+    return 0;
+  }
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
+    if (!(o << out) || !o.flush()) {
+      err << path << ": error: cannot write output file\n";
+      std::remove(tmp.c_str());
+      return 1;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    err << path << ": error: cannot write output file\n";
+    std::remove(tmp.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+/// The whole run after the command line was read. Returns the exit code.
+template <input_kind K>
+int run(const options& opt, std::ostream& err) {
+  std::string text;
+  const std::string file_name = opt.input == "-" ? "<stdin>" : opt.input;
+  if (opt.input == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(opt.input, std::ios::binary);
+    if (!in) {
+      err << opt.input << ": error: cannot open input file\n";
+      return 1;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (opt.dump_pass_pipeline) err << dump_pipeline(opt.pipe);
+
+  const source_text src(file_name, text);
+  progress prog(!opt.quiet, opt.progress_delay_ms);
+  run_env env{opt, src, err, prog, nullptr, {}, false};
+  const std::vector<chunk> chunks =
+      opt.split ? split_chunks(text, opt.split_marker) : std::vector<chunk>{chunk{0, text.size(), 1, src.line_count()}};
+  bool all_ok = true, all_verified = true;
+  std::string joined;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const chunk& c = chunks[i];
+    env.failed = false;
+    env.where = chunks.size() > 1 ? " (chunk " + std::to_string(i + 1) + "/" + std::to_string(chunks.size()) + ")" : "";
+    std::optional<diagnostic_verifier> verifier;
+    if (opt.verify_diagnostics) {
+      std::vector<diag> bad;
+      auto expected = parse_expectations(src, c.first_line, c.last_line, bad);
+      verifier.emplace(err, src, std::move(expected), opt.verify_only_expected);
+      prog.write([&] {
+        for (const auto& b : bad) render(err, b, &src), verifier->fail();
+      });
+      env.verifier = &*verifier;
+    }
+    auto out = opt.split ? run_chunk<K>(env, chunk_text(text, c)) : run_chunk<K>(env, text);
+    if (verifier) {
+      prog.write([&] { all_verified = verifier->finish() && all_verified; });
+      env.verifier = nullptr;
+    }
+    all_ok = all_ok && out.has_value();
+    if (opt.split) {
+      std::string piece = out ? *out + "\n" : std::string();
+      if (i + 1 < chunks.size()) piece += *opt.output_split_marker + "\n";
+      if (opt.output == "-") std::cout << piece << std::flush;
+      joined += piece;
+    } else if (out) {
+      joined = std::move(*out);
+    }
+  }
+  const int rc = opt.verify_diagnostics ? (all_verified ? 0 : 1) : (all_ok ? 0 : 1);
+  if (opt.split && opt.output == "-") return rc;
+  if (rc != 0) return rc;
+  return write_output(opt.output, joined, err);
+}
+
+}  // namespace neuronrw_opt

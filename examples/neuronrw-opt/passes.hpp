@@ -1,0 +1,246 @@
+// passes.hpp — what each registered pass does to the reference IR or to a host program: it reads
+// its options from the pass_instance, reports through the driver's diagnostics (errors fail the
+// pass; remarks and notes do not) and counts its statistics. The library's entry points do the
+// work; on a refusal they leave the input exactly as it was.
+//
+// Diagnostic texts are those of the MLIR passes (neuronrw/adapters/mlir/passes.hpp) with the
+// driver's pass names, so the same expectations hold in both tools' tests:
+//   remark  schedule-fusion refused this candidate: CODE: MESSAGE    at the candidate
+//   note    (what the op the refusal names is)                      at that op, when not the candidate
+//   error   fusion-to-composite: CODE: MESSAGE                      at the op concerned
+//   error   materialize-comm-domain-scopes: CODE: MESSAGE           at the expression concerned
+//   error   validate-kinds: unknown_fusion_kind|unknown_composite_kind: REGISTRY MESSAGE
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/ir/host/comm_domain_scopes.hpp>
+#include <neuronrw/ir/host/ir.hpp>
+#include <neuronrw/ir/ref/fusion_to_composite.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/schedule_fusion.hpp>
+#include <neuronrw/passes/comm_domain_scopes.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
+
+#include "diagnostics_render.hpp"
+#include "pass_registry.hpp"
+#include "plan_output.hpp"
+
+namespace neuronrw_opt {
+
+namespace nr = neuronrw;
+
+static_assert(nr::schedule_fusion_pattern::budget == 100, "pass_registry.hpp's budget default is the pattern's");
+
+/// One counter of a pass (mlir-opt's Pass::Statistic).
+struct statistic {
+  std::string name;
+  std::string description;
+  std::uint64_t value = 0;
+};
+
+/// What a pass run reports back to the pipeline.
+struct pass_context {
+  std::function<void(diag)> emit;  ///< every diagnostic the pass reports
+  std::vector<statistic> stats;    ///< filled by the pass
+  std::optional<std::string> plan; ///< a dry run's printed plan (replaces the output)
+  bool changed = false;            ///< the pass changed the IR
+  /// The plan of a ScheduleFusion run (for --emit-dot), when its handles stay valid.
+  std::optional<nr::ref_schedule_fusion_plan>* dot_plan = nullptr;
+};
+
+namespace pass_detail {
+
+/// What the op a ScheduleFusion refusal names is: the note attached to the candidate's remark
+/// (the same words as the MLIR pass's, neuronrw/adapters/mlir/passes.hpp).
+inline std::string_view note_text(nr::schedule_refusal r) {
+  switch (r) {
+    case nr::schedule_refusal::no_producer_operand: return "the candidate";
+    case nr::schedule_refusal::already_fused: return "the fusion the candidate is already in";
+    case nr::schedule_refusal::producer_claimed: return "its producer, already in an earlier cluster";
+    case nr::schedule_refusal::different_block: return "its producer, in another block";
+    case nr::schedule_refusal::budget_exceeded: return "the candidate";
+    case nr::schedule_refusal::non_convex: return "this op depends on the producer and feeds the candidate";
+    case nr::schedule_refusal::splits_cluster: return "this member of an earlier cluster feeds the candidate";
+    case nr::schedule_refusal::reschedule_refused: return "the op the dominance repair could not move";
+  }
+  return "the op concerned";
+}
+
+inline constexpr nr::schedule_refusal all_schedule_refusals[] = {
+    nr::schedule_refusal::no_producer_operand, nr::schedule_refusal::already_fused,
+    nr::schedule_refusal::producer_claimed,    nr::schedule_refusal::different_block,
+    nr::schedule_refusal::budget_exceeded,     nr::schedule_refusal::non_convex,
+    nr::schedule_refusal::splits_cluster,      nr::schedule_refusal::reschedule_refused};
+
+inline diag at(const nr::ref::module& m, severity s, nr::ref::op_ref op, std::string message) {
+  return diag{s, m.source_name, op.valid() ? m.loc(op) : nr::source_loc{}, std::move(message), {}};
+}
+
+inline std::string loc_text(const nr::ref::module& m, nr::ref::op_ref op) {
+  const auto l = m.loc(op);
+  return m.source_name + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+}
+
+/// ScheduleFusion and its composites flavour.
+inline bool schedule_fusion(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
+  const bool composites = p.spec->id == pass_id::schedule_fusion_composites;
+  nr::schedule_fusion_options o;
+  o.group_op_name = p.str("group-op");
+  o.terminator_name = p.str("terminator");
+  o.fusion_kind = p.str("fusion-kind");
+  o.budget = static_cast<std::size_t>(p.u64("budget"));
+  o.skip_functions_with = p.str("skip-functions-with");
+  o.composite_prefix = p.str("symbol-prefix");
+  const auto& cm = std::as_const(m);
+  auto plan = composites ? nr::plan_schedule_fusion_composites(cm, o) : nr::plan_schedule_fusion(cm, o);
+  const std::string name(p.spec->name);
+  const bool dry = p.flag("dry-run");
+  if (p.flag("remarks")) {
+    if (dry)
+      for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
+        const auto& c = plan.clusters[i];
+        cx.emit(at(m, severity::remark, c.consumer(),
+                   name + ": cluster " + std::to_string(i) + " with the producer at " + loc_text(m, c.producer()) + ": " +
+                       std::to_string(c.ops.size()) + " ops, " + std::to_string(c.carried.size()) + " carried, " +
+                       std::to_string(c.moves.size()) + " moves"));
+      }
+    for (const auto& r : plan.refused) {
+      diag d = at(m, severity::remark, r.consumer,
+                  name + " refused this candidate: " + std::string(nr::to_string(r.code)) + ": " + r.message);
+      if (r.op.valid() && !(r.op == r.consumer)) d.notes.push_back(at(m, severity::note, r.op, std::string(note_text(r.code))));
+      cx.emit(std::move(d));
+    }
+  }
+  std::uint64_t moves = 0;
+  if (!dry)
+    for (const auto& c : plan.clusters) moves += c.moves.size();
+  cx.stats = {{"candidates", "Candidate consumers examined", plan.candidates()},
+              {"clusters", "Clusters formed", plan.clusters.size()},
+              {"composites", "Composites created (composites flavour)", !dry && composites ? plan.clusters.size() : 0},
+              {"moves", "Ops moved by the reschedule", moves}};
+  static constexpr std::string_view descriptions[] = {
+      "Refused: no producer operand",       "Refused: already inside a fusion", "Refused: producer in an earlier cluster",
+      "Refused: producer in another block", "Refused: walk budget exceeded",    "Refused: cluster not convex",
+      "Refused: would split an earlier cluster", "Refused: dominance repair refused"};
+  for (auto code : all_schedule_refusals) {
+    std::uint64_t n = 0;
+    for (const auto& r : plan.refused) n += r.code == code;
+    cx.stats.push_back({"refused-" + std::string(nr::to_string(code)),
+                        std::string(descriptions[static_cast<std::size_t>(code)]), n});
+  }
+  if (dry) {
+    cx.plan = render_plan(m, plan);
+  } else {
+    cx.changed = plan.has_changes();
+    nr::apply(m, plan);
+  }
+  // The plan's handles stay valid after a plain apply (ScheduleFusion moves ops and never erases
+  // them); the composites flavour erases its fusions, so its plan is not kept.
+  if (cx.dot_plan && (dry || !composites)) *cx.dot_plan = std::move(plan);
+  return true;
+}
+
+inline bool fusion_to_composite(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
+  nr::fusion_to_composite_options o;
+  o.symbol_prefix = p.str("symbol-prefix");
+  o.composite_op_name = p.str("composite-op");
+  o.validate_fusion_kind = p.flag("validate-fusion-kind");
+  const auto plan = nr::plan_fusion_to_composite(std::as_const(m), o);
+  const std::string name(p.spec->name);
+  for (const auto& r : plan.problems)
+    cx.emit(at(m, severity::error, r.op, name + ": " + std::string(nr::to_string(r.code)) + ": " + r.message));
+  cx.stats = {{"composites", "Composites created", plan.ok() ? plan.conversions.size() : 0},
+              {"refused", "Fusions refused (the module is then unchanged)", plan.problems.size()}};
+  if (!plan.ok()) return false;
+  cx.changed = plan.has_changes();
+  nr::apply(m, plan);
+  return true;
+}
+
+inline bool validate_kinds(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
+  const std::string name(p.spec->name);
+  std::uint64_t fusions = 0, composites = 0, unknown = 0;
+  nr::walk<nr::walk_order::pre>(m, m.body(), [&](nr::ref::op_ref op) {
+    fusions += m.kind(op) == nr::kind_id_v<nr::kinds::fusion>;
+    composites += m.kind(op) == nr::kind_id_v<nr::kinds::composite>;
+  });
+  auto report = [&](const nr::diagnostics& ds, std::string_view code) {
+    for (const auto& d : ds) {
+      ++unknown;
+      cx.emit(diag{severity::error, d.file, d.loc, name + ": " + std::string(code) + ": " + d.message, {}});
+    }
+  };
+  report(nr::validate_fusion_kinds(m), "unknown_fusion_kind");
+  report(nr::validate_composite_kinds(m), "unknown_composite_kind");
+  cx.stats = {{"composites", "Composites checked (CompositeKind)", composites},
+              {"fusions", "Fusions checked (FusionKind)", fusions},
+              {"unknown-kinds", "Kinds outside the registries", unknown}};
+  return unknown == 0;
+}
+
+inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
+  nr::comm_domain_options o;
+  o.scope_prefix = p.str("scope-prefix");
+  o.max_listed_devices = p.u64("max-listed-devices");
+  auto plan = nr::plan_comm_domain_scopes(std::as_const(prog), o);
+  const std::string name(p.spec->name);
+  for (const auto& r : plan.refused)
+    cx.emit(diag{severity::error, prog.file, r.loc, name + ": " + std::string(nr::to_string(r.code)) + ": " + r.message, {}});
+  std::uint64_t scopes = 0, buffers = 0, views = 0, dispatches = 0, collectives = 0, functions = 0;
+  for (const auto& f : plan.functions) {
+    if (f.state != decltype(plan)::status::materialize) continue;
+    ++functions;
+    scopes += f.scopes.size();
+    buffers += f.allocs.size();
+    views += f.views.size();
+    dispatches += f.dispatches.size();
+    collectives += f.collectives.size();
+  }
+  const bool dry = p.flag("dry-run");
+  cx.stats = {{"buffers", "Window buffers materialized", plan.ok() && !dry ? buffers : 0},
+              {"collectives", "Collectives whose buffers share a domain", collectives},
+              {"dispatches", "Device-tagged chip dispatches", dispatches},
+              {"functions", "Host orchestrators materialized", plan.ok() && !dry ? functions : 0},
+              {"refused", "Refusals (the program is then unchanged)", plan.refused.size()},
+              {"scopes", "Comm-domain scopes created", plan.ok() && !dry ? scopes : 0},
+              {"views", "Window views re-typed", plan.ok() && !dry ? views : 0}};
+  if (!plan.ok()) return false;
+  if (dry) {
+    cx.plan = render_plan(prog, plan);
+    return true;
+  }
+  cx.changed = plan.has_changes();
+  nr::apply_comm_domain_scopes(prog, plan);
+  return true;
+}
+
+}  // namespace pass_detail
+
+/// Runs `p` on the reference IR. False: the pass failed (its errors were emitted), `m` unchanged.
+inline bool run_pass(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
+  switch (p.spec->id) {
+    case pass_id::schedule_fusion:
+    case pass_id::schedule_fusion_composites: return pass_detail::schedule_fusion(m, p, cx);
+    case pass_id::fusion_to_composite: return pass_detail::fusion_to_composite(m, p, cx);
+    case pass_id::validate_kinds: return pass_detail::validate_kinds(m, p, cx);
+    case pass_id::materialize_comm_domain_scopes: break;
+  }
+  return false;
+}
+
+/// Runs `p` on a host program.
+inline bool run_pass(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
+  if (p.spec->id == pass_id::materialize_comm_domain_scopes) return pass_detail::comm_domain_scopes(prog, p, cx);
+  return false;
+}
+
+}  // namespace neuronrw_opt

@@ -1,0 +1,297 @@
+// pipeline.hpp — textual pass pipelines, as mlir-opt reads them:
+//
+//   --pass-pipeline='builtin.module(schedule-fusion{budget=64 kind=MyOverlap},fusion-to-composite)'
+//   --schedule-fusion='budget=64 kind=MyOverlap'       (the same options on a pass flag)
+//
+// A pipeline is its anchor (`builtin.module` on MLIR input, `host.program` on host programs)
+// wrapping a comma-separated list of passes, each optionally followed by `{k=v k2=v2}`;
+// whitespace may surround every token. Option values are bare words, or quoted with "...", '...'
+// or {...} when they hold spaces (the quotes are dropped). Inside `{}` options are separated by
+// whitespace, as in MLIR; on a pass flag a comma separates them too (`--schedule-fusion=budget=64,
+// kind=X`), which mlir-opt does not accept. A bool option given alone (`{remarks}`) is true.
+// Options are typed: an unsigned integer in decimal, `true`/`false` (also `1`/`0`, `TRUE`,
+// `True`, ... as LLVM accepts), or a string; some strings must be op names or non-empty.
+//
+// Every error names the pass and option concerned and the 1-based column in the text it read, so
+// the driver can print the text with a caret under that column (located_error).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pass_registry.hpp"
+
+namespace neuronrw_opt {
+
+/// An error at 1-based column `col` of the text that was parsed.
+struct located_error {
+  std::size_t col = 1;
+  std::string message;
+};
+
+namespace pipeline_detail {
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+inline bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+         c == '-';
+}
+
+/// The canonical text of `raw` for an option of type `t`, or the reason it is not one.
+inline std::optional<std::string> canonical_value(option_type t, std::string_view raw, std::string& why) {
+  switch (t) {
+    case option_type::uint64: {
+      if (raw.empty()) return why = "an unsigned integer", std::nullopt;
+      std::uint64_t v = 0;
+      for (char c : raw) {
+        if (c < '0' || c > '9') return why = "an unsigned integer", std::nullopt;
+        const auto d = static_cast<std::uint64_t>(c - '0');
+        if (v > (UINT64_MAX - d) / 10) return why = "an unsigned integer below 2^64", std::nullopt;
+        v = v * 10 + d;
+      }
+      return std::to_string(v);
+    }
+    case option_type::boolean:
+      if (raw == "true" || raw == "TRUE" || raw == "True" || raw == "1") return std::string("true");
+      if (raw == "false" || raw == "FALSE" || raw == "False" || raw == "0") return std::string("false");
+      return why = "true or false", std::nullopt;
+    case option_type::string: return std::string(raw);
+  }
+  return std::nullopt;
+}
+
+inline bool valid_op_name(std::string_view n) {
+  const auto dot = n.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= n.size()) return false;
+  for (char c : n)
+    if (!is_name_char(c) && c != '$') return false;
+  return true;
+}
+
+}  // namespace pipeline_detail
+
+/// Parses the options `text` of `inst` (the inside of `{...}`, or what follows `--pass=`).
+/// `base_col` is the column of text[0] in the text shown to the user; `commas` accepts commas as
+/// separators too.
+inline std::optional<located_error> parse_options(std::string_view text, std::size_t base_col, bool commas,
+                                                  pass_instance& inst) {
+  using namespace pipeline_detail;
+  const std::string pass(inst.spec->name);
+  auto sep = [&](char c) { return is_space(c) || (commas && c == ','); };
+  std::size_t i = 0;
+  while (true) {
+    while (i < text.size() && sep(text[i])) ++i;
+    if (i >= text.size()) return std::nullopt;
+    const std::size_t key_at = i;
+    while (i < text.size() && !sep(text[i]) && text[i] != '=') ++i;
+    const std::string_view key = text.substr(key_at, i - key_at);
+    const option_spec* spec = nullptr;
+    std::size_t index = 0;
+    for (std::size_t k = 0; k < inst.spec->options.size(); ++k) {
+      const auto& o = inst.spec->options[k];
+      if (o.name == key || (!o.alias.empty() && o.alias == key)) spec = &o, index = k;
+    }
+    if (!spec) {
+      std::string msg = "pass '" + pass + "' has no option '" + std::string(key) + "'";
+      if (inst.spec->options.empty()) msg += " (it takes none)";
+      else {
+        msg += " (options:";
+        for (const auto& o : inst.spec->options) msg += " " + std::string(o.name);
+        msg += ")";
+      }
+      return located_error{base_col + key_at, msg};
+    }
+    const std::string what = "option '" + std::string(key) + "' of pass '" + pass + "'";
+    std::string raw;
+    std::size_t value_at = i;
+    if (i < text.size() && text[i] == '=') {
+      value_at = ++i;
+      if (i < text.size() && (text[i] == '"' || text[i] == '\'')) {
+        const char q = text[i];
+        const std::size_t close = text.find(q, i + 1);
+        if (close == std::string_view::npos)
+          return located_error{base_col + i, "unterminated " + std::string(1, q) + " in the value of " + what};
+        raw = std::string(text.substr(i + 1, close - i - 1));
+        i = close + 1;
+      } else if (i < text.size() && text[i] == '{') {
+        std::size_t depth = 0, j = i;
+        for (; j < text.size(); ++j) {
+          if (text[j] == '{') ++depth;
+          else if (text[j] == '}' && --depth == 0) break;
+        }
+        if (j >= text.size()) return located_error{base_col + i, "unterminated '{' in the value of " + what};
+        raw = std::string(text.substr(i + 1, j - i - 1));
+        i = j + 1;
+      } else {
+        while (i < text.size() && !sep(text[i])) ++i;
+        raw = std::string(text.substr(value_at, i - value_at));
+      }
+      if (i < text.size() && !sep(text[i]))
+        return located_error{base_col + i, "expected a space after the value of " + what};
+    } else if (spec->type == option_type::boolean) {
+      raw = "true";
+    } else {
+      return located_error{base_col + key_at, what + " needs a value: " + std::string(key) + "=" +
+                                                   std::string(type_text(spec->type).substr(1))};
+    }
+    std::string why;
+    auto value = canonical_value(spec->type, raw, why);
+    if (!value) return located_error{base_col + value_at, what + " takes " + why + ", not '" + raw + "'"};
+    if (spec->check == option_check::op_name && !valid_op_name(*value))
+      return located_error{base_col + value_at, what + " must be an op name 'dialect.op', not '" + *value + "'"};
+    if (spec->check == option_check::non_empty && value->empty())
+      return located_error{base_col + value_at, what + " must not be empty"};
+    inst.values[index] = std::move(*value);
+    inst.explicitly_set[index] = true;
+  }
+}
+
+/// A pass as named on the command line or in a pipeline, with dry-run names' preset applied.
+inline pass_instance make_instance(const pass_name& n) {
+  pass_instance inst(spec_of(n.id));
+  if (n.dry_run) inst.values[inst.index_of("dry-run")] = "true";
+  return inst;
+}
+
+struct pipeline {
+  input_kind kind = input_kind::mlir;
+  std::vector<pass_instance> passes;
+};
+
+/// Parses `--pass-pipeline`'s text.
+inline std::optional<located_error> parse_pipeline(std::string_view text, pipeline& out) {
+  using namespace pipeline_detail;
+  std::size_t i = 0;
+  auto skip = [&] {
+    while (i < text.size() && is_space(text[i])) ++i;
+  };
+  auto name = [&] {
+    const std::size_t b = i;
+    while (i < text.size() && is_name_char(text[i])) ++i;
+    return text.substr(b, i - b);
+  };
+  skip();
+  const std::size_t anchor_at = i;
+  const std::string_view anchor = name();
+  skip();
+  if (anchor.empty() || i >= text.size() || text[i] != '(') {
+    std::string msg = "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'";
+    if (find_pass_name(anchor)) msg += " ('" + std::string(anchor) + "' is a pass: write 'builtin.module(" + std::string(anchor) + ",...)' or 'host.program(...)')";
+    return located_error{anchor_at + 1, msg};
+  }
+  if (anchor == "builtin.module") out.kind = input_kind::mlir;
+  else if (anchor == "host.program") out.kind = input_kind::host;
+  else
+    return located_error{anchor_at + 1, "'" + std::string(anchor) +
+                                            "' is not an anchor of neuronrw-opt: pipelines run on 'builtin.module' "
+                                            "(MLIR input) or 'host.program' (host programs)"};
+  const std::size_t open_at = i++;
+  skip();
+  if (i < text.size() && text[i] == ')') {
+    ++i;
+  } else {
+    while (true) {
+      skip();
+      const std::size_t at = i;
+      const std::string_view n = name();
+      if (n.empty()) {
+        if (i >= text.size())
+          return located_error{i + 1, "expected a pass name and ')' to close '" + std::string(anchor) + "(' at column " +
+                                          std::to_string(open_at + 1)};
+        return located_error{i + 1, "expected a pass name, found '" + std::string(1, text[i]) + "'"};
+      }
+      skip();
+      if (i < text.size() && text[i] == '(')
+        return located_error{at + 1, "nested pipeline '" + std::string(n) + "(...)': neuronrw-opt's passes run on the whole " +
+                                         (out.kind == input_kind::mlir ? "module" : "program") + ", directly in '" +
+                                         std::string(anchor) + "(...)'"};
+      const pass_name* pn = find_pass_name(n);
+      if (!pn) return located_error{at + 1, "'" + std::string(n) + "' does not refer to a registered pass (see --list-passes)"};
+      const pass_spec& spec = spec_of(pn->id);
+      if (spec.kind != out.kind)
+        return located_error{at + 1, "pass '" + std::string(n) + "' runs on " + std::string(describe(spec.kind)) +
+                                         ", not in '" + std::string(anchor) + "(...)' (use '" +
+                                         std::string(anchor_of(spec.kind)) + "(...)')"};
+      pass_instance inst = make_instance(*pn);
+      if (i < text.size() && text[i] == '{') {
+        const std::size_t open = i;
+        std::size_t j = i + 1;
+        char quote = 0;
+        std::size_t depth = 1;
+        for (; j < text.size(); ++j) {
+          const char c = text[j];
+          if (quote) {
+            if (c == quote) quote = 0;
+          } else if (c == '"' || c == '\'') {
+            quote = c;
+          } else if (c == '{') {
+            ++depth;
+          } else if (c == '}' && --depth == 0) {
+            break;
+          }
+        }
+        if (j >= text.size()) return located_error{open + 1, "unterminated '{' of the options of pass '" + std::string(n) + "'"};
+        if (auto e = parse_options(text.substr(open + 1, j - open - 1), open + 2, false, inst)) return e;
+        i = j + 1;
+        skip();
+      }
+      out.passes.push_back(std::move(inst));
+      if (i < text.size() && text[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (i < text.size() && text[i] == ')') {
+        ++i;
+        break;
+      }
+      if (i >= text.size())
+        return located_error{i + 1, "expected ')' to close '" + std::string(anchor) + "(' at column " + std::to_string(open_at + 1)};
+      return located_error{i + 1, "expected ',' or ')' after pass '" + std::string(n) + "', found '" + std::string(1, text[i]) + "'"};
+    }
+  }
+  skip();
+  if (i < text.size()) return located_error{i + 1, "unexpected text after the pipeline: '" + std::string(text.substr(i)) + "'"};
+  return std::nullopt;
+}
+
+/// An option value as the pipeline syntax reads it back: bare when it can be, else quoted.
+inline std::string quote_value(const std::string& v) {
+  bool bare = !v.empty();
+  for (char c : v)
+    if (pipeline_detail::is_space(c) || c == '{' || c == '}' || c == ',' || c == '"' || c == '\'' || c == '(' || c == ')')
+      bare = false;
+  if (bare) return v;
+  if (v.find('"') == std::string::npos) return "\"" + v + "\"";
+  if (v.find('\'') == std::string::npos) return "'" + v + "'";
+  return "{" + v + "}";
+}
+
+/// `name{opt=value ...}` with every option, sorted by name as mlir-opt prints them.
+inline std::string print_pass(const pass_instance& p) {
+  std::vector<std::pair<std::string_view, std::string>> opts;
+  for (std::size_t i = 0; i < p.spec->options.size(); ++i)
+    opts.emplace_back(p.spec->options[i].name, quote_value(p.values[i]));
+  std::sort(opts.begin(), opts.end());
+  std::string s(p.spec->name);
+  if (opts.empty()) return s;
+  s += '{';
+  for (std::size_t i = 0; i < opts.size(); ++i) s += (i ? " " : "") + std::string(opts[i].first) + "=" + opts[i].second;
+  return s + '}';
+}
+
+/// What `--dump-pass-pipeline` prints (mlir-opt's layout).
+inline std::string dump_pipeline(const pipeline& p) {
+  std::string s = "Pass Manager with " + std::to_string(p.passes.size()) + " passes:\n" + std::string(anchor_of(p.kind)) + "(\n";
+  for (std::size_t i = 0; i < p.passes.size(); ++i)
+    s += "  " + print_pass(p.passes[i]) + (i + 1 < p.passes.size() ? ",\n" : "\n");
+  if (p.passes.empty()) s += "\n";
+  return s + ")\n\n";
+}
+
+}  // namespace neuronrw_opt

@@ -1,0 +1,62 @@
+// split_input.hpp — --split-input-file: the input is cut at every line that reads the marker
+// (`// -----` for MLIR, `# -----` for host programs, or --split-input-file=MARKER; surrounding
+// whitespace ignored) into chunks processed one by one. A chunk keeps the file's line numbers:
+// it is handed to the parser behind as many line breaks as lines precede it, so every
+// diagnostic and every `loc` says where it is in the whole file, as mlir-opt does.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neuronrw_opt {
+
+struct chunk {
+  std::size_t begin = 0, end = 0;          ///< byte range in the file (the marker lines excluded)
+  std::uint32_t first_line = 1, last_line = 1;
+};
+
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+/// The chunks of `text` (one when it holds no marker line).
+inline std::vector<chunk> split_chunks(std::string_view text, std::string_view marker) {
+  std::vector<chunk> out;
+  chunk cur;
+  std::size_t pos = 0;
+  std::uint32_t line = 1;
+  while (pos <= text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    const bool last = eol == std::string_view::npos;
+    if (last) eol = text.size();
+    if (trim(text.substr(pos, eol - pos)) == trim(marker)) {
+      cur.end = pos;
+      cur.last_line = line - 1 < cur.first_line ? cur.first_line : line - 1;
+      out.push_back(cur);
+      cur = chunk{};
+      cur.begin = last ? eol : eol + 1;
+      cur.first_line = line + 1;
+    }
+    if (last) break;
+    pos = eol + 1;
+    ++line;
+  }
+  cur.end = text.size();
+  cur.last_line = line < cur.first_line ? cur.first_line : line;
+  out.push_back(cur);
+  return out;
+}
+
+/// The text to parse for chunk `c`: its lines, behind a line break per line before it.
+inline std::string chunk_text(std::string_view text, const chunk& c) {
+  std::string s(c.first_line - 1, '\n');
+  s.append(text.substr(c.begin, c.end - c.begin));
+  return s;
+}
+
+}  // namespace neuronrw_opt
