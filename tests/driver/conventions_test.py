@@ -86,6 +86,19 @@ expect("--help (golden)", run(["--help"]), 0, stdout=read(os.path.join(golden_di
 expect("-h is --help", run(["-h"]), 0, stdout=read(os.path.join(golden_dir, "help.txt")))
 check("--help holds --list-passes's text", read(os.path.join(golden_dir, "list-passes.txt")) in run(["--help"]).stdout)
 
+# The docs list what --list-passes lists: every pass flag in README's table, every pass and
+# option in docs/driver.md's.
+listed = run(["--list-passes"]).stdout
+readme, driver_md = read(os.path.join(root, "README.md")), read(os.path.join(root, "docs", "driver.md"))
+for name in re.findall(r"^  --([\w-]+) ", listed, re.M):
+    if name.startswith("neuronrw-"):
+        check(f"docs/driver.md names the alias {name}", f"`{name}`" in driver_md)
+        continue
+    check(f"README's table has --{name}", f"| `--{name}` |" in readme)
+    check(f"docs/driver.md names the pass {name}", f"`{name}`" in driver_md)
+for name in sorted(set(re.findall(r"^    --([\w-]+)", listed, re.M))):
+    check(f"docs/driver.md's table has the option {name}", f"`{name}`" in driver_md)
+
 # ------------------------------------------------------------------ -o, single dash, no-op flag
 plain = run([layer]).stdout
 check("the round trip of layer.mlir prints a module", plain.startswith("module {"), plain)
