@@ -317,6 +317,16 @@ int run(const options& opt, std::ostream& err) {
       env.verifier = nullptr;
     }
     all_ok = all_ok && out.has_value();
+    // The chunk of the errors above: their lines are the whole file's, as mlir-opt prints them;
+    // this names the chunk too (not under --verify-diagnostics, where failing is expected).
+    if (!out && chunks.size() > 1 && !opt.verify_diagnostics)
+      prog.write([&] {
+        render(err, diag{severity::note, src.name(), {},
+                         "chunk " + std::to_string(i + 1) + " of " + std::to_string(chunks.size()) + " (lines " +
+                             std::to_string(c.first_line) + "-" + std::to_string(c.last_line) + ") failed",
+                         {}},
+               &src);
+      });
     if (opt.split) {
       std::string piece = out ? *out + "\n" : std::string();
       if (i + 1 < chunks.size()) piece += *opt.output_split_marker + "\n";

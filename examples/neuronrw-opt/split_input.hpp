@@ -47,6 +47,8 @@ inline std::vector<chunk> split_chunks(std::string_view text, std::string_view m
     ++line;
   }
   cur.end = text.size();
+  // A final line break ends the last line; it does not start another.
+  if (!text.empty() && text.back() == '\n' && line > cur.first_line) --line;
   cur.last_line = line < cur.first_line ? cur.first_line : line;
   out.push_back(cur);
   return out;

@@ -308,9 +308,11 @@ chunks_file = write("chunks.mlir", chunks)
 mod = lambda n: f"module {{\n  func.func @{n}() {{\n    return\n  }}\n}}\n"
 expect("--split-input-file: each chunk printed, the marker between, lines of the whole file", run(["--split-input-file", chunks_file]), 1,
        stdout=mod("a") + "\n// -----\n// -----\n" + mod("c") + "\n",
-       stderr=f"{chunks_file}:6:19: error: expected SSA operand\n  %0 = \"foo.bar\"( : () -> i32\n                  ^\n")
+       stderr=f"{chunks_file}:6:19: error: expected SSA operand\n  %0 = \"foo.bar\"( : () -> i32\n                  ^\n"
+              f"{chunks_file}: note: chunk 2 of 3 (lines 5-8) failed\n")
 untouched("--split-input-file: a failed chunk fails the run", ["--split-input-file", chunks_file], 1,
-          stderr=f"{chunks_file}:6:19: error: expected SSA operand\n  %0 = \"foo.bar\"( : () -> i32\n                  ^\n")
+          stderr=f"{chunks_file}:6:19: error: expected SSA operand\n  %0 = \"foo.bar\"( : () -> i32\n                  ^\n"
+                 f"{chunks_file}: note: chunk 2 of 3 (lines 5-8) failed\n")
 good_chunks = write("good_chunks.mlir", chunks.replace('  %0 = "foo.bar"( : () -> i32\n', ""))
 out = os.path.join(tmp, "chunks.out")
 r = run(["-split-input-file", good_chunks, "-o", out])

@@ -7,13 +7,15 @@
 # RUN: neuronrw-opt %s --input-kind=host --split-input-file --verify-diagnostics -o /dev/null --materialize-comm-domain-scopes
 # RUN: sed -e 's|# *expected-.*$||' %s > %t.py
 # RUN: exit-code 1 neuronrw-opt %t.py --split-input-file 2>&1 >/dev/null | FileCheck %s
-# CHECK:      .py:23:9: error: CommDomainScopesMaterialized: CommDomainScopeStmt 'comm_d0' has no slots
+# CHECK:      .py:25:9: error: CommDomainScopesMaterialized: CommDomainScopeStmt 'comm_d0' has no slots
 # CHECK-NEXT: {{^}}        with pl._dump.comm_domain(name="comm_d0", devices=[], slots=[], attrs={}):
 # CHECK-NEXT: {{^        \^$}}
-# CHECK-NEXT: .py:34:9: error: CommDomainScopesMaterialized: WindowBuffer 'buf' appears in multiple CommDomainScopeStmts ('comm_d0' and 'comm_d1')
-# CHECK:      .py:45:10: error: '(' was never closed
+# CHECK-NEXT: .py: note: chunk 1 of 3 (lines 1-28) failed
+# CHECK-NEXT: .py:36:9: error: CommDomainScopesMaterialized: WindowBuffer 'buf' appears in multiple CommDomainScopeStmts ('comm_d0' and 'comm_d1')
+# CHECK:      .py:47:10: error: '(' was never closed
 # CHECK-NEXT: {{^}}    def f(self
 # CHECK-NEXT: {{^         \^$}}
+# CHECK-NEXT: .py: note: chunk 3 of 3 (lines 43-47) failed
 
 @pl.program
 class EmptyScope:
