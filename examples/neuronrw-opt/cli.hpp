@@ -23,6 +23,7 @@
 #include "diagnostics_render.hpp"
 #include "pass_registry.hpp"
 #include "pipeline.hpp"
+#include "plan_output.hpp"
 
 #ifndef NEURONRW_OPT_VERSION
 #define NEURONRW_OPT_VERSION "unknown"
@@ -56,6 +57,7 @@ struct options {
   bool remarks = false;
   bool quiet = false;
   unsigned progress_delay_ms = 1000;
+  plan_format plans = plan_format::text;  ///< --plan-format: how dry runs print their plans
 };
 
 namespace cli_detail {
@@ -82,7 +84,7 @@ inline std::vector<std::string_view> known_names() {
                                      "pass-pipeline", "dump-pass-pipeline", "split-input-file", "output-split-marker",
                                      "verify-diagnostics", "mlir-print-ir-before-all", "mlir-print-ir-after-all",
                                      "mlir-print-ir-after-change", "mlir-print-ir-after-failure", "mlir-timing",
-                                     "mlir-pass-statistics", "remarks", "quiet", "progress-delay"};
+                                     "mlir-pass-statistics", "remarks", "quiet", "progress-delay", "plan-format"};
   for (const auto& p : all_pass_names()) n.push_back(p.name);
   return n;
 }
@@ -161,6 +163,8 @@ inline void print_help(std::ostream& os) {
         "  --list-passes                           list the passes and their options, and exit\n"
         "  --dump-pass-pipeline                    print the pipeline with every option to stderr\n"
         "  --remarks                               every pass that can reports remarks (remarks=true)\n"
+        "  --plan-format=text|json                 how dry runs print their plans (default text; json:\n"
+        "                                          docs/plan-format.md)\n"
         "  --split-input-file[=MARKER]             split the input at lines '// -----' ('# -----' for\n"
         "                                          host programs) and process each chunk on its own\n"
         "  --output-split-marker=MARKER            the marker between the chunks' outputs\n"
@@ -262,6 +266,13 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
       if (v == "mlir") opt.kind = input_kind::mlir;
       else if (v == "host") opt.kind = input_kind::host;
       else return usage_error(err, "--input-kind takes 'mlir' or 'host'" + (v ? ", not '" + *v + "'" : std::string()));
+      continue;
+    }
+    if (name == "plan-format") {
+      auto v = take_value();
+      if (v == "text") opt.plans = plan_format::text;
+      else if (v == "json") opt.plans = plan_format::json;
+      else return usage_error(err, "--plan-format takes 'text' or 'json'" + (v ? ", not '" + *v + "'" : std::string()));
       continue;
     }
     if (name == "pass-pipeline") {

@@ -182,6 +182,7 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
     if (opt.print_before_all) env.info(ir_dump_header("Before", *p.spec) + ops::print(doc, opt) + "\n\n");
     pass_context cx;
     cx.emit = [&](diag d) { env.emit(std::move(d)); };
+    cx.format = opt.plans;
     if constexpr (K == input_kind::mlir) cx.dot_plan = &dot_plan;
     t0 = timing_report::clock::now();
     bool ok;

@@ -96,9 +96,11 @@ inline constexpr std::array<option_spec, 8> schedule_fusion_options = {{
      option_check::op_name},
 }};
 
-inline constexpr std::array<option_spec, 3> fusion_to_composite_options = {{
+inline constexpr std::array<option_spec, 4> fusion_to_composite_options = {{
     {"composite-op", "", option_type::string, "stablehlo.composite", "The op each fusion becomes",
      option_check::op_name},
+    {"dry-run", "", option_type::boolean, "false",
+     "Print the plan (conversions, refusals) instead of the program; change nothing", option_check::none},
     {"symbol-prefix", "", option_type::string, "hilo.FusedComposite.", "Decompositions are named <symbol-prefix><N>",
      option_check::non_empty},
     {"validate-fusion-kind", "", option_type::boolean, "false",
@@ -145,12 +147,14 @@ struct pass_name {
 };
 
 inline std::span<const pass_name> all_pass_names() noexcept {
-  static constexpr std::array<pass_name, 10> names = {{
+  static constexpr std::array<pass_name, 11> names = {{
       {"schedule-fusion", pass_id::schedule_fusion},
       {"schedule-fusion-dry-run", pass_id::schedule_fusion, true,
        "schedule-fusion{dry-run=true}: print the plan (clusters, moves, refusals); change nothing"},
       {"schedule-fusion-composites", pass_id::schedule_fusion_composites},
       {"fusion-to-composite", pass_id::fusion_to_composite},
+      {"fusion-to-composite-dry-run", pass_id::fusion_to_composite, true,
+       "fusion-to-composite{dry-run=true}: print the plan (conversions, refusals); change nothing"},
       {"validate-kinds", pass_id::validate_kinds},
       {"materialize-comm-domain-scopes", pass_id::materialize_comm_domain_scopes},
       {"materialize-comm-domain-scopes-dry-run", pass_id::materialize_comm_domain_scopes, true,

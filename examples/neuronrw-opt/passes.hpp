@@ -52,6 +52,7 @@ struct pass_context {
   std::function<void(diag)> emit;  ///< every diagnostic the pass reports
   std::vector<statistic> stats;    ///< filled by the pass
   std::optional<std::string> plan; ///< a dry run's printed plan (replaces the output)
+  plan_format format = plan_format::text;  ///< how a dry run prints its plan (--plan-format)
   bool changed = false;            ///< the pass changed the IR
   /// The plan of a ScheduleFusion run (for --emit-dot), when its handles stay valid.
   std::optional<nr::ref_schedule_fusion_plan>* dot_plan = nullptr;
@@ -138,7 +139,7 @@ inline bool schedule_fusion(nr::ref::module& m, const pass_instance& p, pass_con
                         std::string(descriptions[static_cast<std::size_t>(code)]), n});
   }
   if (dry) {
-    cx.plan = render_plan(m, plan);
+    cx.plan = render_plan(m, plan, cx.format);
   } else {
     cx.changed = plan.has_changes();
     nr::apply(m, plan);
@@ -158,9 +159,14 @@ inline bool fusion_to_composite(nr::ref::module& m, const pass_instance& p, pass
   const std::string name(p.spec->name);
   for (const auto& r : plan.problems)
     cx.emit(at(m, severity::error, r.op, name + ": " + std::string(nr::to_string(r.code)) + ": " + r.message));
-  cx.stats = {{"composites", "Composites created", plan.ok() ? plan.conversions.size() : 0},
+  const bool dry = p.flag("dry-run");
+  cx.stats = {{"composites", "Composites created", plan.ok() && !dry ? plan.conversions.size() : 0},
               {"refused", "Fusions refused (the module is then unchanged)", plan.problems.size()}};
   if (!plan.ok()) return false;
+  if (dry) {
+    cx.plan = render_plan(m, plan, cx.format);
+    return true;
+  }
   cx.changed = plan.has_changes();
   nr::apply(m, plan);
   return true;
@@ -215,7 +221,7 @@ inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, 
               {"views", "Window views re-typed", plan.ok() && !dry ? views : 0}};
   if (!plan.ok()) return false;
   if (dry) {
-    cx.plan = render_plan(prog, plan);
+    cx.plan = render_plan(prog, plan, cx.format);
     return true;
   }
   cx.changed = plan.has_changes();

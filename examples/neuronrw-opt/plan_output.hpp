@@ -1,8 +1,8 @@
 // plan_output.hpp — the one place a dry run's plan becomes the driver's output. Every dry-run
 // pass (schedule-fusion{dry-run=true}, schedule-fusion-composites{dry-run=true},
-// materialize-comm-domain-scopes{dry-run=true}) hands its plan object to render_plan; a
-// `--plan-format=text|json` switch adds its formats here (one more enumerator and one more case),
-// and nothing else in the driver changes.
+// fusion-to-composite{dry-run=true}, materialize-comm-domain-scopes{dry-run=true}) hands its plan
+// object to render_plan, in the format `--plan-format=text|json` chose: the library's text, or
+// the JSON of docs/plan-format.md (plan_json.hpp), named after the document's source file.
 #pragma once
 
 #include <cstdint>
@@ -11,27 +11,36 @@
 
 #include <neuronrw/ir/host/ir.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/plan_printer.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+
+#include "plan_json.hpp"
 
 namespace neuronrw_opt {
 
 enum class plan_format : std::uint8_t {
   text,  ///< the library's dry-run text (describe / describe_plan)
+  json,  ///< docs/plan-format.md, validated against docs/plan-schema.json
 };
 
-/// The printed plan of a dry run: a ScheduleFusion plan over the reference IR, or a
-/// MaterializeCommDomainScopes plan over a host program.
+/// The printed plan of a dry run: a ScheduleFusion or FusionToComposite plan over the reference
+/// IR, or a MaterializeCommDomainScopes plan over a host program.
 template <class Doc, class Plan>
-std::string render_plan(const Doc& doc, const Plan& plan, plan_format format = plan_format::text) {
+std::string render_plan(const Doc& doc, const Plan& plan, plan_format format) {
+  constexpr bool schedule = std::is_same_v<Plan, neuronrw::ref_schedule_fusion_plan>;
+  constexpr bool f2c = std::is_same_v<Plan, ref_fusion_to_composite_plan>;
+  static_assert(schedule || f2c || std::is_same_v<Plan, host_comm_domain_plan>);
   switch (format) {
     case plan_format::text:
-      if constexpr (std::is_same_v<Plan, neuronrw::ref_schedule_fusion_plan>) {
-        return neuronrw::print_schedule_fusion_plan(doc, plan);
-      } else {
-        static_assert(std::is_same_v<Plan, neuronrw::comm_domain_plan<neuronrw::host::program>>);
-        return neuronrw::describe_plan(plan);
-      }
+      if constexpr (schedule) return neuronrw::print_schedule_fusion_plan(doc, plan);
+      else if constexpr (f2c) return neuronrw::describe(doc, plan, neuronrw::ref::plan_printer{doc});
+      else return neuronrw::describe_plan(plan);
+    case plan_format::json:
+      if constexpr (schedule) return schedule_fusion_plan_json(doc, plan, doc.source_name);
+      else if constexpr (f2c) return fusion_to_composite_plan_json(doc, plan, doc.source_name);
+      else return comm_domain_plan_json(doc, plan, doc.file);
   }
   return {};
 }

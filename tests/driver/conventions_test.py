@@ -13,6 +13,7 @@ line and caret, --remarks, --split-input-file (chunks, markers, whole-file lines
 only-expected), the IR dumps, --mlir-timing, --mlir-pass-statistics, and --quiet / progress on
 a pseudo-terminal. Each check prints one line; the script exits 1 if any failed.
 """
+import json
 import os
 import pty
 import re
@@ -179,7 +180,7 @@ expect("--dump-pass-pipeline prints every option, sorted, on stderr",
        stderr="Pass Manager with 2 passes:\nbuiltin.module(\n"
               "  schedule-fusion{budget=7 dry-run=false fusion-kind=K group-op=mhlo.fusion remarks=false "
               "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return},\n"
-              "  fusion-to-composite{composite-op=stablehlo.composite symbol-prefix=\"my fused.\" validate-fusion-kind=false}\n"
+              "  fusion-to-composite{composite-op=stablehlo.composite dry-run=false symbol-prefix=\"my fused.\" validate-fusion-kind=false}\n"
               ")\n\n")
 expect("--remarks sets remarks=true where not given", run(["--schedule-fusion", "--remarks", "--dump-pass-pipeline",
                                                             "--schedule-fusion=remarks=false", layer]), 0,
@@ -448,6 +449,40 @@ check("--mlir-timing: mlir-opt's layout (times masked)", re.fullmatch(
               "  Total Execution Time: N seconds\n\n  ----Wall Time----  ----Name----\n") +
     r" +N \( *N%\)  Parser\n +N \( *N%\)  ScheduleFusion\n +N \( *N%\)  Output\n +N \( *N%\)  Rest\n +N \(N%\)  Total\n",
     masked) is not None, masked)
+
+# ------------------------------------------------------------------ --plan-format
+# Every dry run prints its plan as JSON (docs/plan-format.md); plan_json_schema validates the
+# documents of every dry-run input against docs/plan-schema.json and compares them with
+# plan_json_dump's. Here: the flag's spellings, its errors, and that it changes only dry runs.
+fsdp = os.path.join(root, "examples", "mlir", "fsdp_layer.mlir")
+j = run(["--plan-format=json", "--schedule-fusion-dry-run", fsdp])
+check("--plan-format=json --schedule-fusion-dry-run prints one JSON document",
+      j.returncode == 0 and j.stdout.startswith('{\n  "format": "neuronrw-plan",\n  "version": 1,\n  "pass": "schedule-fusion",')
+      and j.stdout.endswith("}\n") and json.loads(j.stdout)["clusters"], j.stdout[:400] + j.stderr)
+for spelling in (["-plan-format=json"], ["--plan-format", "json"]):
+    expect(f"{' '.join(spelling)} is --plan-format=json", run(spelling + ["--schedule-fusion-dry-run", fsdp]), 0,
+           stdout=j.stdout)
+t = run(["--schedule-fusion-dry-run", fsdp])
+expect("--plan-format=text is the default", run(["--plan-format=text", "--schedule-fusion-dry-run", fsdp]), 0,
+       stdout=t.stdout)
+check("the text plan is not JSON", t.returncode == 0 and t.stdout.startswith("schedule-fusion plan"), t.stdout[:200])
+expect("--plan-format=json leaves a run without a dry run alone",
+       run(["--plan-format=json", "--schedule-fusion", fsdp]), 0, stdout=run(["--schedule-fusion", fsdp]).stdout)
+f2c = run(["--plan-format=json", "--schedule-fusion", "--fusion-to-composite-dry-run", fsdp])
+check("--fusion-to-composite-dry-run: a FusionToComposite plan in JSON",
+      f2c.returncode == 0 and json.loads(f2c.stdout)["pass"] == "fusion-to-composite"
+      and len(json.loads(f2c.stdout)["conversions"]) == 2, f2c.stdout[:400] + f2c.stderr)
+expect("--fusion-to-composite-dry-run is fusion-to-composite{dry-run=true}",
+       run(["--pass-pipeline=builtin.module(schedule-fusion,fusion-to-composite{dry-run=true})", fsdp]), 0,
+       stdout=run(["--schedule-fusion", "--fusion-to-composite-dry-run", fsdp]).stdout)
+host_json = run(["--plan-format=json", "--materialize-comm-domain-scopes-dry-run",
+                 os.path.join(root, "examples", "host", "pipeline.py")])
+check("--plan-format=json on a host program's dry run", host_json.returncode == 0
+      and json.loads(host_json.stdout)["pass"] == "materialize-comm-domain-scopes", host_json.stdout[:300] + host_json.stderr)
+untouched("--plan-format=xml", ["--plan-format=xml", "--schedule-fusion-dry-run", fsdp], 2,
+          stderr="neuronrw-opt: --plan-format takes 'text' or 'json', not 'xml'\nTry 'neuronrw-opt --help'.\n")
+expect("--plan-format without a value", run(["--schedule-fusion-dry-run", fsdp, "--plan-format"]), 2, stdout="",
+       stderr="neuronrw-opt: --plan-format takes 'text' or 'json'\nTry 'neuronrw-opt --help'.\n")
 
 # ------------------------------------------------------------------ progress and --quiet
 for args in (["--progress-delay=0"], ["--progress-delay=0", "--quiet"], ["--quiet"]):

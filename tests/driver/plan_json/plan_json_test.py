@@ -41,6 +41,15 @@ from checks import Checks  # noqa: E402
 import validate  # noqa: E402
 
 dump, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+# The driver, when given: its `--plan-format=json` dry runs must print what plan_json_dump prints.
+driver = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
+DRIVER_ARGS = {
+    "schedule-fusion": ["--schedule-fusion-dry-run"],
+    "fusion-to-composite": ["--fusion-to-composite-dry-run"],
+    "pipeline-fusion-to-composite": ["--schedule-fusion", "--fusion-to-composite-dry-run"],
+    "materialize-comm-domain-scopes": ["--materialize-comm-domain-scopes-dry-run"],
+}
+driver_runs = 0
 check = Checks()
 schema_path = os.path.join(root, "docs", "plan-schema.json")
 schema = validate.load_json(schema_path)
@@ -223,6 +232,11 @@ def richness(doc):
     return sum(parts)
 
 
+def has_options_line(path):
+    with open(path if os.path.isabs(path) else os.path.join(root, path), encoding="utf-8") as f:
+        return "// schedule-fusion-options:" in f.read()
+
+
 def check_plan(label, plan, path):
     """Runs one dry run on `path`; returns whether it printed (False: the input was rejected)."""
     j = run_dump([plan, path])
@@ -245,6 +259,18 @@ def check_plan(label, plan, path):
         problems = [f"not in the text plan: {w}" for w in TEXT_CHECKS[pass_name](doc, t.stdout)]
     check(f"{plan} on {label}: valid, and says what the text plan says", not problems,
           "\n".join(problems[:12]) + "\n--- text plan ---\n" + t.stdout)
+    if not problems and driver and not has_options_line(path) and (pass_name not in (HOST_PLAN, "fusion-to-composite") or doc.get("ok")):
+        # The driver prints the same document (a refused comm-domain or FusionToComposite plan is its errors and exit 1
+        # instead; the corpus's `// schedule-fusion-options:` lines are plan_json_dump's own).
+        global driver_runs
+        d = subprocess.run([driver, "--plan-format=json"] + DRIVER_ARGS[plan] + [path], cwd=root,
+                           capture_output=True, text=True, encoding="utf-8")
+        driver_runs += 1
+        if d.returncode != 0 or d.stdout != j.stdout:
+            problems.append(f"neuronrw-opt --plan-format=json {' '.join(DRIVER_ARGS[plan])} exits {d.returncode} "
+                            f"and prints another document than plan_json_dump:\n{d.stdout[:2000]}{d.stderr[:2000]}")
+        check(f"{plan} on {label}: neuronrw-opt --plan-format=json prints the same document", not problems,
+              "\n".join(problems[-1:]))
     if not problems:
         documents[pass_name] += 1
         for r in doc["refusals"]:
@@ -418,6 +444,10 @@ check("docs/plan-format.md shows an example of every pass", passes_shown == set(
 print("validated: " + ", ".join(f"{n} {p} documents" for p, n in documents.items())
       + ("; every one also by jsonschema" if cross else "; jsonschema not importable, validate.py only"))
 print("inputs: " + ", ".join(f"{n} {k}" for k, n in inputs_seen.items()))
+if driver:
+    print(f"neuronrw-opt --plan-format=json printed the same document on {driver_runs} dry runs")
+    check("the driver's JSON was compared on every pass's dry runs", driver_runs >= sum(documents.values()) // 2,
+          driver_runs)
 for label in skipped:
     print(f"  skipped, rejected before any dry run: {label}")
 enum_of = {"schedule-fusion": "schedule_refusal", "fusion-to-composite": "f2c_problem_code",
