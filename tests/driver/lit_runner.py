@@ -29,32 +29,13 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN_TESTS = os.path.join(os.path.dirname(HERE), "adapters", "mlir", "opt", "run_tests.py")
 RUN = re.compile(r"^\s*(?://|#)\s*RUN:(.*)$")
+sys.path.insert(0, os.path.dirname(RUN_TESTS))
+from run_tests import run_lines as read_run_lines  # noqa: E402
 
 
 def run_lines(path):
-    """[(line number, command)] of the RUN lines of `path`."""
-    cmds, cur = [], None
-    with open(path, encoding="utf-8") as f:
-        for no, line in enumerate(f, 1):
-            m = RUN.match(line)
-            if not m:
-                if cur is not None:
-                    raise ValueError(f"{path}:{no}: RUN line continued by a non-RUN line")
-                continue
-            text = m.group(1).strip()
-            cont = text.endswith("\\")
-            if cont:
-                text = text[:-1].rstrip()
-            if cur is None:
-                cur = [no, text]
-            else:
-                cur[1] += " " + text
-            if not cont:
-                cmds.append(tuple(cur))
-                cur = None
-    if cur is not None:
-        raise ValueError(f"{path}: the last RUN line ends with a continuation")
-    return cmds
+    """The RUN commands of a test file (`// RUN:` or `# RUN:` lines), read as run_tests.py reads them."""
+    return read_run_lines(path, RUN)
 
 
 class Runner:

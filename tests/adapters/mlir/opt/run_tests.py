@@ -60,6 +60,36 @@ DIRECTIVE = re.compile(r"(?<![A-Za-z0-9_-])(?P<prefix>[A-Za-z][A-Za-z0-9_-]*?)"
                        r"(?P<kind>-NEXT|-SAME|-NOT|-EMPTY|-COUNT-[0-9]+|-LABEL|-DAG)?:(?P<rest>.*)$")
 
 
+MLIR_RUN = re.compile(r"\s*//\s*RUN:(.*)$")
+
+
+def run_lines(path, run=MLIR_RUN):
+    """The RUN commands of a test file: lines `run` matches (group 1: the command), `\\` continues
+    a command. Also used by tests/driver/lit_runner.py (with `#` comments for host programs)."""
+    cmds, cur = [], None
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            m = run.match(line)
+            if not m:
+                if cur is not None:
+                    raise ValueError(f"{path}:{no}: RUN line continued by a non-RUN line")
+                continue
+            text = m.group(1).strip()
+            cont = text.endswith("\\")
+            if cont:
+                text = text[:-1].rstrip()
+            if cur is None:
+                cur = [no, text]
+            else:
+                cur[1] += " " + text
+            if not cont:
+                cmds.append(tuple(cur))
+                cur = None
+    if cur is not None:
+        raise ValueError(f"{path}: the last RUN line ends with a continuation")
+    return cmds
+
+
 class CheckError(Exception):
     pass
 
@@ -320,31 +350,6 @@ class Harness:
 
     # ---------------------------------------------------------------- RUN lines
 
-    @staticmethod
-    def run_lines(path):
-        """The RUN commands of a test file: `// RUN:` lines, `\\` continues a command."""
-        cmds, cur = [], None
-        with open(path, encoding="utf-8") as f:
-            for no, line in enumerate(f, 1):
-                m = re.match(r"\s*//\s*RUN:(.*)$", line)
-                if not m:
-                    if cur is not None:
-                        raise ValueError(f"{path}:{no}: RUN line continued by a non-RUN line")
-                    continue
-                text = m.group(1).strip()
-                cont = text.endswith("\\")
-                if cont:
-                    text = text[:-1].rstrip()
-                if cur is None:
-                    cur = [no, text]
-                else:
-                    cur[1] += " " + text
-                if not cont:
-                    cmds.append(tuple(cur))
-                    cur = None
-        if cur is not None:
-            raise ValueError(f"{path}: the last RUN line ends with a continuation")
-        return cmds
 
     def substitute(self, cmd, path, scratch):
         return (cmd.replace("%s", shlex.quote(path)).replace("%S", shlex.quote(os.path.dirname(path)))
@@ -353,7 +358,7 @@ class Harness:
     def run_file(self, path):
         rel = os.path.relpath(path, self.args.source_dir)
         try:
-            cmds = self.run_lines(path)
+            cmds = run_lines(path)
         except ValueError as e:
             return self.check(rel, False, str(e))
         if not self.check(f"{rel}: has RUN lines", bool(cmds)):
