@@ -53,14 +53,26 @@ inline diag from_library(const neuronrw::diagnostic& d, severity s = severity::e
   return diag{s, d.file, d.loc, d.message, {}};
 }
 
+/// The end of the line that starts at `b`: the first "\n" or "\r" from there, or the text's end.
+/// A line ends at "\n", "\r\n" or a lone "\r", as the parsers count lines.
+inline std::size_t line_end(std::string_view text, std::size_t b) {
+  const std::size_t e = text.find_first_of("\r\n", b);
+  return e == std::string_view::npos ? text.size() : e;
+}
+
+/// The start of the line after the line end at `e` ("\r\n" is one line end).
+inline std::size_t next_line(std::string_view text, std::size_t e) {
+  return e + (text[e] == '\r' && e + 1 < text.size() && text[e + 1] == '\n' ? 2 : 1);
+}
+
 /// The input's text, split into lines on demand, for the source line under a diagnostic.
 class source_text {
  public:
   source_text() = default;
   source_text(std::string name, std::string_view text) : name_(std::move(name)), text_(text) {
     starts_.push_back(0);
-    for (std::size_t i = 0; i < text_.size(); ++i)
-      if (text_[i] == '\n') starts_.push_back(i + 1);
+    for (std::size_t e = line_end(text_, 0); e < text_.size(); e = line_end(text_, starts_.back()))
+      starts_.push_back(next_line(text_, e));
   }
   const std::string& name() const noexcept { return name_; }
   std::string_view text() const noexcept { return text_; }
@@ -69,10 +81,7 @@ class source_text {
     if (n == 0 || n > starts_.size()) return std::nullopt;
     const std::size_t b = starts_[n - 1];
     if (b > text_.size() || (b == text_.size() && n > 1)) return std::nullopt;
-    std::size_t e = text_.find('\n', b);
-    if (e == std::string_view::npos) e = text_.size();
-    if (e > b && text_[e - 1] == '\r') --e;
-    return text_.substr(b, e - b);
+    return text_.substr(b, line_end(text_, b) - b);
   }
   std::uint32_t line_count() const noexcept { return static_cast<std::uint32_t>(starts_.size()); }
   /// The 1-based line of byte offset `at`.

@@ -2,8 +2,11 @@
 // (`// -----` for MLIR, `# -----` for host programs, or --split-input-file=MARKER; surrounding
 // whitespace ignored) into chunks processed one by one. A chunk keeps the file's line numbers:
 // it is handed to the parser behind as many line breaks as lines precede it, so every
-// diagnostic and every `loc` says where it is in the whole file, as mlir-opt does.
+// diagnostic and every `loc` says where it is in the whole file, as mlir-opt does. A line ends at
+// "\n", "\r\n" or a lone "\r" (diagnostics_render.hpp's line_end), as the parsers count lines.
 #pragma once
+
+#include "diagnostics_render.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,24 +34,23 @@ inline std::vector<chunk> split_chunks(std::string_view text, std::string_view m
   std::size_t pos = 0;
   std::uint32_t line = 1;
   while (pos <= text.size()) {
-    std::size_t eol = text.find('\n', pos);
-    const bool last = eol == std::string_view::npos;
-    if (last) eol = text.size();
+    const std::size_t eol = line_end(text, pos);
+    const bool last = eol == text.size();
     if (trim(text.substr(pos, eol - pos)) == trim(marker)) {
       cur.end = pos;
       cur.last_line = line - 1 < cur.first_line ? cur.first_line : line - 1;
       out.push_back(cur);
       cur = chunk{};
-      cur.begin = last ? eol : eol + 1;
+      cur.begin = last ? eol : next_line(text, eol);
       cur.first_line = line + 1;
     }
     if (last) break;
-    pos = eol + 1;
+    pos = next_line(text, eol);
     ++line;
   }
   cur.end = text.size();
   // A final line break ends the last line; it does not start another.
-  if (!text.empty() && text.back() == '\n' && line > cur.first_line) --line;
+  if (!text.empty() && (text.back() == '\n' || text.back() == '\r') && line > cur.first_line) --line;
   cur.last_line = line < cur.first_line ? cur.first_line : line;
   out.push_back(cur);
   return out;

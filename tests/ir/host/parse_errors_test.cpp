@@ -338,3 +338,35 @@ TEST_CASE("fuzz: mutated programs parse or fail cleanly; what parses round-trips
 }
 
 }  // namespace
+
+TEST_CASE("\"\\n\", \"\\r\\n\" and a lone \"\\r\" are each one line end: comments, brackets, locations") {
+  const std::string text =
+      "# a comment\n"
+      "@pl.program\n"
+      "class P:  # after the class\n"
+      "    @pl.function(level=pl.Level.HOST,  # inside the brackets\n"
+      "                 role=pl.Role.Orchestrator)\n"
+      "    def f(self, a):\n"
+      "        # a comment line\n"
+      "\n"
+      "        return a\n";
+  const std::string printed = print_program(*parse_program(text, "e.py").value);
+  for (std::string_view nl : {"\n", "\r\n", "\r"}) {
+    CAPTURE(nl.size());
+    std::string t, bad;
+    for (char c : text) {
+      if (c == '\n') t += nl;
+      else t += c;
+    }
+    auto r = parse_program(t, "e.py");
+    INFO(r.error.str());
+    REQUIRE(r.ok());
+    CHECK(print_program(*r.value) == printed);
+    bad = t.substr(0, t.find("return a")) + "return b" + std::string(nl);
+    CHECK(parse_program(bad, "e.py").error.str() == "e.py:9:16: error: undefined variable 'b'");
+    // A lone "\r" inside a string literal ends its line, as "\n" does.
+    bad = t.substr(0, t.find("return a")) + "x = \"ab" + std::string(nl) + "\"" + std::string(nl);
+    CHECK(parse_program(bad, "e.py").error.str() == "e.py:9:13: error: unterminated string literal");
+  }
+  CHECK(printed.find("return a\n") != std::string::npos);
+}

@@ -333,3 +333,49 @@ TEST_CASE("attribute and type text is stored trimmed, with comments and line bre
   CHECK(m.attributes(op)[1].value == "\"x//y\"");
   CHECK(m.type_text(m.result(op, 0)) == "tensor<4x f32>");
 }
+
+namespace {
+/// `text` (written with "\n") with every line end replaced by `nl`.
+std::string with_line_ends(std::string_view text, std::string_view nl) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += nl;
+    else out += c;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("\"\\n\", \"\\r\\n\" and a lone \"\\r\" are each one line end: comments, aliases, locations") {
+  const std::string text =
+      "// a comment\n"
+      "func.func @f(%a: i32) -> i32 { // after the signature\n"
+      "  %0 = \"x.y\"(%a) {k = [1, // one\n"
+      "      2]} : (i32) -> i32 // after the op\n"
+      "  return %0 : i32\n"
+      "}\n"
+      "#a = \"value\" // after the alias\n";
+  const std::string printed =
+      "#a = \"value\"\n"
+      "module {\n"
+      "  func.func @f(%a: i32) -> i32 {\n"
+      "    %0 = \"x.y\"(%a) {k = [1, 2]} : (i32) -> i32\n"
+      "    return %0 : i32\n"
+      "  }\n"
+      "}\n";
+  for (std::string_view nl : {"\n", "\r\n", "\r"}) {
+    CAPTURE(nl.size());
+    auto r = parse_ok(with_line_ends(text, nl));
+    CHECK(ref::print(*r.value) == printed);
+    const auto& m = *r.value;
+    auto f = m.front(m.body());
+    auto op = m.front(m.region_block(f));
+    CHECK(m.loc(op) == neuronrw::source_loc{3, 3});
+    CHECK(m.loc(m.next_op(op)) == neuronrw::source_loc{5, 3});
+    auto bad = ref::parse(with_line_ends(text.substr(0, text.find("  return")) + "  return %z : i32\n}\n", nl), "t.mlir");
+    CHECK(bad.error.str() == "t.mlir:5:10: error: use of undeclared SSA value name '%z'");
+  }
+  // A lone "\r" ends a comment: before, it ran to the end of the input, leaving an empty module.
+  auto r = parse_ok("// comment\r\"x.y\"() : () -> ()\r");
+  CHECK(ref::print(*r.value) == "module {\n  \"x.y\"() : () -> ()\n}\n");
+}

@@ -464,14 +464,13 @@ class lexer {
     while (pos_ < src_.size()) {
       if (line_start && brackets_.empty()) {
         std::size_t width = 0;
-        while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\r' ||
-                                      src_[pos_] == '\f')) {
+        while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\f')) {
           if (src_[pos_] == '\t') fail(here(), "tab in indentation (indent with spaces)");
           if (src_[pos_] == ' ') ++width;
           ++pos_;
         }
         if (pos_ >= src_.size()) break;
-        if (src_[pos_] == '\n' || src_[pos_] == '#') {  // blank or comment-only line
+        if (at_line_end() || src_[pos_] == '#') {  // blank or comment-only line
           skip_line();
           continue;
         }
@@ -489,11 +488,11 @@ class lexer {
         line_start = false;
       }
       const char c = src_[pos_];
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
+      if (c == ' ' || c == '\t' || c == '\f') {
         ++pos_;
       } else if (c == '#') {
-        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
-      } else if (c == '\n') {
+        while (pos_ < src_.size() && !at_line_end()) ++pos_;
+      } else if (c == '\n' || c == '\r') {
         if (brackets_.empty()) {
           emit(tok::newline, "", here());
           line_start = true;
@@ -544,13 +543,16 @@ class lexer {
   source_loc here() const { return {line_, static_cast<std::uint32_t>(pos_ - line_begin_ + 1)}; }
   [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
   void emit(tok k, std::string text, source_loc at) { out_.push_back({k, std::move(text), at}); }
+  /// A line ends at "\n", "\r\n" or a lone "\r" (as Python reads source).
+  bool at_line_end() const noexcept { return src_[pos_] == '\n' || src_[pos_] == '\r'; }
+  /// Consumes the line end at the cursor ("\r\n" is one).
   void newline() {
-    ++pos_;
+    pos_ += src_[pos_] == '\r' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '\n' ? 2 : 1;
     ++line_;
     line_begin_ = pos_;
   }
   void skip_line() {
-    while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+    while (pos_ < src_.size() && !at_line_end()) ++pos_;
     if (pos_ < src_.size()) newline();
   }
   void lex_string() {
@@ -558,7 +560,7 @@ class lexer {
     const char q = src_[pos_++];
     std::string value;
     for (;;) {
-      if (pos_ >= src_.size() || src_[pos_] == '\n') fail(at, "unterminated string literal");
+      if (pos_ >= src_.size() || at_line_end()) fail(at, "unterminated string literal");
       const char c = src_[pos_++];
       if (c == q) break;
       if (c != '\\') {

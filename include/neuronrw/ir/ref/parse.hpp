@@ -83,9 +83,11 @@ class text_parser {
  public:
   text_parser(std::string_view text, std::string_view file, const parse_options& options)
       : src_(text), file_(file), opt_(options) {
+    // A line ends at "\n", "\r\n" or a lone "\r" (MLIR's lexer ends a comment at either byte).
     line_starts_.push_back(0);
     for (std::size_t i = 0; i < src_.size(); ++i)
-      if (src_[i] == '\n') line_starts_.push_back(i + 1);
+      if (src_[i] == '\n' || (src_[i] == '\r' && (i + 1 == src_.size() || src_[i + 1] != '\n')))
+        line_starts_.push_back(i + 1);
     m_.source_name = std::string(file);
   }
 
@@ -181,7 +183,7 @@ class text_parser {
       if (parse_is_space(c)) {
         ++pos_;
       } else if (c == '/' && peek(1) == '/') {
-        while (pos_ < n && src_[pos_] != '\n') ++pos_;
+        while (pos_ < n && src_[pos_] != '\n' && src_[pos_] != '\r') ++pos_;
       } else {
         break;
       }
@@ -282,7 +284,7 @@ class text_parser {
           continue;
         case '/':
           if (peek(1) == '/') {
-            while (pos_ < n && src_[pos_] != '\n') ++pos_;
+            while (pos_ < n && src_[pos_] != '\n' && src_[pos_] != '\r') ++pos_;
             continue;
           }
           break;
@@ -353,7 +355,7 @@ class text_parser {
             ++j;
           } else if (s[j] == '/' && j + 1 < s.size() && s[j + 1] == '/') {
             line_break = true;
-            while (j < s.size() && s[j] != '\n') ++j;
+            while (j < s.size() && s[j] != '\n' && s[j] != '\r') ++j;
           } else {
             break;
           }
@@ -750,7 +752,7 @@ class text_parser {
     ++pos_;
     skip_blanks();
     const std::size_t b = pos_;
-    scan_balanced("\n", false);
+    scan_balanced("\n\r", false);
     auto value = clean(b, pos_);
     if (value.empty()) fail(b, "expected a value in alias definition");
     if (!opt_.keep_locations && sigil == '#' && value.starts_with("loc(")) return;
