@@ -150,6 +150,11 @@ std::vector<error_case> cases() {
      "e.py:5:48: error: undefined window reference \"w\""},
     {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1)\n        pl._dump.window_buffer(\"w\", base=\"a\", size=1)\n        pass\n",
      "e.py:6:32: error: duplicate window \"w\""},
+    // pypto's parser rejects an empty label too (issue 13 item 8).
+    {H + "        pl._dump.window_buffer(\"\", base=\"a\", size=1)\n        pass\n",
+     "e.py:5:32: error: a window label must not be empty"},
+    {H + "        x: pld.DistributedTensor[[4], pl.FP32, pl._dump.window_ref('')] = 1\n",
+     "e.py:5:68: error: a window label must not be empty"},
     {H + "        pl._dump.window_buffer(\"w\", base=\"a\", size=1)\n        pl._dump.window_buffer(\"w\", base=\"a\", size=2)\n        pass\n",
      "e.py:6:32: error: conflicting window \"w\": declared again with a different base, size or flags"},
     {H + "        pl._dump.window_buffer(\"w\", base=\"zz\", size=1)\n        pass\n",

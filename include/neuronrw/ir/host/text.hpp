@@ -896,7 +896,7 @@ class parser {
     expect_punct("(", "after pl._dump.window_buffer");
     const std::size_t sig_begin = i_;
     const source_loc label_at = peek().loc;
-    const std::string label = expect_string("a window label string");
+    const std::string label = expect_label();
     std::optional<std::string> base;
     bool have_base = false, have_size = false, have_load = false, have_store = false;
     std::size_t size_token = 0;
@@ -970,12 +970,20 @@ class parser {
     unexpected("True or False");
   }
 
+  /// A window label: a non-empty string (pypto's parser rejects an empty one too).
+  std::string expect_label() {
+    const source_loc at = peek().loc;
+    std::string label = expect_string("a window label string");
+    if (label.empty()) fail(at, "a window label must not be empty");
+    return label;
+  }
+
   window_ptr parse_window_ref() {
     const source_loc at = peek().loc;
     const std::string path = dotted();
     if (path != "pl._dump.window_ref") fail(at, "expected pl._dump.window_ref(\"label\"), got '" + path + "'");
     expect_punct("(", "after pl._dump.window_ref");
-    const std::string label = expect_string("a window label string");
+    const std::string label = expect_label();
     expect_punct(")", "to close pl._dump.window_ref(");
     window_entry& w = entry(label);
     if (!w.declared && !w.first_ref.known()) w.first_ref = at;
