@@ -9,7 +9,9 @@
 // mismatch); 2 a usage error (cli.hpp).
 #pragma once
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -19,7 +21,9 @@
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <neuronrw/ir/host/comm_domain_scopes.hpp>
 #include <neuronrw/ir/host/text.hpp>
@@ -238,40 +242,101 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
   return finish(std::move(out));
 }
 
+/// ": " and the system's reason for `errno_value`, or "" when there is none to give.
+inline std::string reason(int errno_value) {
+  return errno_value != 0 ? std::string(": ") + std::strerror(errno_value) : std::string();
+}
+
+/// Writes `text` to standard output (after what std::cout holds); on failure (a full disk, a
+/// closed pipe) says so — `neuronrw-opt: error: cannot write to standard output: REASON` — and
+/// returns false.
+inline bool write_stdout(std::string_view text, std::ostream& err) {
+  errno = 0;
+  bool ok = static_cast<bool>(std::cout.flush());
+  int e = errno;
+  for (std::size_t done = 0; ok && done < text.size();) {
+    const ssize_t n = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = false;
+      e = n < 0 ? errno : 0;
+    } else {
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  if (!ok) err << "neuronrw-opt: error: cannot write to standard output" << reason(e) << "\n";
+  return ok;
+}
+
 /// Writes `out` to standard output, or to `path`: a regular file (or a new one) through
 /// `path.tmp` and a rename, so a failed write never leaves a partial file; anything else — a
 /// device such as /dev/null, a pipe, a symbolic link — is written in place, since renaming over it
 /// would replace it by a plain file.
 inline int write_output(const std::string& path, const std::string& out, std::ostream& err) {
-  if (path == "-") {
-    std::cout << out;
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-  }
+  if (path == "-") return write_stdout(out, err) ? 0 : 1;
+  // Every failure names the file and, when the system gives one, the reason.
   struct stat st;
   if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    errno = 0;
     std::ofstream o(path, std::ios::binary);
     if (!(o << out) || !o.flush()) {
-      err << path << ": error: cannot write output file\n";
+      err << path << ": error: cannot write output file" << reason(errno) << "\n";
       return 1;
     }
     return 0;
   }
   const std::string tmp = path + ".tmp";
   {
+    errno = 0;
     std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
     if (!(o << out) || !o.flush()) {
-      err << path << ": error: cannot write output file\n";
+      err << path << ": error: cannot write output file" << reason(errno) << "\n";
       std::remove(tmp.c_str());
       return 1;
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    err << path << ": error: cannot write output file\n";
+    err << path << ": error: cannot write output file" << reason(errno) << "\n";
     std::remove(tmp.c_str());
     return 1;
   }
   return 0;
+}
+
+/// Reads all of file descriptor `fd` into `text`. Returns 0, or the errno of the failure (EISDIR
+/// for a directory, which open() accepts but read() refuses).
+inline int read_all(int fd, std::string& text) {
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) return EISDIR;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return 0;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+/// The input's text: the file `input`, or standard input for "-". A file that cannot be opened
+/// or read (missing, no permission, a directory) is one error naming it; returns false then.
+inline bool read_input(const std::string& input, std::string& text, std::ostream& err) {
+  if (input == "-") {
+    if (const int e = read_all(STDIN_FILENO, text)) {
+      err << "neuronrw-opt: error: cannot read standard input" << reason(e) << "\n";
+      return false;
+    }
+    return true;
+  }
+  const int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    err << input << ": error: cannot open input file" << reason(errno) << "\n";
+    return false;
+  }
+  const int e = read_all(fd, text);
+  ::close(fd);
+  if (e != 0) err << input << ": error: cannot read input file" << reason(e) << "\n";
+  return e == 0;
 }
 
 /// The whole run after the command line was read. Returns the exit code.
@@ -279,16 +344,7 @@ template <input_kind K>
 int run(const options& opt, std::ostream& err) {
   std::string text;
   const std::string file_name = opt.input == "-" ? "<stdin>" : opt.input;
-  if (opt.input == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(opt.input, std::ios::binary);
-    if (!in) {
-      err << opt.input << ": error: cannot open input file\n";
-      return 1;
-    }
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  if (!read_input(opt.input, text, err)) return 1;
   if (opt.dump_pass_pipeline) err << dump_pipeline(opt.pipe);
 
   const source_text src(file_name, text);
@@ -331,7 +387,7 @@ int run(const options& opt, std::ostream& err) {
     if (opt.split) {
       std::string piece = out ? *out + "\n" : std::string();
       if (i + 1 < chunks.size()) piece += *opt.output_split_marker + "\n";
-      if (opt.output == "-") std::cout << piece << std::flush;
+      if (opt.output == "-" && !write_stdout(piece, err)) return 1;
       joined += piece;
     } else if (out) {
       joined = std::move(*out);

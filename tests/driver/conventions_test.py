@@ -297,7 +297,7 @@ untouched("a pass error names the pass and the code, at the op", ["--fusion-to-c
           stderr="<stdin>:2:3: error: fusion-to-composite: non_string_kind: fusion attribute 'FusionKind' must be a "
                  "string, e.g. FusionKind = \"ScheduleFusion\"\n  %f = \"mhlo.fusion\"(%w) ({\n  ^\n")
 expect("a missing input file: exit 1, no caret", run(["/nonexistent/in.mlir"]), 1,
-       stderr="/nonexistent/in.mlir: error: cannot open input file\n")
+       stderr="/nonexistent/in.mlir: error: cannot open input file: No such file or directory\n")
 
 # ------------------------------------------------------------------ --split-input-file
 chunks = ('func.func @a() {\n  return\n}\n'

@@ -43,7 +43,7 @@ check("-o without a file exits 2", r.returncode == 2 and "option '-o' needs a fi
 
 # Input errors: exit 1, located message, no output.
 r = run(["/nonexistent/in.mlir"])
-check("missing input exits 1", r.returncode == 1 and r.stderr == "/nonexistent/in.mlir: error: cannot open input file\n", r.stderr)
+check("missing input exits 1", r.returncode == 1 and r.stderr == "/nonexistent/in.mlir: error: cannot open input file: No such file or directory\n", r.stderr)
 bad = 'func.func @f() {\n  %0 = "foo.bar"( : () -> i32\n  return\n}\n'
 r = run(["-"], stdin=bad)
 check("parse error exits 1 with a located message and no output",

@@ -132,4 +132,54 @@ same_in_all_endings("a host error: the same line:col, source line and caret", "i
                     "        return b\n"
                     "               ^\n")
 
+# ------------------------------------------------------------------ unreadable inputs
+# Each is one error naming the file, exit 1, nothing on stdout (a directory aborted with an
+# uncaught std::ios_failure, exit 134, before).
+good = os.path.join(tmp, "good.mlir")
+with open(good, "wb") as f:
+    f.write(MLIR.encode())
+expect("a directory as input", run([tmp]), 1, b"", f"{tmp}: error: cannot read input file: Is a directory\n".encode())
+r = subprocess.run([opt, "-"], stdin=os.open(tmp, os.O_RDONLY), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+expect("a directory as standard input", r, 1, b"", b"neuronrw-opt: error: cannot read standard input: Is a directory\n")
+missing = os.path.join(tmp, "missing.mlir")
+expect("a missing input", run([missing]), 1, b"",
+       f"{missing}: error: cannot open input file: No such file or directory\n".encode())
+noperm = os.path.join(tmp, "noperm.mlir")
+with open(noperm, "wb") as f:
+    f.write(with_endings(MLIR, "\n"))
+os.chmod(noperm, 0)
+if os.geteuid() == 0:
+    # root reads a mode-000 file (CAP_DAC_OVERRIDE): the refusal cannot be produced here.
+    print("skip an input without read permission: running as root, which may read it anyway")
+else:
+    expect("an input without read permission", run([noperm]), 1, b"",
+           f"{noperm}: error: cannot open input file: Permission denied\n".encode())
+
+# ------------------------------------------------------------------ an empty window label
+# Rejected, located, as pypto's parser does (accepted and printed back before).
+HOST_WINDOW = HOST.replace("        # a comment line\n",
+                           "        pl._dump.window_buffer(\"\", base=\"a\", size=4)\n")
+same_in_all_endings("an empty window label", "in.py", HOST_WINDOW, [], 1, "",
+                    "in.py:10:32: error: a window label must not be empty\n"
+                    "        pl._dump.window_buffer(\"\", base=\"a\", size=4)\n"
+                    "                               ^\n")
+
+# ------------------------------------------------------------------ failed writes
+# Standard output on a full device: a message naming it, exit 1 (exit 1 and silence before).
+full = "/dev/full"
+if os.path.exists(full):
+    for extra in ([], ["--split-input-file"]):
+        with open(full, "wb") as out:
+            r = run([good] + extra, stdout=out)
+        expect(f"standard output on {full} {' '.join(extra)}".rstrip(), r, 1, None,
+               b"neuronrw-opt: error: cannot write to standard output: No space left on device\n")
+    expect(f"-o {full}: the file named", run([good, "-o", full]), 1, b"",
+           f"{full}: error: cannot write output file: No space left on device\n".encode())
+else:
+    print(f"skip the writes to {full}: this system has none")
+nodir = os.path.join(tmp, "no-such-dir", "out.mlir")
+expect("-o in a missing directory: the file named", run([good, "-o", nodir]), 1, b"",
+       f"{nodir}: error: cannot write output file: No such file or directory\n".encode())
+check("-o in a missing directory: nothing created", not os.path.exists(os.path.dirname(nodir)))
+
 check.exit()
