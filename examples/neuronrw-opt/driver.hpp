@@ -2,8 +2,9 @@
 // (--split-input-file), and for each chunk parse, verify, run the pipeline (verifying after every
 // pass), and print; diagnostics are rendered with their source line and caret, or checked
 // against the chunk's expected-* comments (--verify-diagnostics). The output is written only when
-// the whole run succeeded (through a temporary file and a rename, so a failed write never leaves
-// a partial file).
+// the whole run succeeded (write_output: through a temporary file and a rename, so a failed write
+// never leaves a partial file; devices, FIFOs and hard-linked files in place; symbolic links
+// written through).
 //
 // Exit codes: 0 success; 1 an input, pass or verification error (or a --verify-diagnostics
 // mismatch); 2 a usage error (cli.hpp).
@@ -11,13 +12,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -268,37 +270,86 @@ inline bool write_stdout(std::string_view text, std::ostream& err) {
   return ok;
 }
 
-/// Writes `out` to standard output, or to `path`: a regular file (or a new one) through
-/// `path.tmp` and a rename, so a failed write never leaves a partial file; anything else — a
-/// device such as /dev/null, a pipe, a symbolic link — is written in place, since renaming over it
-/// would replace it by a plain file.
+/// Writes all of `text` to `fd` (retrying short writes and EINTR). Returns 0, or the errno of the
+/// failure (EIO when write() made no progress without saying why).
+inline int write_all(int fd, std::string_view text) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+/// `path: error: cannot write output file: REASON`; returns the exit code 1.
+inline int output_error(const std::string& path, int errno_value, std::ostream& err) {
+  err << path << ": error: cannot write output file" << reason(errno_value) << "\n";
+  return 1;
+}
+
+/// Writes `out` into the file `target` itself (open, truncate, write; fsync when it is a regular
+/// file): for a device, a pipe, a hard-linked file, or a dangling symbolic link (created through
+/// the link). Failures are reported as `path`'s.
+inline int write_in_place(const std::string& path, const std::string& target, const std::string& out,
+                          std::ostream& err) {
+  const int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return output_error(path, errno, err);
+  int e = write_all(fd, out);
+  struct stat st;
+  if (e == 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::fsync(fd) != 0) e = errno;
+  if (::close(fd) != 0 && e == 0) e = errno;
+  return e != 0 ? output_error(path, e, err) : 0;
+}
+
+/// Writes `out` to standard output (`-`), or to the file `path` (docs/driver.md §"Output files"):
+/// - a symbolic link is written through: its target (realpath) is the file written below, and the
+///   link stays a link;
+/// - a target that exists and is not a regular file (a device such as /dev/null, a FIFO) is
+///   written in place, since renaming over it would replace it by a plain file; so is a regular
+///   file with more than one hard link, so the links are not split;
+/// - otherwise the output goes to a new temporary file `<target>.XXXXXX` created by mkstemp in
+///   the target's directory (O_EXCL: no planted name can redirect it), given the old file's mode
+///   (or 0666 & ~umask for a new file), fsynced, and renamed over the target, so a failure never
+///   leaves a partial file and leaves an existing one untouched.
+/// Every failure names `path` with the system's reason, removes the temporary file, and returns 1.
 inline int write_output(const std::string& path, const std::string& out, std::ostream& err) {
   if (path == "-") return write_stdout(out, err) ? 0 : 1;
-  // Every failure names the file and, when the system gives one, the reason.
+  std::string target = path;
   struct stat st;
-  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    errno = 0;
-    std::ofstream o(path, std::ios::binary);
-    if (!(o << out) || !o.flush()) {
-      err << path << ": error: cannot write output file" << reason(errno) << "\n";
-      return 1;
+  bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (exists && S_ISLNK(st.st_mode)) {
+    char* resolved = ::realpath(path.c_str(), nullptr);
+    if (resolved == nullptr) {
+      // A dangling link: create its target through it, as mlir-opt (and a shell's `>`) does.
+      if (errno == ENOENT) return write_in_place(path, path, out, err);
+      return output_error(path, errno, err);
     }
-    return 0;
+    target = resolved;
+    std::free(resolved);
+    exists = ::lstat(target.c_str(), &st) == 0;
   }
-  const std::string tmp = path + ".tmp";
-  {
-    errno = 0;
-    std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
-    if (!(o << out) || !o.flush()) {
-      err << path << ": error: cannot write output file" << reason(errno) << "\n";
-      std::remove(tmp.c_str());
-      return 1;
-    }
+  if (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) return write_in_place(path, target, out, err);
+  mode_t mode = 0;
+  if (exists) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    err << path << ": error: cannot write output file" << reason(errno) << "\n";
-    std::remove(tmp.c_str());
-    return 1;
+  std::string tmp = target + ".XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return output_error(path, errno, err);
+  int e = write_all(fd, out);
+  if (e == 0 && ::fchmod(fd, mode) != 0) e = errno;
+  if (e == 0 && ::fsync(fd) != 0) e = errno;
+  if (::close(fd) != 0 && e == 0) e = errno;
+  if (e == 0 && ::rename(tmp.c_str(), target.c_str()) != 0) e = errno;
+  if (e != 0) {
+    ::unlink(tmp.c_str());
+    return output_error(path, e, err);
   }
   return 0;
 }

@@ -8,15 +8,26 @@
 - unreadable inputs: a directory (an uncaught std::ios_failure, exit 134, before), a missing file
   and a file without read permission each give one error naming the file, exit 1;
 - an empty window label in a host program is a located error, as in pypto's parser;
-- a failed write to standard output (> /dev/full) or to an -o file is reported, naming it, exit 1.
+- a failed write to standard output (> /dev/full) or to an -o file is reported, naming it, exit 1;
+- -o onto a FIFO or a device is written in place (the rename made it a regular file before); onto
+  a symbolic link, through the link (the link was replaced by a file before); onto a 0600 file,
+  the mode stays (0644 before); onto a file with a second hard link, in place, so both names show
+  the output (the rename split them before); a symbolic link planted at the old fixed temporary
+  name OUT.tmp does not redirect the write (its target was overwritten before); a new file gets
+  0666 & ~umask; no OUT.* temporary is left after a success or a failed write, and a failed write
+  leaves the old file as it was.
 
 Usage: reliability_test.py NEURONRW_OPT
 Each check prints one line; the script exits 1 if any failed.
 """
 import os
+import resource
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 
 from checks import Checks
 
@@ -181,5 +192,154 @@ nodir = os.path.join(tmp, "no-such-dir", "out.mlir")
 expect("-o in a missing directory: the file named", run([good, "-o", nodir]), 1, b"",
        f"{nodir}: error: cannot write output file: No such file or directory\n".encode())
 check("-o in a missing directory: nothing created", not os.path.exists(os.path.dirname(nodir)))
+
+# ------------------------------------------------------------------ -o: special files, links, modes
+# (issue 13 items 1-3; docs/driver.md §"Output files")
+good_out = run([good]).stdout
+check("the output of good.mlir", good_out == MLIR_OUT.encode(), repr(good_out))
+odir = os.path.join(tmp, "out")
+os.makedirs(odir)
+
+
+def temporaries(d, name, planted=()):
+    """Names in `d` starting with `name.` other than `planted`: temporaries left behind."""
+    return sorted(n for n in os.listdir(d) if n.startswith(name + ".") and n not in planted)
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write_bytes(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+# A FIFO: written in place while a reader drains it; it stays a FIFO.
+fifo = os.path.join(odir, "fifo")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(read_bytes(fifo)), daemon=True)
+reader.start()
+expect("-o onto a FIFO", run([good, "-o", fifo]), 0, b"", b"")
+reader.join(timeout=30)
+check("-o onto a FIFO: the reader got the output", got == [MLIR_OUT.encode()], repr(got))
+check("-o onto a FIFO: still a FIFO", stat.S_ISFIFO(os.lstat(fifo).st_mode))
+check("-o onto a FIFO: no temporary left", temporaries(odir, "fifo") == [], temporaries(odir, "fifo"))
+
+# A device: /dev/null stays a character device.
+expect("-o /dev/null", run([good, "-o", "/dev/null"]), 0, b"", b"")
+check("-o /dev/null: still a character device", stat.S_ISCHR(os.lstat("/dev/null").st_mode))
+
+# A symbolic link (relative, into another directory): written through, the link stays a link.
+ldir = os.path.join(tmp, "link-target")
+os.makedirs(ldir)
+link_target = os.path.join(ldir, "real.mlir")
+write_bytes(link_target, b"old\n")
+os.chmod(link_target, 0o640)
+link = os.path.join(odir, "link.mlir")
+os.symlink(os.path.join("..", "link-target", "real.mlir"), link)
+expect("-o onto a symbolic link", run([good, "-o", link]), 0, b"", b"")
+check("-o onto a symbolic link: still a link to the same target",
+      os.path.islink(link) and os.readlink(link) == os.path.join("..", "link-target", "real.mlir"))
+check("-o onto a symbolic link: the target has the output", read_bytes(link_target) == MLIR_OUT.encode())
+check("-o onto a symbolic link: the target's mode stays 0640",
+      stat.S_IMODE(os.stat(link_target).st_mode) == 0o640, oct(os.stat(link_target).st_mode))
+check("-o onto a symbolic link: no temporary left by the link or the target",
+      temporaries(odir, "link.mlir") == [] and temporaries(ldir, "real.mlir") == [],
+      f"{os.listdir(odir)} {os.listdir(ldir)}")
+
+# A dangling symbolic link: its target is created through it.
+dangling = os.path.join(odir, "dangling.mlir")
+os.symlink("created.mlir", dangling)
+expect("-o onto a dangling symbolic link", run([good, "-o", dangling]), 0, b"", b"")
+check("-o onto a dangling symbolic link: still a link, its target created with the output",
+      os.path.islink(dangling) and read_bytes(os.path.join(odir, "created.mlir")) == MLIR_OUT.encode())
+
+# An existing 0600 file: replaced, its mode kept.
+private = os.path.join(odir, "private.mlir")
+write_bytes(private, b"old\n")
+os.chmod(private, 0o600)
+expect("-o onto a 0600 file", run([good, "-o", private]), 0, b"", b"")
+check("-o onto a 0600 file: the output", read_bytes(private) == MLIR_OUT.encode())
+check("-o onto a 0600 file: the mode stays 0600", stat.S_IMODE(os.stat(private).st_mode) == 0o600,
+      oct(os.stat(private).st_mode))
+check("-o onto a 0600 file: no temporary left", temporaries(odir, "private.mlir") == [],
+      temporaries(odir, "private.mlir"))
+
+# A new file: 0666 & ~umask, as a plain create gives (not mkstemp's 0600).
+fresh = os.path.join(odir, "fresh.mlir")
+r = subprocess.run([opt, good, "-o", fresh], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   preexec_fn=lambda: os.umask(0o027))
+expect("-o a new file", r, 0, b"", b"")
+check("-o a new file: the output", read_bytes(fresh) == MLIR_OUT.encode())
+check("-o a new file: mode 0666 & ~umask 027 = 0640", stat.S_IMODE(os.stat(fresh).st_mode) == 0o640,
+      oct(os.stat(fresh).st_mode))
+
+# A file with a second hard link: written in place, both names show the output, one inode.
+linked = os.path.join(odir, "linked.mlir")
+second = os.path.join(odir, "second-name.mlir")
+write_bytes(linked, b"old\n")
+os.link(linked, second)
+inode = os.stat(linked).st_ino
+expect("-o onto a hard-linked file", run([good, "-o", linked]), 0, b"", b"")
+check("-o onto a hard-linked file: both names show the output",
+      read_bytes(linked) == MLIR_OUT.encode() and read_bytes(second) == MLIR_OUT.encode())
+check("-o onto a hard-linked file: still one inode with two links",
+      os.stat(linked).st_ino == inode == os.stat(second).st_ino and os.stat(linked).st_nlink == 2)
+check("-o onto a hard-linked file: no temporary left", temporaries(odir, "linked.mlir") == [],
+      temporaries(odir, "linked.mlir"))
+
+# A symbolic link planted at the old fixed temporary name OUT.tmp: the victim stays as it was.
+victim = os.path.join(tmp, "victim")
+write_bytes(victim, b"victim's data\n")
+attacked = os.path.join(odir, "attacked.mlir")
+os.symlink(victim, attacked + ".tmp")
+expect("-o with a symbolic link planted at OUT.tmp", run([good, "-o", attacked]), 0, b"", b"")
+check("-o with a planted OUT.tmp: the victim is unchanged", read_bytes(victim) == b"victim's data\n")
+check("-o with a planted OUT.tmp: OUT is a regular file with the output",
+      not os.path.islink(attacked) and read_bytes(attacked) == MLIR_OUT.encode())
+check("-o with a planted OUT.tmp: the planted link is left alone",
+      os.path.islink(attacked + ".tmp") and os.readlink(attacked + ".tmp") == victim)
+check("-o with a planted OUT.tmp: no other temporary left",
+      temporaries(odir, "attacked.mlir", planted=("attacked.mlir.tmp",)) == [], temporaries(odir, "attacked.mlir"))
+
+
+def limited_file_size():
+    """In the child: files may not grow past 16 bytes, and write() fails with EFBIG instead of SIGXFSZ."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16, 16))
+
+
+# A write that fails half-way (RLIMIT_FSIZE): one error naming OUT, exit 1, the old file untouched
+# (content and mode), no temporary left.
+kept = os.path.join(odir, "kept.mlir")
+write_bytes(kept, b"old\n")
+os.chmod(kept, 0o604)
+r = subprocess.run([opt, good, "-o", kept], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   preexec_fn=limited_file_size)
+expect("-o, a write failing half-way", r, 1, b"", f"{kept}: error: cannot write output file: File too large\n".encode())
+check("-o, a write failing half-way: the old file untouched",
+      read_bytes(kept) == b"old\n" and stat.S_IMODE(os.stat(kept).st_mode) == 0o604)
+check("-o, a write failing half-way: no temporary left", temporaries(odir, "kept.mlir") == [],
+      temporaries(odir, "kept.mlir"))
+# The same through a symbolic link: the message names the link, the target is untouched.
+write_bytes(link_target, b"old\n")
+r = subprocess.run([opt, good, "-o", link], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   preexec_fn=limited_file_size)
+expect("-o onto a symbolic link, a write failing half-way", r, 1, b"",
+       f"{link}: error: cannot write output file: File too large\n".encode())
+check("-o onto a symbolic link, a write failing half-way: target untouched, no temporary left",
+      read_bytes(link_target) == b"old\n" and os.path.islink(link) and temporaries(ldir, "real.mlir") == [],
+      os.listdir(ldir))
+# A run that fails before writing: no output file, no temporary.
+bad = os.path.join(tmp, "bad.mlir")
+write_bytes(bad, MLIR_BAD.encode())
+never = os.path.join(odir, "never.mlir")
+r = run([bad, "-o", never])
+check("-o, a failed run: exit 1, nothing written, no temporary",
+      r.returncode == 1 and not os.path.exists(never) and temporaries(odir, "never.mlir") == [],
+      f"exit {r.returncode} {os.listdir(odir)}")
 
 check.exit()
