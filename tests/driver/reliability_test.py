@@ -31,7 +31,7 @@ import threading
 
 from checks import Checks
 
-opt = sys.argv[1]
+opt = os.path.abspath(sys.argv[1])
 check = Checks()
 tmp = tempfile.mkdtemp(prefix="neuronrw-opt-reliability.")
 

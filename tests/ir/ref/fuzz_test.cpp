@@ -112,14 +112,16 @@ std::string messages(const neuronrw::diagnostics& ds) {
 
 bool position_is_inside(const std::string& text, neuronrw::source_loc loc) {
   if (loc.line == 0 || loc.col == 0) return false;
+  // "\n", "\r\n" and a lone "\r" each end a line, as the parser counts them.
   std::size_t line = 1, start = 0;
   for (std::size_t i = 0; i < text.size() && line < loc.line; ++i)
-    if (text[i] == '\n') {
+    if (text[i] == '\n' || text[i] == '\r') {
+      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       ++line;
       start = i + 1;
     }
   if (line != loc.line) return false;
-  const std::size_t end = std::min(text.find('\n', start), text.size());
+  const std::size_t end = std::min(text.find_first_of("\r\n", start), text.size());
   return loc.col <= end - start + 1;  // the column just past the line's end is where EOF sits
 }
 
