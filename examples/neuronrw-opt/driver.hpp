@@ -304,6 +304,7 @@ inline int write_in_place(const std::string& path, const std::string& target, co
 }
 
 /// Writes `out` to standard output (`-`), or to the file `path` (docs/driver.md §"Output files"):
+/// - the file standard output is open on (`-o /dev/stdout`) is written through standard output;
 /// - a symbolic link is written through: its target (realpath) is the file written below, and the
 ///   link stays a link;
 /// - a target that exists and is not a regular file (a device such as /dev/null, a FIFO) is
@@ -330,6 +331,12 @@ inline int write_output(const std::string& path, const std::string& out, std::os
     std::free(resolved);
     exists = ::lstat(target.c_str(), &st) == 0;
   }
+  // The file standard output already has open (`-o /dev/stdout` with stdout redirected to a
+  // file): written through that descriptor, so the shell's `>` or `>>` is honoured and the file
+  // keeps its inode, as `-o -` would.
+  struct stat out_st;
+  if (exists && ::fstat(STDOUT_FILENO, &out_st) == 0 && out_st.st_dev == st.st_dev && out_st.st_ino == st.st_ino)
+    return write_stdout(out, err) ? 0 : 1;
   if (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) return write_in_place(path, target, out, err);
   mode_t mode = 0;
   if (exists) {

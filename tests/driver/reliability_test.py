@@ -15,7 +15,8 @@
   the output (the rename split them before); a symbolic link planted at the old fixed temporary
   name OUT.tmp does not redirect the write (its target was overwritten before); a new file gets
   0666 & ~umask; no OUT.* temporary is left after a success or a failed write, and a failed write
-  leaves the old file as it was.
+  leaves the old file as it was; -o /dev/stdout while standard output appends to a file (`>>`)
+  appends through standard output (the file was replaced by a rename before, losing its content).
 
 Usage: reliability_test.py NEURONRW_OPT
 Each check prints one line; the script exits 1 if any failed.
@@ -304,6 +305,23 @@ check("-o with a planted OUT.tmp: the planted link is left alone",
       os.path.islink(attacked + ".tmp") and os.readlink(attacked + ".tmp") == victim)
 check("-o with a planted OUT.tmp: no other temporary left",
       temporaries(odir, "attacked.mlir", planted=("attacked.mlir.tmp",)) == [], temporaries(odir, "attacked.mlir"))
+
+
+# -o /dev/stdout while standard output is a file opened for appending (a shell's `>>`): written
+# through standard output, so the old content stays and the output follows it; the file keeps its
+# inode (before, /dev/stdout resolved to the file, which was replaced by a rename: the old content
+# was lost).
+appended = os.path.join(odir, "appended.mlir")
+write_bytes(appended, b"old\n")
+inode = os.stat(appended).st_ino
+with open(appended, "ab") as f:
+    r = subprocess.run([opt, good, "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE)
+expect("-o /dev/stdout with standard output appending to a file", r, 0, None, b"")
+check("-o /dev/stdout appending: old content, then the output, same inode",
+      read_bytes(appended) == b"old\n" + MLIR_OUT.encode() and os.stat(appended).st_ino == inode,
+      repr(read_bytes(appended)))
+check("-o /dev/stdout appending: no temporary left", temporaries(odir, "appended.mlir") == [],
+      temporaries(odir, "appended.mlir"))
 
 
 def limited_file_size():
