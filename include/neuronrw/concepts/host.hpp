@@ -51,6 +51,11 @@
 //                          17. static void wrap_body(P&, function_handle, const
 //                              scope_request<window_handle>&) — replace the function's body by one
 //                              comm-domain scope statement holding it
+//   optional (O5 of concepts/ir.hpp, for host programs)
+//                              static T begin_transaction(P&); static void commit(P&, T);
+//                              static void rollback(P&, T) — rollback undoes every change
+//                              requirements 15-17 made since begin (transactional_host_program;
+//                              the gated apply of passes/comm_domain_scopes.hpp needs it)
 //
 // docs/host-programs.md maps each requirement to the reference host IR (neuronrw/ir/host/).
 #pragma once
@@ -63,6 +68,7 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <neuronrw/concepts/ir.hpp>  // handle_hash: one customization point for hashing handles
 #include <neuronrw/detail/requirement_check.hpp>
@@ -226,6 +232,12 @@ template <class P> concept has_wrap_body = requires(
     P& p, typename T<P>::function_handle f, const scope_request<typename T<P>::window_handle>& s) {
   T<P>::wrap_body(p, f, s);
 };
+template <class P> concept has_transaction =
+    requires(P& p, decltype(T<P>::begin_transaction(std::declval<P&>())) t) {
+      requires std::copyable<decltype(t)>;
+      T<P>::commit(p, t);
+      T<P>::rollback(p, t);
+    };
 
 }  // namespace host_concepts_detail
 
@@ -247,6 +259,10 @@ template <class P>
 concept rewritable_host_program = host_program<P> && host_concepts_detail::has_window_factory<P> &&
                                   host_concepts_detail::has_attach_window<P> &&
                                   host_concepts_detail::has_wrap_body<P>;
+
+/// Optional capability (O5 for host programs): the program can undo requirements 15-17.
+template <class P>
+concept transactional_host_program = rewritable_host_program<P> && host_concepts_detail::has_transaction<P>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_host_program<P>())`. When P falls

@@ -54,6 +54,12 @@
 //       arguments in order. Lets FusionToComposite refuse a fusion whose region takes another
 //       number of arguments than the fusion has operands (outlining would leave uses of the
 //       extra arguments dangling). Without it: the region is trusted to match.
+//   O5. `static T begin_transaction(G&)`, `static void commit(G&, T)`, `static void rollback(G&,
+//       T)` — T a copyable token. Between begin and rollback every mutation the traits perform
+//       can be undone: rollback leaves the IR exactly as at begin (same printed text; handles
+//       taken before begin valid and meaning the same ops). Lets a pass's gated apply
+//       (passes/transaction.hpp) fail part-way and roll back. Without it: the gated apply does not
+//       compile; the plain apply is unaffected.
 // Every requirement and capability has a forwarding function in namespace `ir`
 // (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
 // traits directly.
@@ -70,6 +76,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/detail/requirement_check.hpp>
@@ -237,6 +244,12 @@ template <class G> concept has_is_terminator = requires(const G& g, typename ir_
 template <class G> concept has_block_arguments = requires(const G& g, typename ir_traits<G>::block_handle b) {
   { ir_traits<G>::block_arguments(g, b) } -> range_of<typename ir_traits<G>::value_handle>;
 };
+template <class G> concept has_transaction =
+    requires(G& g, decltype(ir_traits<G>::begin_transaction(std::declval<G&>())) t) {
+      requires std::copyable<decltype(t)>;
+      ir_traits<G>::commit(g, t);
+      ir_traits<G>::rollback(g, t);
+    };
 
 }  // namespace concepts_detail
 
@@ -280,6 +293,10 @@ concept terminator_aware_ir = read_ir<G> && concepts_detail::has_is_terminator<G
 /// Optional capability O4: the IR lists a block's arguments.
 template <class G>
 concept block_arguments_ir = ordered_ir<G> && concepts_detail::has_block_arguments<G>;
+
+/// Optional capability O5: the IR can undo what its traits did since a transaction began.
+template <class G>
+concept transactional_ir = read_ir<G> && concepts_detail::has_transaction<G>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).

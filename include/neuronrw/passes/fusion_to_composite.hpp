@@ -57,6 +57,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,6 +71,7 @@
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/mlir_string.hpp>
 #include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/passes/transaction.hpp>
 
 namespace neuronrw {
 
@@ -187,27 +189,15 @@ bool captured(const G& g, op_handle_t<G> fusion, value_handle_t<G> v) {
 
 }  // namespace f2c_detail
 
-/// Plans FusionToComposite over `g` (nothing is changed).
-/// @pre the fusion regions reference no value defined outside them (docs/schedule-fusion.md), else the plan
-///      reports the captures it can see (see the header comment).
-/// Complexity: see the header comment.
-template <class Registry = fusion_op_registry, class G>
-fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
-                                                                  const fusion_to_composite_options& opt = {}) {
-  static_assert(require_outlinable_ir<G>());
+namespace f2c_detail {
+
+/// Plans one function's fusions into `plan` (conversions, problems and the skipped function), in
+/// walk order, leaving the decomposition names empty (name_conversions gives them, module-wide).
+/// Reads only `fn` and the ops nested in it.
+template <class Registry, class G>
+void plan_function(const G& g, op_handle_t<G> fn, const fusion_to_composite_options& opt,
+                   fusion_to_composite_plan<op_handle_t<G>>& plan) {
   using op = op_handle_t<G>;
-  fusion_to_composite_plan<op> plan;
-  plan.composite_op_name = std::string(opt.composite_op_name);
-  std::size_t counter = 0;
-
-  auto next_name = [&] {
-    for (;;) {
-      std::string name = std::string(opt.symbol_prefix) + std::to_string(counter++);
-      if (!ir::has_symbol(g, name)) return name;
-      plan.skipped_names.push_back(std::move(name));
-    }
-  };
-
   auto count = [](auto&& range) {
     std::size_t n = 0;
     for (auto&& x : range) {
@@ -258,48 +248,79 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
         [&](op o) { return ir::kind(g, o) != kind_id_v<kinds::fusion>; });
   };
 
-  for (auto fn : ir::functions(g)) {
-    if (ir::has_attribute(g, fn, composite_schema::gen_composite)) {
-      plan.skipped_functions.push_back({fn, f2c_skip_reason::gen_composite});
-      continue;
-    }
-    walk_inside<walk_order::post>(g, fn, [&](op o) {
-      if (ir::kind(g, o) != kind_id_v<kinds::fusion>) return;
-      typename fusion_to_composite_plan<op>::conversion c{o, fn, next_name(), {}, false};
-      if (auto k = ir::string_attribute(g, o, composite_schema::fusion_kind)) {
-        c.composite_kind = std::move(*k);
-        if (opt.validate_fusion_kind)
-          if (auto msg = Registry::validate(c.composite_kind))
-            plan.problems.push_back({f2c_problem_code::unknown_fusion_kind, o, std::move(*msg)});
-      } else if (ir::has_attribute(g, o, composite_schema::fusion_kind)) {
-        plan.problems.push_back({f2c_problem_code::non_string_kind, o,
-                                 "fusion attribute 'FusionKind' must be a string, e.g. "
-                                 "FusionKind = \"ScheduleFusion\""});
-      } else {
-        c.composite_kind = std::string(composite_schema::default_kind);
-        c.kind_defaulted = true;
-      }
-      check_body(o);
-      plan.conversions.push_back(std::move(c));
-    });
+  if (ir::has_attribute(g, fn, composite_schema::gen_composite)) {
+    plan.skipped_functions.push_back({fn, f2c_skip_reason::gen_composite});
+    return;
   }
+  walk_inside<walk_order::post>(g, fn, [&](op o) {
+    if (ir::kind(g, o) != kind_id_v<kinds::fusion>) return;
+    typename fusion_to_composite_plan<op>::conversion c{o, fn, {}, {}, false};
+    if (auto k = ir::string_attribute(g, o, composite_schema::fusion_kind)) {
+      c.composite_kind = std::move(*k);
+      if (opt.validate_fusion_kind)
+        if (auto msg = Registry::validate(c.composite_kind))
+          plan.problems.push_back({f2c_problem_code::unknown_fusion_kind, o, std::move(*msg)});
+    } else if (ir::has_attribute(g, o, composite_schema::fusion_kind)) {
+      plan.problems.push_back({f2c_problem_code::non_string_kind, o,
+                               "fusion attribute 'FusionKind' must be a string, e.g. "
+                               "FusionKind = \"ScheduleFusion\""});
+    } else {
+      c.composite_kind = std::string(composite_schema::default_kind);
+      c.kind_defaulted = true;
+    }
+    check_body(o);
+    plan.conversions.push_back(std::move(c));
+  });
+}
+
+/// The decomposition names of a plan whose conversions are in walk order: <prefix><N>, N from 0,
+/// skipping (and recording in skipped_names) the names the module defines.
+template <class G>
+void name_conversions(const G& g, std::string_view prefix, fusion_to_composite_plan<op_handle_t<G>>& plan) {
+  std::size_t counter = 0;
+  for (auto& c : plan.conversions)
+    for (;;) {
+      std::string name = std::string(prefix) + std::to_string(counter++);
+      if (!ir::has_symbol(g, name)) {
+        c.decomposition = std::move(name);
+        break;
+      }
+      plan.skipped_names.push_back(std::move(name));
+    }
+}
+
+}  // namespace f2c_detail
+
+/// Plans FusionToComposite over `g` (nothing is changed).
+/// @pre the fusion regions reference no value defined outside them (docs/schedule-fusion.md), else the plan
+///      reports the captures it can see (see the header comment).
+/// Complexity: see the header comment.
+template <class Registry = fusion_op_registry, class G>
+fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
+                                                                  const fusion_to_composite_options& opt = {}) {
+  static_assert(require_outlinable_ir<G>());
+  fusion_to_composite_plan<op_handle_t<G>> plan;
+  plan.composite_op_name = std::string(opt.composite_op_name);
+  for (auto fn : ir::functions(g)) f2c_detail::plan_function<Registry>(g, fn, opt, plan);
+  f2c_detail::name_conversions(g, opt.symbol_prefix, plan);
   return plan;
 }
 
-/// Applies a plan made by plan_fusion_to_composite on this very IR (unchanged since). A plan
-/// with problems applies nothing and returns an empty vector. Returns what was created, in plan
-/// order. Source: docs/fusion-to-composite.md §"The rewrite".
-template <class G>
-std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
-  static_assert(require_outlinable_ir<G>());
+namespace f2c_detail {
+
+/// The apply over a step counter (passes/transaction.hpp): three steps per conversion —
+/// outline_region, replace_op, erase_op. Stops at a refused step. @pre plan.ok().
+template <class G, class Steps>
+std::vector<applied_conversion<op_handle_t<G>>> apply_steps(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan,
+                                                            Steps& steps) {
   std::vector<applied_conversion<op_handle_t<G>>> out;
-  if (!plan.ok()) return out;
   out.reserve(plan.conversions.size());
   const std::string name_text = mlir_string_literal(composite_schema::composite_name);
   const named_attribute fn_attrs[] = {{composite_schema::gen_composite, "true"},
                                       {composite_schema::no_delete, "true"}};
   for (auto& c : plan.conversions) {
     // Outline first: the clone reads the fusion's region, which erase_op destroys.
+    if (!steps.next("outline_region")) return out;
     auto fn = ir::outline_region(g, outline_request<op_handle_t<G>>{c.fusion, c.decomposition, fn_attrs});
     const std::string kind_text = mlir_string_literal(c.composite_kind);
     const std::string sym_text = mlir_symbol_reference(c.decomposition);
@@ -308,11 +329,66 @@ std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_comp
                                      {"decomposition", sym_text},
                                      {"name", name_text},
                                      {"version", "0 : i32"}};
+    if (!steps.next("replace_op")) return out;
     auto comp = ir::replace_op(g, replace_request<op_handle_t<G>>{c.fusion, plan.composite_op_name, attrs});
+    if (!steps.next("erase_op")) return out;
     ir::erase_op(g, c.fusion);
     out.push_back({comp, fn});
   }
   return out;
+}
+
+/// Why the plan's decomposition names cannot be created in `g` (one the IR already defines, or
+/// one given twice), or nullopt when they are all free. O(conversions² + has_symbol queries).
+template <class G>
+std::optional<std::string> names_taken(const G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
+  for (std::size_t i = 0; i < plan.conversions.size(); ++i) {
+    const auto& n = plan.conversions[i].decomposition;
+    if (ir::has_symbol(g, n))
+      return "the decomposition name " + mlir_symbol_reference(n) +
+             " is already defined: the plan was not made on this IR as it is now";
+    for (std::size_t j = 0; j < i; ++j)
+      if (plan.conversions[j].decomposition == n)
+        return "the decomposition name " + mlir_symbol_reference(n) + " is planned twice";
+  }
+  return std::nullopt;
+}
+
+}  // namespace f2c_detail
+
+/// Applies a plan made by plan_fusion_to_composite on this very IR (unchanged since). A plan
+/// with problems applies nothing and returns an empty vector. Returns what was created, in plan
+/// order. Source: docs/fusion-to-composite.md §"The rewrite".
+template <class G>
+std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
+  static_assert(require_outlinable_ir<G>());
+  if (!plan.ok()) return {};
+  txn_detail::unchecked_steps steps;
+  return f2c_detail::apply_steps(g, plan, steps);
+}
+
+/// The gated apply (passes/transaction.hpp): the same steps (outline_region, replace_op, erase_op
+/// per conversion), the gate asked before each; when it refuses one, everything done is rolled
+/// back and the status names the step. Refuses with invalid_plan, before any change, a plan with
+/// problems or whose decomposition names the IR already defines. `out`, when given, receives
+/// what the plain apply returns (empty unless ok). Needs the IR's transaction (O5).
+template <class G, mutation_gate Gate>
+apply_status apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan, Gate gate,
+                   std::vector<applied_conversion<op_handle_t<G>>>* out = nullptr) {
+  static_assert(require_outlinable_ir<G>());
+  static_assert(transactional_ir<G>,
+                "neuronrw: the gated apply needs the IR's transaction (optional capability O5): give "
+                "ir_traits<G> `static T begin_transaction(G&)`, `static void commit(G&, T)` and `static "
+                "void rollback(G&, T)` (docs/concepts.md), or call the gate-less apply(g, plan).");
+  if (out) out->clear();
+  if (!plan.ok())
+    return txn_detail::invalid_plan("the plan has " + std::to_string(plan.problems.size()) +
+                                    " refusal(s): nothing is applied");
+  if (auto why = f2c_detail::names_taken(g, plan)) return txn_detail::invalid_plan(std::move(*why));
+  std::vector<applied_conversion<op_handle_t<G>>> made;
+  auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = f2c_detail::apply_steps(g, plan, steps); });
+  if (out && st.ok()) *out = std::move(made);
+  return st;
 }
 
 /// Plans and, when the plan has no problems, applies FusionToComposite. Returns the plan (its

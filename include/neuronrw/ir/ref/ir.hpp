@@ -128,6 +128,7 @@ class module {
     c.name = strings_.intern(name);
     c.attrs = std::move(attrs);
     c.loc = loc;
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::created, id, 0, 0, 0});
     for (auto v : operands) append_use(v, op_ref{id});
     for (std::uint32_t i = 0; i < result_types.size(); ++i)
       new_value(op_ref{id}, i, npos, result_types[i]);
@@ -139,6 +140,7 @@ class module {
   block_ref add_region(op_ref op, std::span<const type_ref> arg_types = {}) {
     assert(!op_region_[op.id].valid());
     auto b = create_block(op);
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::region, op.id, op_region_[op.id].id, 0, 0});
     op_region_[op.id] = b;
     for (auto t : arg_types) add_block_argument(b, t);
     return b;
@@ -147,6 +149,7 @@ class module {
   value_ref add_block_argument(block_ref b, type_ref t, std::string name_hint = {}) {
     auto idx = static_cast<std::uint32_t>(block_args_[b.id].size());
     auto v = new_value(op_ref{}, idx, b.id, t);
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::block_argument, b.id, 0, 0, 0});
     block_args_[b.id].push_back(v);
     value_cold_[v.id].name_hint = std::move(name_hint);
     return v;
@@ -154,6 +157,7 @@ class module {
 
   /// Marks `op` as a function and returns its function record.
   func_info& make_function(op_ref op) {
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::function, op.id, cold_[op.id].func, 0, 0});
     cold_[op.id].func = static_cast<std::uint32_t>(funcs_.size());
     funcs_.emplace_back();
     return funcs_.back();
@@ -162,11 +166,13 @@ class module {
   // ---------------------------------------------------------------- placing and moving ops
   void push_back(block_ref b, op_ref op) {
     check_block_not_inside(b, op);
+    note_position(op);
     place(op, b);
     order_.push_back(b.id, op.id);
   }
   void push_front(block_ref b, op_ref op) {
     check_block_not_inside(b, op);
+    note_position(op);
     place(op, b);
     order_.push_front(b.id, op.id);
   }
@@ -174,11 +180,13 @@ class module {
   /// was detached with its region intact; checked like move_before).
   void insert_before(op_ref op, op_ref anchor) {
     check_not_inside(anchor, op);
+    note_position(op);
     place(op, block_of(anchor));
     order_.insert_before(op.id, anchor.id);
   }
   void insert_after(op_ref op, op_ref anchor) {
     check_not_inside(anchor, op);
+    note_position(op);
     place(op, block_of(anchor));
     order_.insert_after(op.id, anchor.id);
   }
@@ -188,21 +196,26 @@ class module {
   void move_before(op_ref op, op_ref anchor) {
     if (op == anchor) return;
     check_not_inside(anchor, op);
+    note_position(op);
     place(op, block_of(anchor));
     order_.move_before(op.id, anchor.id);
   }
   void move_after(op_ref op, op_ref anchor) {
     if (op == anchor) return;
     check_not_inside(anchor, op);
+    note_position(op);
     place(op, block_of(anchor));
     order_.move_after(op.id, anchor.id);
   }
   void move_to_end(op_ref op, block_ref b) {
     check_block_not_inside(b, op);  // before detaching, so a refused move changes nothing
+    note_position(op);
     if (order_.attached(op.id)) order_.detach(op.id);
     push_back(b, op);
   }
+  /// Takes `op` out of its block (it keeps its region and operands).
   void detach(op_ref op) {
+    note_position(op);
     if (order_.attached(op.id)) order_.detach(op.id);
     op_block_[op.id] = npos;
   }
@@ -223,6 +236,7 @@ class module {
         [this](op_ref o) {
           drop_operands(o);
           detach(o);
+          if (journal_depth_ != 0) journal_.push_back({undo_kind::erased, o.id, 0, 0, 0});
           cold_[o.id].erased = true;
         });
   }
@@ -233,16 +247,28 @@ class module {
   std::string_view name(op_ref op) const { return strings_.text(cold_[op.id].name); }
   kind_id kind(op_ref op) const noexcept { return op_kind_[op.id]; }
   source_loc loc(op_ref op) const { return cold_[op.id].loc; }
-  void set_loc(op_ref op, source_loc l) { cold_[op.id].loc = l; }
+  void set_loc(op_ref op, source_loc l) {
+    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].loc](module& m) { m.cold_[op.id].loc = old; });
+    cold_[op.id].loc = l;
+  }
   /// Trailing `loc(...)` text of the op as parsed ("" when none).
   const std::string& loc_text(op_ref op) const { return cold_[op.id].loc_text; }
-  void set_loc_text(op_ref op, std::string t) { cold_[op.id].loc_text = std::move(t); }
+  void set_loc_text(op_ref op, std::string t) {
+    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].loc_text](module& m) mutable { m.cold_[op.id].loc_text = std::move(old); });
+    cold_[op.id].loc_text = std::move(t);
+  }
   /// Generic-form properties `<{...}>` of a registered op other than func.*, kept verbatim.
   const std::string& properties_text(op_ref op) const { return cold_[op.id].properties; }
-  void set_properties_text(op_ref op, std::string t) { cold_[op.id].properties = std::move(t); }
+  void set_properties_text(op_ref op, std::string t) {
+    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].properties](module& m) mutable { m.cold_[op.id].properties = std::move(old); });
+    cold_[op.id].properties = std::move(t);
+  }
   /// Name hint of the op's result group (printed as %hint or %hint:N).
   const std::string& name_hint(op_ref op) const { return cold_[op.id].name_hint; }
-  void set_name_hint(op_ref op, std::string h) { cold_[op.id].name_hint = std::move(h); }
+  void set_name_hint(op_ref op, std::string h) {
+    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].name_hint](module& m) mutable { m.cold_[op.id].name_hint = std::move(old); });
+    cold_[op.id].name_hint = std::move(h);
+  }
 
   std::span<const value_ref> operands(op_ref op) const noexcept {
     return {use_value_.data() + op_operand_begin_[op.id], op_operand_count_[op.id]};
@@ -253,12 +279,13 @@ class module {
   void set_operand(op_ref op, std::size_t i, value_ref v) {
     auto u = op_operand_begin_[op.id] + static_cast<std::uint32_t>(i);
     unlink_use(u);
-    use_value_[u] = v;
+    set_use_value(u, v);
     link_use(u);
   }
   /// Replaces the whole operand list (the old uses are dropped; new ones appended to the pool).
   void set_operands(op_ref op, std::span<const value_ref> vs) {
     drop_operands(op);
+    note_operand_range(op);
     op_operand_begin_[op.id] = static_cast<std::uint32_t>(use_value_.size());
     op_operand_count_[op.id] = static_cast<std::uint32_t>(vs.size());
     for (auto v : vs) append_use(v, op);
@@ -288,6 +315,7 @@ class module {
   }
   /// Sets (replacing in place, or appending) an attribute.
   void set_attribute(op_ref op, std::string_view key, std::string value) {
+    note_attributes(op);
     for (auto& a : cold_[op.id].attrs)
       if (a.name == key) {
         a.value = std::move(value);
@@ -296,6 +324,7 @@ class module {
     cold_[op.id].attrs.push_back({std::string(key), std::move(value)});
   }
   bool remove_attribute(op_ref op, std::string_view key) {
+    note_attributes(op);
     auto& as = cold_[op.id].attrs;
     for (auto it = as.begin(); it != as.end(); ++it)
       if (it->name == key) {
@@ -349,13 +378,24 @@ class module {
   }
   type_ref type(value_ref v) const noexcept { return value_cold_[v.id].type; }
   std::string_view type_text(value_ref v) const { return type_text(type(v)); }
-  void set_type(value_ref v, type_ref t) { value_cold_[v.id].type = t; }
+  void set_type(value_ref v, type_ref t) {
+    if (journal_depth_ != 0) note_cold([v, old = value_cold_[v.id].type](module& m) { m.value_cold_[v.id].type = old; });
+    value_cold_[v.id].type = t;
+  }
   /// Name hint of a block argument.
   const std::string& arg_name_hint(value_ref v) const { return value_cold_[v.id].name_hint; }
-  void set_arg_name_hint(value_ref v, std::string h) { value_cold_[v.id].name_hint = std::move(h); }
+  void set_arg_name_hint(value_ref v, std::string h) {
+    if (journal_depth_ != 0)
+      note_cold([v, old = value_cold_[v.id].name_hint](module& m) mutable { m.value_cold_[v.id].name_hint = std::move(old); });
+    value_cold_[v.id].name_hint = std::move(h);
+  }
   /// Trailing `loc(...)` of a block argument ("" when none).
   const std::string& arg_loc_text(value_ref v) const { return value_cold_[v.id].loc_text; }
-  void set_arg_loc_text(value_ref v, std::string t) { value_cold_[v.id].loc_text = std::move(t); }
+  void set_arg_loc_text(value_ref v, std::string t) {
+    if (journal_depth_ != 0)
+      note_cold([v, old = value_cold_[v.id].loc_text](module& m) mutable { m.value_cold_[v.id].loc_text = std::move(old); });
+    value_cold_[v.id].loc_text = std::move(t);
+  }
 
   bool has_uses(value_ref v) const noexcept { return value_first_use_[v.id] != npos; }
   class user_range;
@@ -376,7 +416,7 @@ class module {
       auto next = use_next_[u];
       if (pred(op_ref{use_owner_[u]})) {
         unlink_use(u);
-        use_value_[u] = to;
+        set_use_value(u, to);
         link_use(u);
       }
       u = next;
@@ -386,7 +426,128 @@ class module {
   /// The order structure (read-only), for benchmarks and adapters.
   const order_maintenance& order() const noexcept { return order_; }
 
+  // ---------------------------------------------------------------- transactions
+  // An undo journal (as MLIR's dialect conversion keeps one to roll back): while a transaction
+  // is open, every mutation through this class's members records its inverse first — op
+  // placement and moves, use-list links and unlinks, operand writes, regions, block arguments,
+  // function records, erasure, attribute and cold-text edits, creation. rollback() replays the
+  // inverses newest first, so the module prints exactly as before and every handle taken before
+  // begin_transaction() means the same op, value and block again. Ops created inside a rolled
+  // back transaction stay behind as erased, detached tombstones (ids are never reused, exactly as
+  // after erase_op); an op erased inside one is detached and flagged, never freed, so rollback
+  // simply puts it back. Not journaled: the public module-level fields (sym_name, ...) and
+  // writes through the mutable references attributes(op) and function(op). Outside a
+  // transaction the journal costs one well-predicted branch per mutation.
+  // Transactions nest: a token is the journal position; committing an inner transaction keeps
+  // its entries so an outer rollback still undoes them.
+  /// Opens a transaction; returns its token for commit/rollback.
+  std::size_t begin_transaction() {
+    ++journal_depth_;
+    return journal_.size();
+  }
+  /// Keeps every change since begin_transaction() returned `token`.
+  void commit(std::size_t token) {
+    NEURONRW_ASSERT(journal_depth_ != 0 && token <= journal_.size(), "ref::module: commit without a transaction");
+    (void)token;
+    if (--journal_depth_ == 0) {
+      journal_.clear();
+      cold_undo_.clear();
+    }
+  }
+  /// Undoes every change since begin_transaction() returned `token`, newest first.
+  void rollback(std::size_t token) {
+    NEURONRW_ASSERT(journal_depth_ != 0 && token <= journal_.size(), "ref::module: rollback without a transaction");
+    const auto depth = journal_depth_;
+    journal_depth_ = 0;  // the inverses themselves are not journaled
+    while (journal_.size() > token) {
+      undo(journal_.back());
+      journal_.pop_back();
+    }
+    journal_depth_ = depth - 1;
+    if (journal_depth_ == 0) {
+      journal_.clear();
+      cold_undo_.clear();
+    }
+  }
+  /// Whether a transaction is open.
+  bool in_transaction() const noexcept { return journal_depth_ != 0; }
+  /// Entries in the journal (for tests and measurements).
+  std::size_t journal_size() const noexcept { return journal_.size(); }
+
  private:
+  enum class undo_kind : std::uint8_t {
+    created, region, block_argument, function, position, link, unlink, use_value, operand_range, erased, cold
+  };
+  struct undo_entry {
+    undo_kind kind;
+    std::uint32_t a, b, c, d;
+  };
+
+  // Records where `op` is (block, neighbours), before it is placed, moved or detached.
+  void note_position(op_ref op) {
+    if (journal_depth_ == 0) return;
+    if (order_.attached(op.id))
+      journal_.push_back({undo_kind::position, op.id, op_block_[op.id], order_.prev(op.id), order_.next(op.id)});
+    else
+      journal_.push_back({undo_kind::position, op.id, npos, npos, npos});
+  }
+  void note_operand_range(op_ref op) {
+    if (journal_depth_ != 0)
+      journal_.push_back({undo_kind::operand_range, op.id, op_operand_begin_[op.id], op_operand_count_[op.id], 0});
+  }
+  void note_attributes(op_ref op) {
+    if (journal_depth_ != 0)
+      note_cold([op, old = cold_[op.id].attrs](module& m) mutable { m.cold_[op.id].attrs = std::move(old); });
+  }
+  template <class F>
+  void note_cold(F&& f) {
+    journal_.push_back({undo_kind::cold, static_cast<std::uint32_t>(cold_undo_.size()), 0, 0, 0});
+    cold_undo_.emplace_back(std::forward<F>(f));
+  }
+  void set_use_value(std::uint32_t u, value_ref v) {
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::use_value, u, use_value_[u].id, 0, 0});
+    use_value_[u] = v;
+  }
+
+  void undo(const undo_entry& e) {
+    switch (e.kind) {
+      case undo_kind::created: cold_[e.a].erased = true; break;
+      case undo_kind::region: op_region_[e.a] = block_ref{e.b}; break;
+      case undo_kind::block_argument: block_args_[e.a].pop_back(); break;
+      case undo_kind::function: cold_[e.a].func = e.b; break;
+      case undo_kind::position:
+        // The journal is replayed newest first, so the neighbours recorded are where they were.
+        if (e.b == npos) {
+          if (order_.attached(e.a)) order_.detach(e.a);
+        } else if (e.c != npos) {
+          order_.move_after(e.a, e.c);
+        } else if (e.d != npos) {
+          order_.move_before(e.a, e.d);
+        } else {
+          if (order_.attached(e.a)) order_.detach(e.a);
+          order_.push_back(e.b, e.a);
+        }
+        op_block_[e.a] = e.b;
+        break;
+      case undo_kind::link: unlink_use(e.a); break;
+      case undo_kind::unlink: {
+        const auto u = e.a, v = e.b, p = e.c, n = e.d;
+        use_prev_[u] = p;
+        use_next_[u] = n;
+        if (p != npos) use_next_[p] = u; else value_first_use_[v] = u;
+        if (n != npos) use_prev_[n] = u;
+        break;
+      }
+      case undo_kind::use_value: use_value_[e.a] = value_ref{e.b}; break;
+      case undo_kind::operand_range:
+        op_operand_begin_[e.a] = e.b;
+        op_operand_count_[e.a] = e.c;
+        break;
+      case undo_kind::erased: cold_[e.a].erased = false; break;
+      case undo_kind::cold: cold_undo_[e.a](*this); break;
+    }
+  }
+
   struct string_pool {
     std::vector<std::string> texts;
     std::unordered_map<std::string, std::uint32_t> index;  // string-keyed: ids by first use
@@ -471,11 +632,13 @@ class module {
     use_prev_[u] = npos;
     if (head != npos) use_prev_[head] = u;
     value_first_use_[v] = u;
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::link, u, 0, 0, 0});
   }
   void unlink_use(std::uint32_t u) {
     auto v = use_value_[u].id;
     if (v == npos) return;
     auto p = use_prev_[u], n = use_next_[u];
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::unlink, u, v, p, n});
     if (p != npos) use_next_[p] = n; else value_first_use_[v] = n;
     if (n != npos) use_prev_[n] = p;
     use_next_[u] = use_prev_[u] = npos;
@@ -484,8 +647,9 @@ class module {
     auto b = op_operand_begin_[op.id];
     for (std::uint32_t i = 0; i < op_operand_count_[op.id]; ++i) {
       unlink_use(b + i);
-      use_value_[b + i] = value_ref{};
+      set_use_value(b + i, value_ref{});
     }
+    note_operand_range(op);
     op_operand_count_[op.id] = 0;
   }
 
@@ -513,6 +677,11 @@ class module {
   // blocks
   std::vector<op_ref> block_parent_;
   std::vector<std::vector<value_ref>> block_args_;
+
+  // the undo journal (see "transactions")
+  std::vector<undo_entry> journal_;
+  std::vector<std::function<void(module&)>> cold_undo_;
+  std::uint32_t journal_depth_ = 0;
 
   friend class user_range;
 

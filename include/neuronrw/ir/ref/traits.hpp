@@ -1,5 +1,5 @@
 // neuronrw/ir/ref/traits.hpp — the reference IR models every IR concept (read, ordered,
-// reschedulable, groupable, outlinable) and the optional dense op numbering.
+// reschedulable, groupable, outlinable), the optional dense op numbering and transactions (O5).
 //
 // Customization points: this file *is* one — the `ir_traits<ref::module>` specialization, the
 // pattern a user's own IR follows (see examples/ and docs/concepts.md).
@@ -70,6 +70,11 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   // passes never move an op the verifier requires to end its block
   static bool is_terminator(const G& g, op_handle o) { return ref::is_terminator(g, o); }
 
+  // optional: transactions (O5) — the module's undo journal (ir.hpp, "transactions")
+  static std::size_t begin_transaction(G& g) { return g.begin_transaction(); }
+  static void commit(G& g, std::size_t token) { g.commit(token); }
+  static void rollback(G& g, std::size_t token) { g.rollback(token); }
+
   // optional: dense numbering
   static std::size_t op_index(const G&, op_handle o) noexcept { return o.id; }
   static std::size_t op_index_bound(const G& g) noexcept { return g.op_capacity(); }
@@ -77,3 +82,4 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
 
 static_assert(neuronrw::outlinable_ir<neuronrw::ref::module>);
 static_assert(neuronrw::indexed_ir<neuronrw::ref::module>);
+static_assert(neuronrw::transactional_ir<neuronrw::ref::module>);

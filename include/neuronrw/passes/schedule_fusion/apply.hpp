@@ -3,7 +3,8 @@
 // lowering to composites; and the entry points that plan and apply in one call.
 //
 // Customization points: none. apply_reschedule needs reschedulable_ir, apply_grouping
-// groupable_ir, apply_composites outlinable_ir.
+// groupable_ir, apply_composites outlinable_ir; the gated apply (a mutation gate, returning an
+// apply_status; passes/transaction.hpp) also the IR's transaction (O5).
 // Complexity: O(moves + cluster ops + uses of live values) on IRs with O(1) moves and rewiring.
 #pragma once
 
@@ -22,25 +23,31 @@
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
 #include <neuronrw/passes/schedule_fusion/planner.hpp>
+#include <neuronrw/passes/transaction.hpp>
 
 namespace neuronrw {
 
-/// Performs every move of the plan, in order (the reschedule, without grouping). Afterwards each
-/// cluster is contiguous in its block and SSA dominance holds.
-/// @pre the plan was made on this IR, unchanged since.
-template <class G>
-void apply_reschedule(G& g, const schedule_fusion_plan_t<G>& plan) {
-  static_assert(require_reschedulable_ir<G>());
-  for (const auto& c : plan.clusters) apply_moves(g, std::span<const op_move<op_handle_t<G>>>(c.moves));
+namespace sf_detail {
+
+// The apply, written once over a step counter: txn_detail::unchecked_steps for the plain apply
+// (every step proceeds, no cost), txn_detail::gated_steps for the gated one. Each returns early
+// when a step is refused; the gated caller then rolls back.
+template <class G, class Steps>
+void reschedule(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
+  for (const auto& c : plan.clusters)
+    for (const auto& m : c.moves) {
+      if (m.where == move_position::before) {
+        if (!steps.next("move_before")) return;
+        ir::move_before(g, m.op, m.anchor);
+      } else {
+        if (!steps.next("move_after")) return;
+        ir::move_after(g, m.op, m.anchor);
+      }
+    }
 }
 
-/// Groups every cluster of a rescheduled plan into its grouping op, the last planned first (a
-/// cluster nested in a cluster op's region is grouped before the enclosing one). Returns the
-/// grouping ops in cluster order.
-/// @pre apply_reschedule(g, plan) was the only change since planning.
-template <class G>
-std::vector<op_handle_t<G>> apply_grouping(G& g, const schedule_fusion_plan_t<G>& plan) {
-  static_assert(require_groupable_ir<G>());
+template <class G, class Steps>
+std::vector<op_handle_t<G>> grouping(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
   using value = value_handle_t<G>;
   std::vector<op_handle_t<G>> groups(plan.clusters.size(), ir::null_op<G>());
   const std::string kind_text = mlir_string_literal(plan.fusion_kind);
@@ -57,11 +64,67 @@ std::vector<op_handle_t<G>> apply_grouping(G& g, const schedule_fusion_plan_t<G>
     }
     const group_request<op_handle_t<G>, value> req{c.ops, ins, c.live_outs, plan.group_op_name,
                                                    plan.terminator_name, attrs};
+    if (!steps.next("group_ops")) return groups;
     groups[i] = ir::group_ops(g, req);
     std::size_t k = 0;
     for (auto&& r : ir::results(g, groups[i])) renamed.emplace(c.live_outs[k++], r);
   }
   return groups;
+}
+
+template <class G>
+fusion_to_composite_plan<op_handle_t<G>> lowering(const schedule_fusion_plan_t<G>& plan,
+                                                  const std::vector<op_handle_t<G>>& groups,
+                                                  std::string_view composite_op_name) {
+  fusion_to_composite_plan<op_handle_t<G>> lower;
+  lower.composite_op_name = std::string(composite_op_name);
+  for (const std::size_t i : plan.composite_order) {
+    const auto& c = plan.clusters[i];
+    lower.conversions.push_back({groups[i], ir::null_op<G>(), c.decomposition, plan.fusion_kind, false});
+  }
+  return lower;
+}
+
+template <class G, class Steps>
+std::vector<op_handle_t<G>> composites(G& g, const schedule_fusion_plan_t<G>& plan,
+                                       const std::vector<op_handle_t<G>>& groups, std::string_view composite_op_name,
+                                       Steps& steps) {
+  const auto made = f2c_detail::apply_steps(g, lowering<G>(plan, groups, composite_op_name), steps);
+  std::vector<op_handle_t<G>> out(plan.clusters.size(), ir::null_op<G>());
+  for (std::size_t k = 0; k < made.size(); ++k) out[plan.composite_order[k]] = made[k].composite;
+  return out;
+}
+
+template <class G, class Steps>
+std::vector<op_handle_t<G>> apply_all(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
+  reschedule(g, plan, steps);
+  auto groups = grouping(g, plan, steps);
+  if constexpr (outlinable_ir<G>)
+    if (plan.emit_composites) return composites(g, plan, groups, "stablehlo.composite", steps);
+  return groups;
+}
+
+}  // namespace sf_detail
+
+/// Performs every move of the plan, in order (the reschedule, without grouping). Afterwards each
+/// cluster is contiguous in its block and SSA dominance holds.
+/// @pre the plan was made on this IR, unchanged since.
+template <class G>
+void apply_reschedule(G& g, const schedule_fusion_plan_t<G>& plan) {
+  static_assert(require_reschedulable_ir<G>());
+  txn_detail::unchecked_steps steps;
+  sf_detail::reschedule(g, plan, steps);
+}
+
+/// Groups every cluster of a rescheduled plan into its grouping op, the last planned first (a
+/// cluster nested in a cluster op's region is grouped before the enclosing one). Returns the
+/// grouping ops in cluster order.
+/// @pre apply_reschedule(g, plan) was the only change since planning.
+template <class G>
+std::vector<op_handle_t<G>> apply_grouping(G& g, const schedule_fusion_plan_t<G>& plan) {
+  static_assert(require_groupable_ir<G>());
+  txn_detail::unchecked_steps steps;
+  return sf_detail::grouping(g, plan, steps);
 }
 
 /// Lowers the grouping ops apply_grouping returned into composites + decompositions with
@@ -72,16 +135,8 @@ std::vector<op_handle_t<G>> apply_composites(G& g, const schedule_fusion_plan_t<
                                              const std::vector<op_handle_t<G>>& groups,
                                              std::string_view composite_op_name = "stablehlo.composite") {
   static_assert(require_outlinable_ir<G>());
-  fusion_to_composite_plan<op_handle_t<G>> lower;
-  lower.composite_op_name = std::string(composite_op_name);
-  for (const std::size_t i : plan.composite_order) {
-    const auto& c = plan.clusters[i];
-    lower.conversions.push_back({groups[i], ir::null_op<G>(), c.decomposition, plan.fusion_kind, false});
-  }
-  const auto made = neuronrw::apply(g, lower);
-  std::vector<op_handle_t<G>> composites(plan.clusters.size(), ir::null_op<G>());
-  for (std::size_t k = 0; k < made.size(); ++k) composites[plan.composite_order[k]] = made[k].composite;
-  return composites;
+  txn_detail::unchecked_steps steps;
+  return sf_detail::composites(g, plan, groups, composite_op_name, steps);
 }
 
 /// Applies a plan: every move, then every grouping (collect-then-execute, docs/schedule-fusion.md
@@ -90,11 +145,35 @@ std::vector<op_handle_t<G>> apply_composites(G& g, const schedule_fusion_plan_t<
 /// @pre the plan was made on this IR, unchanged since.
 template <class G>
 std::vector<op_handle_t<G>> apply(G& g, const schedule_fusion_plan_t<G>& plan) {
-  apply_reschedule(g, plan);
-  auto groups = apply_grouping(g, plan);
+  static_assert(require_groupable_ir<G>());
+  txn_detail::unchecked_steps steps;
+  return sf_detail::apply_all(g, plan, steps);
+}
+
+/// The gated apply (passes/transaction.hpp): the same steps, the gate asked before each (every
+/// move, every group_ops, then the composites' outline_region / replace_op / erase_op); when it
+/// refuses one, everything done is rolled back and the status names the step. `out`, when given,
+/// receives what the plain apply returns (empty unless ok). Refuses with invalid_plan, before
+/// any change, a composites plan whose decomposition names the IR already defines.
+/// Needs the IR's transaction (O5, concepts/ir.hpp).
+template <class G, mutation_gate Gate>
+apply_status apply(G& g, const schedule_fusion_plan_t<G>& plan, Gate gate,
+                   std::vector<op_handle_t<G>>* out = nullptr) {
+  static_assert(require_groupable_ir<G>());
+  static_assert(transactional_ir<G>,
+                "neuronrw: the gated apply needs the IR's transaction (optional capability O5): give "
+                "ir_traits<G> `static T begin_transaction(G&)`, `static void commit(G&, T)` and `static "
+                "void rollback(G&, T)` (docs/concepts.md), or call the gate-less apply(g, plan).");
   if constexpr (outlinable_ir<G>)
-    if (plan.emit_composites) return apply_composites(g, plan, groups);
-  return groups;
+    if (plan.emit_composites)
+      if (auto why = f2c_detail::names_taken(g, sf_detail::lowering<G>(plan, std::vector<op_handle_t<G>>(
+                                                                                   plan.clusters.size(), ir::null_op<G>()),
+                                                                               "stablehlo.composite")))
+        return txn_detail::invalid_plan(std::move(*why));
+  std::vector<op_handle_t<G>> made;
+  auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = sf_detail::apply_all(g, plan, steps); });
+  if (out) *out = st.ok() ? std::move(made) : std::vector<op_handle_t<G>>{};
+  return st;
 }
 
 /// Plans and applies over `roots`; returns the plan.
