@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Builds the fuzz targets' seed corpora from the repository's test and example inputs.
+
+    fuzz/seeds.py OUTDIR            writes OUTDIR/<target>/ for every target
+    fuzz/seeds.py OUTDIR TARGET...  only those targets
+
+Reference IR seeds: every *.mlir under tests/ and examples/ (a file with `// -----` separators,
+the driver's --split-input-file, also gives one seed per chunk). Host-program seeds: every *.py
+under tests/ and examples/ holding `@pl.program`. Targets that read an option byte first
+(docs/reliability.md §"Fuzzing") get each text under more than one byte, so every option is in
+the corpus. Seeds are named by content hash (as libFuzzer names its corpus files), so reruns
+give the same directory. Prints one line per target: its seed count.
+"""
+import hashlib
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SEARCH = ["tests", "examples"]
+SPLIT = re.compile(rb"^// -----\s*$", re.M)
+
+
+def texts(pattern, keep):
+    out = []
+    for top in SEARCH:
+        for path in sorted((ROOT / top).rglob(pattern)):
+            data = path.read_bytes()
+            if not keep(data):
+                continue
+            out.append(data)
+            chunks = SPLIT.split(data)
+            if len(chunks) > 1:
+                out.extend(c for c in chunks if c.strip())
+    return out
+
+
+def mlir_texts():
+    return texts("*.mlir", lambda d: True)
+
+
+def host_texts():
+    return texts("*.py", lambda d: b"@pl.program" in d)
+
+
+# target -> (texts, option bytes each text is written with: (index, text) -> list of bytes;
+# None: the target reads no option byte)
+TARGETS = {
+    # bit 1 drops locations, 2 numbers values, 4 prints no locations
+    "ref_roundtrip": (mlir_texts, lambda i: [0, 1 + 2 * (i % 3)]),
+    "host_roundtrip": (host_texts, None),
+    # bits 0-2 pick the pipeline: two per text, so each pipeline sees every kind of input
+    "passes": (mlir_texts, lambda i: [i % 8, (i + 3) % 8]),
+    # bit 1 renames scopes, 2 lowers max_listed_devices
+    "comm_domain": (host_texts, lambda i: [0, 1 + (i % 3)]),
+}
+
+
+def build(outdir, target):
+    source, options = TARGETS[target]
+    d = outdir / target
+    d.mkdir(parents=True, exist_ok=True)
+    seeds = set()
+    for i, text in enumerate(source()):
+        for prefix in ([b""] if options is None else [bytes([o]) for o in options(i)]):
+            seeds.add(prefix + text)
+    for s in sorted(seeds):
+        (d / hashlib.sha1(s).hexdigest()).write_bytes(s)
+    print(f"{target}: {len(seeds)} seeds in {d}")
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    outdir = pathlib.Path(argv[1])
+    targets = argv[2:] or list(TARGETS)
+    for t in targets:
+        if t not in TARGETS:
+            print(f"seeds.py: unknown target '{t}' (targets: {' '.join(TARGETS)})", file=sys.stderr)
+            return 2
+    for t in targets:
+        build(outdir, t)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
