@@ -67,7 +67,7 @@ std::vector<fs::path> mlir_inputs() {
   return all;
 }
 
-[[maybe_unused]] std::vector<fs::path> host_inputs() {
+std::vector<fs::path> host_inputs() {
   std::vector<fs::path> all = inputs(env_dir("NEURONRW_CORPUS_DIR") / "host", ".py");
   for (auto& p : inputs(env_dir("NEURONRW_EXAMPLES_DIR") / "host", ".py")) all.push_back(p);
   return all;
@@ -83,6 +83,9 @@ struct pass_under_test {
   std::function<apply_status(IR&, const Plan&, std::function<bool(std::size_t)>)> apply_gated;
   std::function<std::string(const IR&)> print;
   std::function<void(const IR&)> check_valid = [](const IR&) {};
+  /// What the print does not show, dumped for every entity of `fresh` (an IR as made), so a
+  /// rolled-back IR can be compared with it; "" when the IR has nothing more to show.
+  std::function<std::string(const IR& m, const IR& fresh)> state = [](const IR&, const IR&) { return std::string(); };
 };
 
 struct totals {
@@ -118,6 +121,7 @@ std::size_t check_every_step(const pass_under_test<IR, Plan>& t) {
                           "); the IR was rolled back");
     REQUIRE(t.print(m) == before);
     t.check_valid(m);
+    CHECK(t.state(m, m0) == t.state(m0, m0));
     // The plan made before the failed apply still applies to the rolled-back IR: its handles mean
     // the same ops again.
     const auto again = t.apply_gated(m, p, allow_all_steps{});
@@ -133,6 +137,31 @@ ref::module parse_mlir(const std::string& text, const std::string& name) {
   INFO(r.error.str());
   REQUIRE(r.ok());
   return std::move(*r.value);
+}
+
+/// Per op of `fresh`: name, erased, block, position, region, operands; per value: its users in
+/// use-list order; and any op made since that is still alive or placed ("" for none).
+std::string ref_state(const ref::module& m, const ref::module& fresh) {
+  std::string s;
+  auto id = [](auto h) { return h.valid() ? std::to_string(h.id) : std::string("-"); };
+  for (std::uint32_t i = 0; i < fresh.op_capacity(); ++i) {
+    const ref::op_ref o{i};
+    s += "op " + std::to_string(i) + " " + std::string(m.name(o)) + (m.erased(o) ? " erased" : "") + (m.is_function(o) ? " function" : "") + " block " +
+         id(m.block_of(o)) + " prev " + id(m.block_of(o).valid() ? m.prev_op(o) : ref::op_ref{}) + " region " +
+         id(m.region_block(o)) + " operands";
+    for (auto v : m.operands(o)) s += " " + id(v);
+    for (auto& a : m.attributes(o)) s += " " + a.name + "=" + a.value;
+    s += "\n";
+  }
+  for (std::uint32_t i = 0; i < fresh.value_capacity(); ++i) {
+    s += "value " + std::to_string(i) + " users";
+    for (auto u : m.users(ref::value_ref{i})) s += " " + id(u);
+    s += "\n";
+  }
+  for (std::uint32_t b = 0; b < fresh.block_count(); ++b) s += "block " + std::to_string(b) + " args " + std::to_string(m.arguments(ref::block_ref{b}).size()) + "\n";
+  for (auto i = static_cast<std::uint32_t>(fresh.op_capacity()); i < m.op_capacity(); ++i)
+    if (!m.erased(ref::op_ref{i}) || m.block_of(ref::op_ref{i}).valid()) s += "new op " + std::to_string(i) + " alive\n";
+  return s;
 }
 
 void check_verifies(const ref::module& m) {
@@ -156,6 +185,7 @@ pass_under_test<ref::module, sf_plan> schedule_fusion_pass(std::function<ref::mo
   };
   t.print = [](const ref::module& m) { return ref::print(m); };
   t.check_valid = check_verifies;
+  t.state = ref_state;
   return t;
 }
 
@@ -175,6 +205,7 @@ pass_under_test<ref::module, f2c_plan> fusion_to_composite_pass(std::function<re
   };
   t.print = [](const ref::module& m) { return ref::print(m); };
   t.check_valid = check_verifies;
+  t.state = ref_state;
   return t;
 }
 
@@ -230,6 +261,135 @@ TEST_CASE("reference IR: random functions roll back at every step") {
     steps += check_every_step(schedule_fusion_pass(make, true));
   }
   CHECK(steps >= 200);
+}
+
+// Each primitive of the reference module on its own, on entities that existed before the
+// transaction (the passes mostly edit ops they just created): after rollback the module prints
+// and dumps (ref_state) exactly as before, and ops made inside are erased tombstones.
+TEST_CASE("reference IR: every journaled primitive is undone on its own") {
+  const std::string text = read_file(env_dir("NEURONRW_CORPUS_DIR") / "schedule_fusion" / "03_users_between.mlir");
+  using prim = std::function<void(ref::module&)>;
+  auto nth_op = [](const ref::module& m, std::size_t n) {
+    const auto f = ref::functions(m).front();
+    auto o = m.front(m.region_block(f));
+    for (std::size_t i = 0; i < n; ++i) o = m.next_op(o);
+    return o;
+  };
+  const std::vector<std::pair<std::string, prim>> prims = {
+      {"move_before", [&](ref::module& m) { m.move_before(nth_op(m, 2), nth_op(m, 0)); }},
+      {"move_after", [&](ref::module& m) { m.move_after(nth_op(m, 0), nth_op(m, 2)); }},
+      {"move_to_end", [&](ref::module& m) { m.move_to_end(nth_op(m, 0), m.body()); }},
+      {"detach", [&](ref::module& m) { m.detach(nth_op(m, 1)); }},
+      {"create_op + insert_before",
+       [&](ref::module& m) {
+         const ref::value_ref ins[] = {m.result(nth_op(m, 0), 0)};
+         m.insert_before(m.create_op("mhlo.copy", ins, {}), nth_op(m, 0));
+       }},
+      {"set_operand", [&](ref::module& m) { m.set_operand(nth_op(m, 2), 0, m.result(nth_op(m, 1), 0)); }},
+      {"set_operands",
+       [&](ref::module& m) {
+         const ref::value_ref vs[] = {m.result(nth_op(m, 1), 0), m.result(nth_op(m, 0), 0)};
+         m.set_operands(nth_op(m, 2), vs);
+       }},
+      {"replace_all_uses", [&](ref::module& m) { m.replace_all_uses(m.result(nth_op(m, 0), 0), m.result(nth_op(m, 1), 0)); }},
+      {"erase_op", [&](ref::module& m) { m.erase_op(ref::functions(m).front()); }},
+      {"add_region", [&](ref::module& m) { m.add_region(nth_op(m, 1), std::vector<ref::type_ref>{m.intern_type("i32")}); }},
+      {"add_block_argument", [&](ref::module& m) { m.add_block_argument(m.region_block(ref::functions(m).front()), m.intern_type("i32")); }},
+      {"make_function", [&](ref::module& m) { m.make_function(nth_op(m, 1)).sym_name = "g"; }},
+      {"set_attribute", [&](ref::module& m) { m.set_attribute(nth_op(m, 1), "k", "1 : i32"); }},
+      {"remove_attribute", [&](ref::module& m) { CHECK(m.remove_attribute(nth_op(m, 0), m.attributes(nth_op(m, 0)).front().name)); }},
+      {"set_loc_text", [&](ref::module& m) { m.set_loc_text(nth_op(m, 1), "loc(\"x\")"); }},
+      {"set_properties_text", [&](ref::module& m) { m.set_properties_text(nth_op(m, 1), "<{a = 1}>"); }},
+      {"set_name_hint", [&](ref::module& m) { m.set_name_hint(nth_op(m, 1), "renamed"); }},
+      {"set_type", [&](ref::module& m) { m.set_type(m.result(nth_op(m, 1), 0), m.intern_type("i64")); }},
+      {"set_arg_name_hint", [&](ref::module& m) { m.set_arg_name_hint(m.arguments(m.region_block(ref::functions(m).front()))[0], "renamed"); }},
+      {"set_arg_loc_text", [&](ref::module& m) { m.set_arg_loc_text(m.arguments(m.region_block(ref::functions(m).front()))[0], "loc(\"y\")"); }},
+      {"set_loc", [&](ref::module& m) { m.set_loc(nth_op(m, 1), source_loc{99, 9}); }},
+  };
+  const ref::module fresh = parse_mlir(text, "03.mlir");
+  const std::string before = ref::print(fresh);
+  // Op locations and value types of the entities of `fresh` (the print shows types only in part).
+  auto locs = [&fresh](const ref::module& m) {
+    std::string s;
+    for (std::uint32_t i = 0; i < fresh.op_capacity(); ++i) s += std::to_string(m.loc(ref::op_ref{i}).line) + ",";
+    for (std::uint32_t i = 0; i < fresh.value_capacity(); ++i) s += std::string(m.type_text(ref::value_ref{i})) + ",";
+    return s;
+  };
+  for (const auto& entry : prims) {
+    const std::string& name = entry.first;
+    const prim& f = entry.second;
+    CAPTURE(name);
+    auto m = parse_mlir(text, "03.mlir");
+    const auto token = m.begin_transaction();
+    CHECK(m.in_transaction());
+    f(m);
+    CHECK(m.journal_size() > 0);
+    const std::string changed = ref::print(m) + ref_state(m, fresh) + locs(m);
+    CHECK(changed != before + ref_state(fresh, fresh) + locs(fresh));  // the primitive did something
+    m.rollback(token);
+    CHECK_FALSE(m.in_transaction());
+    CHECK(m.journal_size() == 0);
+    CHECK(ref::print(m) == before);
+    CHECK(ref_state(m, fresh) == ref_state(fresh, fresh));
+    CHECK(locs(m) == locs(fresh));
+    // Committed instead, the change stays and the journal is emptied.
+    auto c = parse_mlir(text, "03.mlir");
+    c.commit(c.begin_transaction());
+    const auto t2 = c.begin_transaction();
+    f(c);
+    c.commit(t2);
+    CHECK(c.journal_size() == 0);
+    CHECK(ref::print(c) + ref_state(c, fresh) + locs(c) == changed);
+  }
+  // Nesting: an inner commit keeps its entries for the outer rollback.
+  auto m = parse_mlir(text, "03.mlir");
+  const auto outer = m.begin_transaction();
+  const auto inner = m.begin_transaction();
+  m.move_before(nth_op(m, 2), nth_op(m, 0));
+  m.commit(inner);
+  CHECK(m.in_transaction());
+  CHECK(ref::print(m) != before);
+  m.rollback(outer);
+  CHECK(ref::print(m) == before);
+}
+
+using comm_plan = comm_domain_plan<host::program>;
+
+TEST_CASE("host programs: a refused step at any point rolls MaterializeCommDomainScopes back byte for byte") {
+  std::size_t steps = 0, refused_inputs = 0, inputs = 0;
+  for (const auto& path : host_inputs()) {
+    const std::string text = read_file(path);
+    const std::string name = path.filename().string();
+    CAPTURE(name);
+    pass_under_test<host::program, comm_plan> t;
+    t.make = [&] {
+      auto r = host::parse_program(text, name);
+      INFO(r.error.str());
+      REQUIRE(r.ok());
+      return std::move(*r.value);
+    };
+    t.plan = [](const host::program& p) { return plan_comm_domain_scopes(p); };
+    t.apply_plain = [](host::program& p, const comm_plan& plan) {
+      if (plan.ok()) apply_comm_domain_scopes(p, plan);
+    };
+    t.apply_gated = [&](host::program& p, const comm_plan& plan, std::function<bool(std::size_t)> g) {
+      auto st = apply_comm_domain_scopes(p, plan, std::move(g));
+      if (!plan.ok()) {
+        ++refused_inputs;
+        CHECK(st.code == apply_status_code::invalid_plan);
+        CHECK(st.reason == "the plan has " + std::to_string(plan.errors.size()) + " error(s): nothing is applied");
+        return apply_status{};
+      }
+      return st;
+    };
+    t.print = [](const host::program& p) { return host::print_program(p); };
+    steps += check_every_step(t);
+    ++inputs;
+  }
+  MESSAGE("materialize-comm-domain-scopes: " << inputs << " inputs, " << steps << " steps");
+  CHECK(inputs >= 30);
+  CHECK(refused_inputs >= 10);
+  CHECK(steps >= 50);
 }
 
 }  // namespace

@@ -34,6 +34,7 @@
 #include <neuronrw/descriptors/lattice.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/passes/transaction.hpp>
 
 namespace neuronrw {
 
@@ -79,6 +80,17 @@ struct comm_domain_options {
   /// A finite comm domain lists its devices; refuse ones larger than this instead of allocating
   /// gigabytes for `pl.range(4294967295)`.
   std::uint64_t max_listed_devices = std::uint64_t{1} << 20;
+  /// The devices all the comm domains of one program may list together (the plan holds them and
+  /// the printed program spells each one out): bounds what a small input can demand — 100 loops
+  /// `for r in pl.range(1000000)` are 16 KB of text but would list 100M devices (800 MB in the
+  /// plan, 700 MB printed). 2^20 devices print as at most about 8 MB; pypto's programs list a
+  /// few thousand.
+  std::uint64_t max_total_listed_devices = std::uint64_t{1} << 20;
+  /// The comm domains of one function: they nest (the first outermost), so every statement of the
+  /// body is printed indented once per domain — N allocations with distinct `device=` constants
+  /// would print O(N^2) bytes, and past the text format's nesting limit (200) the output would
+  /// not parse back. pypto's functions have a few.
+  std::uint64_t max_scopes_per_function = 64;
 };
 
 /// The analysis result: plain data, read by apply, by dry runs and by tests.
@@ -94,7 +106,9 @@ enum class comm_domain_refusal_code : std::uint8_t {
   dead_allocation,        ///< an allocation without a window view
   unconsumed_allocation,  ///< an allocation no device-tagged dispatch reaches
   untyped_view,           ///< a view variable whose type cannot carry a WindowBuffer
-  too_many_devices,       ///< a finite domain larger than comm_domain_options::max_listed_devices
+  too_many_devices,       ///< a finite domain larger than comm_domain_options::max_listed_devices, or
+                          ///< past max_total_listed_devices with the program's domains before it
+  too_many_scopes,        ///< a function needs more than comm_domain_options::max_scopes_per_function
   duplicate_name,         ///< two allocations of one scope share a name
 };
 
@@ -110,6 +124,7 @@ constexpr std::string_view to_string(comm_domain_refusal_code c) noexcept {
     case comm_domain_refusal_code::unconsumed_allocation: return "unconsumed_allocation";
     case comm_domain_refusal_code::untyped_view: return "untyped_view";
     case comm_domain_refusal_code::too_many_devices: return "too_many_devices";
+    case comm_domain_refusal_code::too_many_scopes: return "too_many_scopes";
     case comm_domain_refusal_code::duplicate_name: return "duplicate_name";
   }
   return "unknown";
@@ -228,27 +243,43 @@ class analysis {
   static constexpr std::int64_t max_rank = std::numeric_limits<device_coverage::rank_type>::max();
 
  public:
-  analysis(const P& p, const comm_domain_options& o) : p_(p), o_(o), file_(host_access::source_file(p)) {}
-
-  plan_t run() {
+  analysis(const P& p, const comm_domain_options& o) : p_(p), o_(o), file_(host_access::source_file(p)) {
     for (fn_t f : host_access::functions(p_))
       if (host_access::level(p_, f) == o_.chip_level && host_access::role(p_, f) == o_.orchestrator_role)
         chip_orchs_.insert(std::string(host_access::function_name(p_, f)));
-    for (fn_t f : host_access::functions(p_)) {
-      if (host_access::level(p_, f) != o_.host_level || host_access::role(p_, f) != o_.orchestrator_role) continue;
-      typename plan_t::function_plan fp;
-      fp.fn = f;
-      fp.name = std::string(host_access::function_name(p_, f));
-      analyze(fp);
-      plan_.functions.push_back(std::move(fp));
-    }
+  }
+
+  plan_t run() {
+    for (fn_t f : host_access::functions(p_)) analyze_function(f);
+    return std::move(plan_);
+  }
+
+  /// The part of the plan that function `f` contributes (empty unless f is a host orchestrator):
+  /// run()'s plan is these parts concatenated in program order. Reads only `f` and the functions'
+  /// names, levels and roles; one analysis may plan many functions in turn (passes/parallel.hpp).
+  /// The listed devices count against max_total_listed_devices across all the functions this
+  /// analysis planned, so only the whole program planned in order on one analysis is run()'s plan
+  /// when that limit is reached.
+  plan_t run_one(fn_t f) {
+    plan_ = plan_t{};
+    analyze_function(f);
     return std::move(plan_);
   }
 
  private:
+  void analyze_function(fn_t f) {
+    if (host_access::level(p_, f) != o_.host_level || host_access::role(p_, f) != o_.orchestrator_role) return;
+    typename plan_t::function_plan fp;
+    fp.fn = f;
+    fp.name = std::string(host_access::function_name(p_, f));
+    analyze(fp);
+    plan_.functions.push_back(std::move(fp));
+  }
+
   const P& p_;
   const comm_domain_options& o_;
   std::string file_;
+  std::uint64_t listed_ = 0;  ///< devices listed by the scopes planned so far (max_total_listed_devices)
   plan_t plan_;
   std::unordered_set<std::string> chip_orchs_;
 
@@ -384,6 +415,12 @@ class analysis {
       auto& a = fp.allocs[i];
       auto it = scope_of.find(a.coverage);
       if (it == scope_of.end()) {
+        if (fp.scopes.size() >= o_.max_scopes_per_function) {
+          error(comm_domain_refusal_code::too_many_scopes, a.call, a.loc,
+                "comm domain of '" + a.name + "' would be comm domain " + std::to_string(fp.scopes.size() + 1) + " of '" + fp.name +
+                    "'; at most " + std::to_string(o_.max_scopes_per_function) + " can nest in one function");
+          break;
+        }
         typename plan_t::scope s;
         s.name = std::string(o_.scope_prefix) + std::to_string(fp.scopes.size());
         s.coverage = a.coverage;
@@ -394,6 +431,14 @@ class analysis {
                              std::to_string(o_.max_listed_devices) + " can be listed");
             continue;
           }
+          if (n > o_.max_total_listed_devices - std::min(listed_, o_.max_total_listed_devices)) {
+            error(comm_domain_refusal_code::too_many_devices, a.call, a.loc,
+                  "comm domain of '" + a.name + "' lists " + std::to_string(n) + " devices after " + std::to_string(listed_) +
+                      " in the program's other comm domains; at most " + std::to_string(o_.max_total_listed_devices) +
+                      " can be listed in all");
+            continue;
+          }
+          listed_ += n;
           for (device_coverage::rank_type r : a.coverage.ranks()) s.devices.push_back(r);
         }
         it = scope_of.emplace(a.coverage, fp.scopes.size()).first;
@@ -688,13 +733,36 @@ comm_domain_plan<P> plan_comm_domain_scopes(const P& p, const comm_domain_option
   return comm_domain_detail::analysis<P>(p, opts).run();
 }
 
-/// Materializes a plan: one WindowBuffer(base, size, false, false) per allocation, shared by all its
-/// views (each view variable and its defining call re-typed with it), and the function body wrapped
-/// in the plan's scopes, the first outermost. Never fails.
-/// @pre plan.ok(), and the plan was computed on `p` as it is now. O(allocations + views + scopes).
+/// Materializes one function's part of a plan (apply_comm_domain_scopes does this for each, in
+/// order); it changes only that function's variables, calls and body.
+/// @pre as apply_comm_domain_scopes.
 template <class P>
-void apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan) {
+void apply_comm_domain_function(P& p, const typename comm_domain_plan<P>::function_plan& fp) {
   static_assert(require_rewritable_host_program<P>());
+  using traits = host_traits<std::remove_cvref_t<P>>;
+  using window_t = host_window_t<P>;
+  using plan_t = comm_domain_plan<P>;
+  if (fp.state != plan_t::status::materialize) return;
+  std::vector<window_t> windows;
+  windows.reserve(fp.allocs.size());
+  for (const auto& a : fp.allocs)
+    windows.push_back(traits::make_window_buffer(
+        p, window_request<host_var_t<P>, host_expr_t<P>>{a.var, a.size, false, false, a.loc}));
+  for (const auto& v : fp.views) traits::attach_window(p, v.var, v.call, windows[v.alloc]);
+  for (std::size_t i = fp.scopes.size(); i-- > 0;) {  // innermost first: scope 0 ends up outermost
+    const auto& s = fp.scopes[i];
+    std::vector<window_t> slots;
+    for (std::size_t a : s.allocs) slots.push_back(windows[a]);
+    traits::wrap_body(p, fp.fn, scope_request<window_t>{s.name, s.devices, slots, fp.allocs[s.allocs.front()].loc});
+  }
+}
+
+namespace comm_detail {
+
+/// The apply over a step counter (passes/transaction.hpp): one step per make_window_buffer,
+/// attach_window and wrap_body call, in that order per function. Stops at a refused step.
+template <class P, class Steps>
+void apply_steps(P& p, const comm_domain_plan<P>& plan, Steps& steps) {
   using traits = host_traits<std::remove_cvref_t<P>>;
   using window_t = host_window_t<P>;
   using plan_t = comm_domain_plan<P>;
@@ -702,17 +770,55 @@ void apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan) {
     if (fp.state != plan_t::status::materialize) continue;
     std::vector<window_t> windows;
     windows.reserve(fp.allocs.size());
-    for (const auto& a : fp.allocs)
+    for (const auto& a : fp.allocs) {
+      if (!steps.next("make_window_buffer")) return;
       windows.push_back(traits::make_window_buffer(
           p, window_request<host_var_t<P>, host_expr_t<P>>{a.var, a.size, false, false, a.loc}));
-    for (const auto& v : fp.views) traits::attach_window(p, v.var, v.call, windows[v.alloc]);
+    }
+    for (const auto& v : fp.views) {
+      if (!steps.next("attach_window")) return;
+      traits::attach_window(p, v.var, v.call, windows[v.alloc]);
+    }
     for (std::size_t i = fp.scopes.size(); i-- > 0;) {  // innermost first: scope 0 ends up outermost
       const auto& s = fp.scopes[i];
       std::vector<window_t> slots;
       for (std::size_t a : s.allocs) slots.push_back(windows[a]);
+      if (!steps.next("wrap_body")) return;
       traits::wrap_body(p, fp.fn, scope_request<window_t>{s.name, s.devices, slots, fp.allocs[s.allocs.front()].loc});
     }
   }
+}
+
+}  // namespace comm_detail
+
+/// Materializes a plan: one WindowBuffer(base, size, false, false) per allocation, shared by all its
+/// views (each view variable and its defining call re-typed with it), and the function body wrapped
+/// in the plan's scopes, the first outermost. Never fails.
+/// @pre plan.ok(), and the plan was computed on `p` as it is now. O(allocations + views + scopes).
+template <class P>
+void apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan) {
+  static_assert(require_rewritable_host_program<P>());
+  txn_detail::unchecked_steps steps;
+  comm_detail::apply_steps(p, plan, steps);
+}
+
+/// The gated apply (passes/transaction.hpp): the same steps (make_window_buffer, attach_window,
+/// wrap_body), the gate asked before each; when it refuses one, everything done is rolled back
+/// and the status names the step. A plan with errors is refused (invalid_plan) before any change.
+/// Needs the program's transaction (transactional_host_program, concepts/host.hpp).
+template <class P, mutation_gate Gate>
+apply_status apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan, Gate gate) {
+  static_assert(require_rewritable_host_program<P>());
+  static_assert(transactional_host_program<P>,
+                "neuronrw: the gated apply needs the host program's transaction (optional capability O5): "
+                "give host_traits<P> `static T begin_transaction(P&)`, `static void commit(P&, T)` and "
+                "`static void rollback(P&, T)` (docs/concepts.md), or call the gate-less "
+                "apply_comm_domain_scopes(p, plan).");
+  if (!plan.ok())
+    return txn_detail::invalid_plan("the plan has " + std::to_string(plan.errors.size()) +
+                                    " error(s): nothing is applied");
+  return txn_detail::run_transaction<host_traits<std::remove_cvref_t<P>>>(
+      p, gate, [&](auto& steps) { comm_detail::apply_steps(p, plan, steps); });
 }
 
 /// Plan, then apply when the plan has no errors. Returns the diagnostics: empty = success (the

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -189,6 +190,38 @@ struct program {
       if (f->name == n) return f.get();
     return nullptr;
   }
+
+  // Transactions (concepts/ir.hpp O5, for host programs): while one is open, the rewrites of
+  // host_traits (attach_window, wrap_body) record their inverse here; rollback replays them
+  // newest first, so the program prints as before and every node pointer means the same node
+  // (nodes are heap objects the rewrites only move between owners). Tokens are journal
+  // positions; transactions nest. Outside a transaction a rewrite costs one branch more.
+  std::size_t begin_transaction() {
+    ++undo_depth_;
+    return undo_.size();
+  }
+  void commit(std::size_t token) {
+    (void)token;
+    if (--undo_depth_ == 0) undo_.clear();
+  }
+  void rollback(std::size_t token) {
+    while (undo_.size() > token) {
+      auto f = std::move(undo_.back());
+      undo_.pop_back();
+      f();
+    }
+    if (--undo_depth_ == 0) undo_.clear();
+  }
+  bool in_transaction() const noexcept { return undo_depth_ != 0; }
+  /// Records how to undo a change about to be made (nothing outside a transaction).
+  template <class F>
+  void on_rollback(F&& undo) {
+    if (undo_depth_ != 0) undo_.emplace_back(std::forward<F>(undo));
+  }
+
+ private:
+  std::vector<std::function<void()>> undo_;
+  std::uint32_t undo_depth_ = 0;
 };
 
 // ---------------------------------------------------------------------------------- builders

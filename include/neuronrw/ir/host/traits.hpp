@@ -71,6 +71,10 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   using expr_handle = host::expr*;
   using var_handle = host::var*;
   using window_handle = host::window_ptr;
+  /// passes/parallel.hpp rule R2: make_window_buffer, attach_window and wrap_body change only the
+  /// given function's nodes (every node is owned by its function; WindowBuffers are new objects),
+  /// so different functions may be rewritten on different threads.
+  static constexpr bool concurrent_function_mutation = true;
 
   static host::ptr_range<host::function> functions(const program& p) { return host::ptr_range<host::function>(p.functions); }
   static std::string_view function_name(const program&, function_handle f) { return f->name; }
@@ -159,18 +163,31 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   /// The view variable takes the WindowBuffer; its defining call takes the variable's new type when
   /// the two agreed up to the WindowBuffer (as pypto re-mints the call): a real shape / dtype
   /// disagreement is left for the checker to report, not papered over.
-  static void attach_window(program&, var_handle view, expr_handle call, const window_handle& w) {
+  static void attach_window(program& p, var_handle view, expr_handle call, const window_handle& w) {
+    p.on_rollback([view, old = view->type.window] { view->type.window = old; });
     view->type.window = w;
-    if (call && call->kind == host::expr_kind::call && host::same_type_but_window(call->type, view->type))
+    if (call && call->kind == host::expr_kind::call && host::same_type_but_window(call->type, view->type)) {
+      p.on_rollback([call, old = call->type] { call->type = old; });
       call->type = view->type;
+    }
   }
-  static void wrap_body(program&, function_handle f, const scope_request<window_handle>& r) {
+  static void wrap_body(program& p, function_handle f, const scope_request<window_handle>& r) {
+    // Undo: the scope is the body's only statement; its statements become the body again.
+    p.on_rollback([f] {
+      auto scope = std::move(f->body.front());
+      f->body = std::move(scope->body);
+    });
     auto scope = host::make_scope(std::string(r.name), std::vector<std::int64_t>(r.devices.begin(), r.devices.end()),
                                   std::vector<host::window_ptr>(r.slots.begin(), r.slots.end()), {},
                                   std::move(f->body), r.loc);
     f->body.clear();
     f->body.push_back(std::move(scope));
   }
+
+  // optional: transactions (O5) — the program's undo journal (ir.hpp)
+  static std::size_t begin_transaction(program& p) { return p.begin_transaction(); }
+  static void commit(program& p, std::size_t token) { p.commit(token); }
+  static void rollback(program& p, std::size_t token) { p.rollback(token); }
 
  private:
   static std::optional<expr_handle> find(const std::vector<host::keyword>& ks, std::string_view name) {
@@ -179,3 +196,4 @@ struct neuronrw::host_traits<neuronrw::host::program> {
     return std::nullopt;
   }
 };
+static_assert(neuronrw::transactional_host_program<neuronrw::host::program>);
