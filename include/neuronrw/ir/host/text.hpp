@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -442,11 +443,25 @@ class printer {
 
 enum class tok : std::uint8_t { name, integer, string, punct, newline, indent, dedent, eof };
 
+/// One token: 20 bytes, a host program has about one per 3 bytes of text. Its text (name, digits,
+/// punctuation) is `len` bytes at `off` in the source, or for a string literal its decoded value
+/// at `off` in lexed::strings; indent, dedent, newline and eof have none.
 struct token {
-  tok kind = tok::eof;
-  std::string text;  ///< name / digits / decoded string / punctuation
+  std::uint32_t off = 0;
+  std::uint32_t len = 0;
   source_loc loc;
+  tok kind = tok::eof;
 };
+
+/// The lexer's output: the tokens and the decoded values of the string literals. A deque: it
+/// grows without copying, where a vector of millions of tokens peaks at 3x while it doubles.
+struct lexed {
+  std::deque<token> tokens;
+  std::string strings;
+};
+
+/// The largest host program the parser reads (token offsets and columns are 32-bit).
+inline constexpr std::size_t max_source_bytes = 0xFFFFFFFFu;
 
 struct failure {
   source_loc loc;
@@ -459,7 +474,10 @@ class lexer {
  public:
   explicit lexer(std::string_view src) : src_(src) {}
 
-  std::vector<token> run() {
+  lexed run() {
+    if (src_.size() > max_source_bytes)
+      fail({1, 1}, "input too large (" + std::to_string(src_.size()) + " bytes; at most " +
+                       std::to_string(max_source_bytes) + ")");
     bool line_start = true;
     while (pos_ < src_.size()) {
       if (line_start && brackets_.empty()) {
@@ -477,11 +495,11 @@ class lexer {
         if (width > indents_.back()) {
           indents_.push_back(width);
           if (indents_.size() > max_nesting) fail(here(), "nesting too deep");
-          emit(tok::indent, "", here());
+          emit(tok::indent, here());
         } else {
           while (width < indents_.back()) {
             indents_.pop_back();
-            emit(tok::dedent, "", here());
+            emit(tok::dedent, here());
           }
           if (width != indents_.back()) fail(here(), "unindent does not match any outer indentation level");
         }
@@ -494,7 +512,7 @@ class lexer {
         while (pos_ < src_.size() && !at_line_end()) ++pos_;
       } else if (c == '\n' || c == '\r') {
         if (brackets_.empty()) {
-          emit(tok::newline, "", here());
+          emit(tok::newline, here());
           line_start = true;
         }
         newline();
@@ -502,14 +520,14 @@ class lexer {
         const source_loc at = here();
         const std::size_t b = pos_;
         while (pos_ < src_.size() && is_ident_char(src_[pos_])) ++pos_;
-        emit(tok::name, std::string(src_.substr(b, pos_ - b)), at);
+        emit(tok::name, at, b, pos_ - b);
       } else if (c >= '0' && c <= '9') {
         const source_loc at = here();
         const std::size_t b = pos_;
         while (pos_ < src_.size() && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
         if (pos_ < src_.size() && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))
           fail(at, "invalid integer literal (only decimal integers are supported)");
-        emit(tok::integer, std::string(src_.substr(b, pos_ - b)), at);
+        emit(tok::integer, at, b, pos_ - b);
       } else if (c == '"' || c == '\'') {
         lex_string();
       } else {
@@ -517,13 +535,13 @@ class lexer {
       }
     }
     if (!brackets_.empty()) fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
-    if (!out_.empty() && out_.back().kind != tok::newline && out_.back().kind != tok::dedent)
-      emit(tok::newline, "", here());
+    if (!out_.tokens.empty() && out_.tokens.back().kind != tok::newline && out_.tokens.back().kind != tok::dedent)
+      emit(tok::newline, here());
     while (indents_.size() > 1) {
       indents_.pop_back();
-      emit(tok::dedent, "", here());
+      emit(tok::dedent, here());
     }
-    emit(tok::eof, "", here());
+    emit(tok::eof, here());
     return std::move(out_);
   }
 
@@ -538,11 +556,14 @@ class lexer {
   std::uint32_t line_ = 1;
   std::vector<std::size_t> indents_{0};
   std::vector<open_bracket> brackets_;
-  std::vector<token> out_;
+  lexed out_;
 
   source_loc here() const { return {line_, static_cast<std::uint32_t>(pos_ - line_begin_ + 1)}; }
   [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
-  void emit(tok k, std::string text, source_loc at) { out_.push_back({k, std::move(text), at}); }
+  /// A token without text, or with the `len` source bytes at `off`.
+  void emit(tok k, source_loc at, std::size_t off = 0, std::size_t len = 0) {
+    out_.tokens.push_back({static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(len), at, k});
+  }
   /// A line ends at "\n", "\r\n" or a lone "\r" (as Python reads source).
   bool at_line_end() const noexcept { return src_[pos_] == '\n' || src_[pos_] == '\r'; }
   /// Consumes the line end at the cursor ("\r\n" is one).
@@ -558,7 +579,8 @@ class lexer {
   void lex_string() {
     const source_loc at = here();
     const char q = src_[pos_++];
-    std::string value;
+    std::string& value = out_.strings;
+    const std::size_t begin = value.size();
     for (;;) {
       if (pos_ >= src_.size() || at_line_end()) fail(at, "unterminated string literal");
       const char c = src_[pos_++];
@@ -589,14 +611,14 @@ class lexer {
         default: fail(esc, std::string("unknown escape sequence '\\") + (e >= 0x20 && e < 0x7f ? std::string(1, e) : "?") + "'");
       }
     }
-    emit(tok::string, std::move(value), at);
+    emit(tok::string, at, begin, value.size() - begin);
   }
   void lex_punct() {
     const source_loc at = here();
     const char c = src_[pos_];
     if (c == '-' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '>') {
+      emit(tok::punct, at, pos_, 2);
       pos_ += 2;
-      emit(tok::punct, "->", at);
       return;
     }
     static constexpr std::string_view singles = "()[]{},:.=@-";
@@ -616,8 +638,8 @@ class lexer {
         fail(at, std::string("closing '") + c + "' does not match '" + brackets_.back().open + "'");
       brackets_.pop_back();
     }
+    emit(tok::punct, at, pos_, 1);
     ++pos_;
-    emit(tok::punct, std::string(1, c), at);
   }
 };
 
@@ -627,7 +649,10 @@ class lexer {
 
 class parser {
  public:
-  parser(std::vector<token> toks, std::string_view file) : t_(std::move(toks)) { prog_.file = std::string(file); }
+  parser(lexed toks, std::string_view src, std::string_view file)
+      : t_(std::move(toks.tokens)), strings_(std::move(toks.strings)), src_(src) {
+    prog_.file = std::string(file);
+  }
 
   program run() {
     while (at_name("import") || at_name("from")) {
@@ -655,15 +680,18 @@ class parser {
     expect(tok::dedent, "the end of the class body");
     expect(tok::eof, "the end of input after the program");
     for (auto& [name, loc] : calls_)
-      if (!prog_.find_function(name)) fail(loc, "call of undefined function '" + name + "'");
+      if (!function_names_.count(name)) fail(loc, "call of undefined function '" + name + "'");
     return std::move(prog_);
   }
 
  private:
-  std::vector<token> t_;
+  std::deque<token> t_;
+  std::string strings_;  ///< the string literals' decoded values (token::off of a string token)
+  std::string_view src_;
   std::size_t i_ = 0;
   program prog_;
   std::vector<std::pair<std::string, source_loc>> calls_;
+  std::unordered_set<std::string> function_names_;  // a set: a linear find per call was quadratic
   std::size_t depth_ = 0;
 
   // Per function.
@@ -696,18 +724,21 @@ class parser {
     return tk;
   }
   bool is(tok k) const { return peek().kind == k; }
-  bool at_punct(std::string_view p, std::size_t k = 0) const {
-    return peek(k).kind == tok::punct && peek(k).text == p;
+  std::string_view text(const token& tk) const {
+    return (tk.kind == tok::string ? std::string_view(strings_) : src_).substr(tk.off, tk.len);
   }
-  bool at_name(std::string_view n, std::size_t k = 0) const { return peek(k).kind == tok::name && peek(k).text == n; }
+  bool at_punct(std::string_view p, std::size_t k = 0) const {
+    return peek(k).kind == tok::punct && text(peek(k)) == p;
+  }
+  bool at_name(std::string_view n, std::size_t k = 0) const { return peek(k).kind == tok::name && text(peek(k)) == n; }
   [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
 
-  static std::string describe(const token& tk) {
+  std::string describe(const token& tk) const {
     switch (tk.kind) {
       case tok::name:
       case tok::integer:
-      case tok::punct: return "'" + tk.text + "'";
-      case tok::string: return "string " + quote(tk.text);
+      case tok::punct: return "'" + std::string(text(tk)) + "'";
+      case tok::string: return "string " + quote(text(tk));
       case tok::newline: return "end of line";
       case tok::indent: return "indent";
       case tok::dedent: return "dedent";
@@ -736,18 +767,19 @@ class parser {
   }
   std::string expect_ident(std::string_view what) {
     if (!is(tok::name)) unexpected(what);
-    return next().text;
+    return std::string(text(next()));
   }
   std::string expect_string(std::string_view what) {
     if (!is(tok::string)) unexpected(what);
-    return next().text;
+    return std::string(text(next()));
   }
   /// NAME ('.' NAME)*
   std::string dotted() {
     std::string path = expect_ident("a name");
     while (at_punct(".") && peek(1).kind == tok::name) {
       next();
-      path += "." + next().text;
+      path += '.';
+      path += text(next());
     }
     if (at_punct(".")) {
       next();
@@ -833,7 +865,7 @@ class parser {
     expect_keyword("def");
     const source_loc name_at = peek().loc;
     f->name = expect_ident("a function name");
-    if (prog_.find_function(f->name)) fail(name_at, "duplicate function '" + f->name + "'");
+    if (!function_names_.insert(f->name).second) fail(name_at, "duplicate function '" + f->name + "'");
     function_name_ = f->name;
     scopes_.assign(1, {});
     bindings_.clear();
@@ -941,8 +973,11 @@ class parser {
     if (!have_base) fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs base=");
     if (!have_size) fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs size=");
     std::string signature;
-    for (std::size_t k = sig_begin + 1; k < sig_end; ++k)
-      signature += std::to_string(static_cast<int>(t_[k].kind)) + ":" + t_[k].text + "\x1f";
+    for (std::size_t k = sig_begin + 1; k < sig_end; ++k) {
+      signature += std::to_string(static_cast<int>(t_[k].kind)) + ":";
+      signature += text(t_[k]);
+      signature += "\x1f";
+    }
     window_entry& w = entry(label);
     if (w.declared) {
       if (w.signature == signature) fail(label_at, "duplicate window " + quote(label));
@@ -1035,7 +1070,7 @@ class parser {
       if (at_punct("-") || is(tok::integer)) {
         out.push_back({parse_int(), nullptr});
       } else if (is(tok::name) && !at_punct(".", 1)) {
-        const std::string n = next().text;
+        const std::string n(text(next()));
         out.push_back({0, resolve(n, at, " in a shape")});
       } else {
         unexpected("a dimension (an integer or a variable)");
@@ -1086,7 +1121,7 @@ class parser {
       negative = true;
       if (!is(tok::integer)) unexpected("an integer after '-'");
     }
-    const std::string digits = next().text;
+    const std::string digits(text(next()));
     std::uint64_t v = 0;
     const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
     for (char c : digits) {
@@ -1119,7 +1154,7 @@ class parser {
     depth_guard g(*this);
     const source_loc at = peek().loc;
     if (at_punct("-") || is(tok::integer)) return make_int(parse_int(), at);
-    if (is(tok::string)) return make_str(next().text, at);
+    if (is(tok::string)) return make_str(std::string(text(next())), at);
     if (at_punct("[")) {
       next();
       std::vector<expr_ptr> elems;
@@ -1133,7 +1168,7 @@ class parser {
     }
     if (!is(tok::name)) unexpected("an expression");
     if (!at_punct(".", 1)) {
-      const std::string n = next().text;
+      const std::string n(text(next()));
       if (n == "True" || n == "False") return make_bool(n == "True", at);
       if (n == "None") return make_none(at);
       if (at_punct("("))
@@ -1160,7 +1195,7 @@ class parser {
     while (!at_punct(")")) {
       if (is(tok::name) && at_punct("=", 1)) {
         const source_loc kat = peek().loc;
-        std::string key = next().text;
+        std::string key(text(next()));
         next();
         seen_keyword = true;
         auto dup = [&](const std::vector<keyword>& ks) {
@@ -1203,12 +1238,12 @@ class parser {
       callee_kind ck = callee_kind::op;
       std::string callee;
       if (is(tok::string)) {
-        callee = next().text;
+        callee = text(next());
       } else if (at_name("self") && at_punct(".", 1) && peek(2).kind == tok::name) {
         next();
         next();
         ck = callee_kind::function;
-        callee = next().text;
+        callee = text(next());
       } else {
         unexpected("an op name string or self.FUNCTION");
       }
@@ -1454,7 +1489,7 @@ inline parse_result parse_program(std::string_view text, std::string_view file) 
   parse_result r;
   try {
     auto toks = text_detail::lexer(text).run();
-    r.value = text_detail::parser(std::move(toks), file).run();
+    r.value = text_detail::parser(std::move(toks), text, file).run();
   } catch (const text_detail::failure& f) {
     r.value.reset();
     r.error = diagnostic{std::string(file), f.loc, f.message};
