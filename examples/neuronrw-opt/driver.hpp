@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -76,6 +77,18 @@ struct run_env {
     prog.write([&] { err << text; });
   }
 };
+
+/// The most output one input (or one --split-input-file chunk) of `input_bytes` bytes may print
+/// (docs/driver.md §"Output size"): 64 bytes per input byte plus 1 MiB. The passes bound what they
+/// build (comm_domain_options' device and domain limits, the parsers' nesting limits); this bounds
+/// what is printed, so a small input cannot demand hundreds of megabytes whatever produced them.
+inline constexpr std::uint64_t max_output_per_input_byte = 64;
+inline constexpr std::uint64_t max_output_slack = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t max_output_bytes(std::uint64_t input_bytes) noexcept {
+  return input_bytes > (UINT64_MAX - max_output_slack) / max_output_per_input_byte
+             ? UINT64_MAX
+             : input_bytes * max_output_per_input_byte + max_output_slack;
+}
 
 namespace driver_detail {
 
@@ -241,6 +254,14 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
   }
   timing.add("Output", seconds_since(t0));
   if (env.failed) return finish(std::nullopt);
+  if (const auto limit = max_output_bytes(text.size()); out.size() > limit) {
+    env.emit(diag{severity::error, env.src.name(), {},
+                  "the output would be " + std::to_string(out.size()) + " bytes, more than the " + std::to_string(limit) +
+                      " allowed for " + std::to_string(text.size()) + " bytes of input (" +
+                      std::to_string(max_output_per_input_byte) + " per input byte plus " + std::to_string(max_output_slack) + ")",
+                  {}});
+    return finish(std::nullopt);
+  }
   return finish(std::move(out));
 }
 

@@ -437,6 +437,69 @@ TEST_CASE("options: another dialect's names") {
         "allocation)\n");
 }
 
+// ============================================================================ limits
+
+/// A host program whose functions main0, main1, ... each hold one allocation per entry of `ranges`
+/// (sizes of `pl.range` loops dispatching on it): one comm domain per distinct size.
+std::string limits_program(const std::vector<std::vector<int>>& functions) {
+  std::string s =
+      "@pl.program\nclass L:\n"
+      "    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+      "    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):\n"
+      "        return a\n";
+  for (std::size_t f = 0; f < functions.size(); ++f) {
+    s += "\n    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def main" + std::to_string(f) + "(self):\n";
+    for (std::size_t i = 0; i < functions[f].size(); ++i) {
+      const std::string b = "b" + std::to_string(i), v = "v" + std::to_string(i);
+      s += "        " + b + " = pld.tensor.alloc_window_buffer(64, name=\"" + b + "\")\n";
+      s += "        " + v + " = pld.tensor.window(" + b + ", [16], dtype=pl.FP32)\n";
+      s += "        for r in pl.range(" + std::to_string(functions[f][i]) + "):\n";
+      s += "            self.chip(" + v + ", device=r)\n";
+    }
+  }
+  return s;
+}
+
+/// materialize_comm_domain_scopes on `text` with `opts`: its errors, and the program unchanged
+/// when there are any.
+std::string materialize_errors(const std::string& text, const comm_domain_options& opts) {
+  program p = parse_ok(text, "l.py");
+  const std::string before = print_program(p);
+  const std::string errors = join(materialize_comm_domain_scopes(p, opts));
+  if (!errors.empty()) CHECK(print_program(p) == before);
+  return errors;
+}
+
+TEST_CASE("limits: the devices all the comm domains of a program list together") {
+  CHECK(comm_domain_options{}.max_total_listed_devices == std::uint64_t{1} << 20);
+  const std::string one = limits_program({{4, 5, 6}});
+  CHECK(materialize_errors(one, {.max_total_listed_devices = 15}).empty());  // 4 + 5 + 6: at the limit
+  CHECK(materialize_errors(one, {.max_total_listed_devices = 14}) ==
+        "l.py:17:14: error: MaterializeCommDomainScopes: comm domain of 'b2' lists 6 devices after 9 in the program's "
+        "other comm domains; at most 14 can be listed in all\n");
+  // The same coverage twice is one domain, listed once.
+  CHECK(materialize_errors(limits_program({{4, 4, 4}}), {.max_total_listed_devices = 4}).empty());
+  // The count runs across functions.
+  const std::string two = limits_program({{5}, {5}});
+  CHECK(materialize_errors(two, {.max_total_listed_devices = 10}).empty());
+  CHECK(materialize_errors(two, {.max_total_listed_devices = 9}) ==
+        "l.py:16:14: error: MaterializeCommDomainScopes: comm domain of 'b0' lists 5 devices after 5 in the program's "
+        "other comm domains; at most 9 can be listed in all\n");
+}
+
+TEST_CASE("limits: the comm domains of one function") {
+  CHECK(comm_domain_options{}.max_scopes_per_function == 64);
+  const std::string text = limits_program({{1, 2, 3}, {1, 2, 3}});
+  CHECK(materialize_errors(text, {.max_scopes_per_function = 3}).empty());
+  CHECK(materialize_errors(text, {.max_scopes_per_function = 2}) ==
+        "l.py:17:14: error: MaterializeCommDomainScopes: comm domain of 'b2' would be comm domain 3 of 'main0'; at "
+        "most 2 can nest in one function\n"
+        "l.py:32:14: error: MaterializeCommDomainScopes: comm domain of 'b2' would be comm domain 3 of 'main1'; at "
+        "most 2 can nest in one function\n");
+  // Allocations sharing a coverage share a domain and do not count twice.
+  CHECK(materialize_errors(limits_program({{2, 2, 3, 3}}), {.max_scopes_per_function = 2}).empty());
+}
+
 // ============================================================================ the archetype
 
 /// The program of tests/passes/comm_domain_archetype.hpp, on the full (rewritable) archetype.

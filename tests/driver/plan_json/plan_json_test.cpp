@@ -920,7 +920,7 @@ TEST_CASE("plan_json_enums: every spelling, in enumerator order") {
   "move_position": ["before", "after"],
   "f2c_problem_code": ["unknown_fusion_kind", "non_string_kind", "no_body", "bad_terminator", "region_arguments", "captured_value"],
   "f2c_skip_reason": ["gen_composite"],
-  "comm_domain_refusal_code": ["bad_alloc_call", "unsupported_device", "non_unit_step", "collective_in_loop", "bad_collective_call", "no_coverage_to_share", "dead_allocation", "unconsumed_allocation", "untyped_view", "too_many_devices", "duplicate_name"],
+  "comm_domain_refusal_code": ["bad_alloc_call", "unsupported_device", "non_unit_step", "collective_in_loop", "bad_collective_call", "no_coverage_to_share", "dead_allocation", "unconsumed_allocation", "untyped_view", "too_many_devices", "too_many_scopes", "duplicate_name"],
   "comm_domain_status": ["materialize", "no_allocs", "already_materialized", "failed"]
 }
 )json");
