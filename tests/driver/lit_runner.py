@@ -110,8 +110,8 @@ class Runner:
         ("comm_domain_errors.py",
          "        # expected-error@+1 {{materialize-comm-domain-scopes: dead_allocation:", "        # dead_allocation:",
          "a missing expected-error in a host program"),
-        ("comm_domain_errors.py", "{{materialize-comm-domain-scopes: too_many_devices:",
-         "{{materialize-comm-domain-scopes: duplicate_name:", "a wrong code in a host program's expected-error"),
+        ("comm_domain_errors.py", "{{materialize-comm-domain-scopes: too_many_devices: comm domain of 'buf'",
+         "{{materialize-comm-domain-scopes: duplicate_name: comm domain of 'buf'", "a wrong code in a host program's expected-error"),
         ("pass_options.mlir", "// RUN: neuronrw-opt %s -o %t.plain", "// RUN: neuronrw-opt %s --no-such-flag -o %t.plain",
          "a RUN line whose command fails"),
     ]
