@@ -42,6 +42,12 @@ std::vector<error_case> cases() {
      "e.py:2:8: error: expected ':' after the class name, got end of line"},
     {"@pl.program\nclass P:\npass\n",
      "e.py:3:1: error: expected an indented class body, got 'pass'"},
+    // Python's keywords (and `self`) name no program and no function: the printer would have to
+    // rename them, so the round trip would not be exact (found by fuzz_host_roundtrip).
+    {"@pl.program\nclass yield:\n    pass\n",
+     "e.py:2:7: error: cannot bind the reserved name 'yield'"},
+    {"@pl.program\nclass P:\n    @pl.function\n    def class(self):\n        pass\n",
+     "e.py:4:9: error: cannot bind the reserved name 'class'"},
     {"@pl.program\nclass P:\n    pass\nx = 1\n",
      "e.py:4:1: error: expected the end of input after the program, got 'x'"},
     {"@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, level=pl.Level.CHIP)\n    def f(self):\n        pass\n",

@@ -667,7 +667,7 @@ class parser {
     expect_path("pl.program", "a program decorator");
     expect_newline();
     expect_keyword("class");
-    prog_.name = expect_ident("a program name");
+    prog_.name = binding_name("a program name");  // Python: `class yield:` is a syntax error
     expect_punct(":", "after the class name");
     expect_newline();
     expect(tok::indent, "an indented class body");
@@ -864,7 +864,7 @@ class parser {
     expect_newline();
     expect_keyword("def");
     const source_loc name_at = peek().loc;
-    f->name = expect_ident("a function name");
+    f->name = binding_name("a function name");
     if (!function_names_.insert(f->name).second) fail(name_at, "duplicate function '" + f->name + "'");
     function_name_ = f->name;
     scopes_.assign(1, {});
