@@ -1,6 +1,7 @@
 // examples/custom_ir/custom_ir_traits.hpp — the whole adaptation of the `mini` IR to neuronrw:
 // one specialization of neuronrw::ir_traits, read + ordered + reschedulable + groupable (what
-// ScheduleFusion needs; docs/concepts.md numbers each requirement). The IR is not changed.
+// ScheduleFusion needs; docs/concepts.md numbers each requirement), and transactions (optional O5,
+// what the gated apply needs to roll back). The IR is not changed.
 // G, the object the pass receives, is the compiler's `mini::Module`; handles are its own
 // pointers (hashable through std::hash, so nothing else is needed).
 #pragma once
@@ -87,10 +88,12 @@ struct neuronrw::ir_traits<mini::Module> {
   }
 
   // ---- reschedulable: splice within the block
-  static void move_before(G&, op_handle o, op_handle anchor) {
+  static void move_before(G& g, op_handle o, op_handle anchor) {
+    note_position(g, o);
     anchor->parent->instrs.splice(anchor->self, o->parent->instrs, o->self);
   }
-  static void move_after(G&, op_handle o, op_handle anchor) {
+  static void move_after(G& g, op_handle o, op_handle anchor) {
+    note_position(g, o);
     anchor->parent->instrs.splice(std::next(anchor->self), o->parent->instrs, o->self);
   }
 
@@ -123,6 +126,22 @@ struct neuronrw::ir_traits<mini::Module> {
     mini::emit(*f.body, std::string(r.terminator_name), {r.live_outs.begin(), r.live_outs.end()});
     for (std::size_t i = 0; i < r.live_outs.size(); ++i)
       rewire(r.live_outs[i], f.results[i].get(), [&](op_handle u) { return !inside(u); });
+    if (g.transactions > 0)  // undo: rewire back, drop the return, move the run out, drop f
+      g.undo_log.push_back([&g, &f, &outer, ins = std::vector<value_handle>(r.live_ins.begin(), r.live_ins.end()),
+                             outs = std::vector<value_handle>(r.live_outs.begin(), r.live_outs.end()),
+                             run = std::vector<op_handle>(r.ops.begin(), r.ops.end())] {
+        auto all = [](op_handle) { return true; };
+        for (std::size_t i = 0; i < outs.size(); ++i) rewire(f.results[i].get(), outs[i], all);
+        for (std::size_t i = 0; i < ins.size(); ++i) rewire(f.body->params[i].get(), ins[i], all);
+        drop_uses(&f.body->instrs.back());
+        for (op_handle o : run) {
+          outer.instrs.splice(f.self, f.body->instrs, o->self);
+          o->parent = &outer;
+        }
+        drop_uses(&f);
+        outer.instrs.erase(f.self);
+        --g.fusion_count;
+      });
     return &f;
   }
   static std::optional<std::string> string_attribute(const G&, op_handle o, std::string_view name) {
@@ -131,7 +150,27 @@ struct neuronrw::ir_traits<mini::Module> {
     return std::nullopt;
   }
 
+  // ---- optional O5, transactions: the compiler's undo log (mini_ir.hpp); the token is its length
+  static std::size_t begin_transaction(G& g) { return ++g.transactions, g.undo_log.size(); }
+  static void commit(G& g, std::size_t) {
+    if (--g.transactions == 0) g.undo_log.clear();
+  }
+  static void rollback(G& g, std::size_t token) {
+    for (; g.undo_log.size() > token; g.undo_log.pop_back()) g.undo_log.back()();
+    if (--g.transactions == 0) g.undo_log.clear();
+  }
+
  private:
+  // Records where `o` is, so rollback can splice it back before its old successor.
+  static void note_position(G& g, op_handle o) {
+    if (g.transactions > 0)
+      g.undo_log.push_back([o, block = o->parent, next = std::next(o->self)] {
+        block->instrs.splice(next, o->parent->instrs, o->self);
+      });
+  }
+  static void drop_uses(op_handle o) {
+    for (value_handle v : o->operands) v->users.erase(std::find(v->users.begin(), v->users.end(), o));
+  }
   template <class Pred>
   static void rewire(value_handle from, value_handle to, Pred use_here) {
     const std::vector<op_handle> users = from->users;  // set_operand edits the list
@@ -143,3 +182,4 @@ struct neuronrw::ir_traits<mini::Module> {
 };
 
 static_assert(neuronrw::require_groupable_ir<mini::Module>());
+static_assert(neuronrw::transactional_ir<mini::Module>);

@@ -1,8 +1,10 @@
 // examples/custom_ir — ScheduleFusion on a compiler's own IR (mini_ir.hpp), adapted in one header
 // (custom_ir_traits.hpp): build a small tensor-parallel layer, plan, print the plan, apply, and
-// print before/after in the compiler's own text form. Then declare a second co-scheduling pattern
+// print before/after in the compiler's own text form (a gated apply refused part-way first: it
+// rolls back). Then declare a second co-scheduling pattern
 // (mixture-of-experts dispatch → combine) in one line and run it the same way.
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,13 @@ int main() {
   auto plan = neuronrw::plan_schedule_fusion(std::as_const(m), std::vector<mini::Block*>{&layer.entry}, opts);
   std::cout << "== ScheduleFusion plan\n";
   print_plan(std::cout, plan);
+  // A gated apply asks a gate before each mutation step; refusing step 2 (the grouping) rolls back.
+  std::ostringstream before, after;
+  mini::print(before, layer);
+  const auto status = neuronrw::apply(m, plan, neuronrw::fail_at_step{2});
+  mini::print(after, layer);
+  std::cout << "== refusing step 2: " << status.reason
+            << "; unchanged: " << (before.str() == after.str() ? "yes" : "no") << "\n";
   neuronrw::apply(m, plan);
   std::cout << "== after\n";
   mini::print(std::cout, layer);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <list>
 #include <memory>
@@ -60,6 +61,10 @@ struct Function {
 struct Module {
   std::vector<std::unique_ptr<Function>> functions;
   int fusion_count = 0;  // names new fusions uniquely
+  // The compiler's undo log, as a rewriter keeps one: while `transactions` > 0, each rewrite
+  // pushes how to undo itself; rolling back runs them newest first.
+  std::vector<std::function<void()>> undo_log;
+  int transactions = 0;
 };
 
 /// Appends an instruction to `b` (before `before` when given).

@@ -1,8 +1,8 @@
 // Transactional applies (passes/transaction.hpp, docs/concepts.md §"O5: transactions"): for every
 // pass — ScheduleFusion, ScheduleFusion with composites, FusionToComposite (on each input and on
 // ScheduleFusion's output), MaterializeCommDomainScopes — on every input of tests/corpus/,
-// tests/corpus/schedule_fusion/, tests/corpus/host/, examples/mlir/, examples/host/ and on random
-// functions, a clean gated apply counts its mutation steps N; then for every k in 0..N-1 a fresh
+// tests/corpus/schedule_fusion/, tests/corpus/host/, examples/mlir/, examples/host/, on random
+// functions and on examples/custom_ir's own IR (ScheduleFusion and its MoE pattern), a clean gated apply counts its mutation steps N; then for every k in 0..N-1 a fresh
 // copy is applied with a gate refusing step k, and the test checks the status names step k, the
 // printed IR is byte-identical to the input's print, and the very same plan applied again to the
 // rolled-back IR gives the clean output (so every handle the plan holds still means the same op).
@@ -21,12 +21,16 @@
 
 #include "passes/schedule_fusion_random_function.hpp"
 
+#include "../examples/custom_ir/custom_ir_traits.hpp"  // the README's "adapt your own IR" example
+
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -351,6 +355,90 @@ TEST_CASE("reference IR: every journaled primitive is undone on its own") {
   CHECK(ref::print(m) != before);
   m.rollback(outer);
   CHECK(ref::print(m) == before);
+}
+
+// ---------------------------------------------------------------- examples/custom_ir's IR
+// The README's "adapt your own IR" example models O5 with an undo log of its own: the same
+// layers as its main.cpp, ScheduleFusion and the MoE pattern, a refusal at every step.
+mini::Module custom_module() {
+  mini::Module m;
+  auto& f = *m.functions.emplace_back(std::make_unique<mini::Function>());
+  f.name = "layer";
+  auto& b = f.entry;
+  auto& w1 = mini::add_param(b, "%w1", "f32[4,8]");
+  auto& w2 = mini::add_param(b, "%w2", "f32[4,8]");
+  auto& x = mini::add_param(b, "%x", "f32[16,8]");
+  auto* g1 = mini::emit(b, "all-gather", {&w1}, {{"%g1", "f32[16,8]"}}, {{"dim", "0"}}).results[0].get();
+  auto* g2 = mini::emit(b, "all-gather", {&w2}, {{"%g2", "f32[16,8]"}}, {{"dim", "0"}}).results[0].get();
+  auto* h = mini::emit(b, "multiply", {&x, g1}, {{"%h", "f32[16,8]"}}).results[0].get();
+  auto* n = mini::emit(b, "negate", {&x}, {{"%n", "f32[16,8]"}}).results[0].get();
+  auto* r1 = mini::emit(b, "reduce-scatter", {g1}, {{"%r1", "f32[4,8]"}}, {{"dim", "0"}}).results[0].get();
+  auto* g3 = mini::emit(b, "all-gather", {r1}, {{"%g3", "f32[16,8]"}}, {{"dim", "0"}}).results[0].get();
+  auto* u = mini::emit(b, "tanh", {h}, {{"%u", "f32[16,8]"}}).results[0].get();
+  auto* r3 = mini::emit(b, "reduce-scatter", {g3}, {{"%r3", "f32[4,8]"}}, {{"dim", "0"}}).results[0].get();
+  auto* s = mini::emit(b, "add", {g2, h}, {{"%s", "f32[16,8]"}}).results[0].get();
+  auto* r2 = mini::emit(b, "reduce-scatter", {g2, s}, {{"%r2", "f32[4,8]"}}, {{"dim", "0"}}).results[0].get();
+  mini::emit(b, "return", {r1, r2, r3, h, n, u});
+  auto& moe = *m.functions.emplace_back(std::make_unique<mini::Function>());
+  moe.name = "moe";
+  auto& mb = moe.entry;
+  auto& tokens = mini::add_param(mb, "%tokens", "f32[8,16]");
+  auto& expert = mini::add_param(mb, "%expert", "f32[16,16]");
+  auto* d = mini::emit(mb, "all-to-all", {&tokens}, {{"%dispatch", "f32[8,16]"}}).results[0].get();
+  auto* e = mini::emit(mb, "dot", {d, &expert}, {{"%e", "f32[8,16]"}}).results[0].get();
+  auto* c = mini::emit(mb, "all-to-all", {d}, {{"%combine", "f32[8,16]"}}).results[0].get();
+  mini::emit(mb, "return", {c, e});
+  return m;
+}
+
+using moe_overlap = co_schedule_pattern<kinds::all_to_all, kinds::all_to_all, default_boundary_set, 64, "MoEOverlap">;
+using mini_plan = schedule_fusion_plan_t<mini::Module>;
+
+TEST_CASE("examples/custom_ir: a refused step at any point rolls the custom IR back") {
+  const schedule_fusion_options opts{.group_op_name = "fusion", .terminator_name = "return"};
+  std::size_t steps = 0;
+  for (const bool moe : {false, true}) {
+    CAPTURE(moe);
+    pass_under_test<mini::Module, mini_plan> t;
+    t.make = custom_module;
+    t.plan = [&](const mini::Module& m) {
+      const std::vector<mini::Block*> roots{&m.functions[0]->entry, &m.functions[1]->entry};
+      return moe ? plan_schedule_fusion<moe_overlap>(m, roots, opts) : plan_schedule_fusion(m, roots, opts);
+    };
+    t.apply_plain = [](mini::Module& m, const mini_plan& p) { neuronrw::apply(m, p); };
+    t.apply_gated = [](mini::Module& m, const mini_plan& p, std::function<bool(std::size_t)> g) {
+      auto st = neuronrw::apply(m, p, std::move(g));
+      CHECK(m.undo_log.empty());
+      CHECK(m.transactions == 0);
+      return st;
+    };
+    t.print = [](const mini::Module& m) {
+      std::ostringstream os;
+      for (auto& f : m.functions) mini::print(os, *f);
+      os << "fusions made: " << m.fusion_count << "\n";
+      return os.str();
+    };
+    // Users lists, which the print does not show: same sets of users (order may differ).
+    t.state = [](const mini::Module& m, const mini::Module&) {
+      std::string s;
+      for (auto& f : m.functions) {
+        std::vector<const mini::Block*> blocks{&f->entry};
+        while (!blocks.empty()) {
+          const auto* b = blocks.back();
+          blocks.pop_back();
+          for (auto& p : b->params) s += p->name + ":" + std::to_string(p->users.size()) + " ";
+          for (auto& i : b->instrs) {
+            s += i.opcode + (i.parent == b ? "" : "(wrong parent)") + " ";
+            for (auto& r : i.results) s += r->name + ":" + std::to_string(r->users.size()) + " ";
+            if (i.body) blocks.push_back(i.body.get());
+          }
+        }
+      }
+      return s;
+    };
+    steps += check_every_step(t);
+  }
+  CHECK(steps == 7);  // the moves and groupings of the two clean applies
 }
 
 using comm_plan = comm_domain_plan<host::program>;

@@ -254,19 +254,22 @@ class module {
   /// Trailing `loc(...)` text of the op as parsed ("" when none).
   const std::string& loc_text(op_ref op) const { return cold_[op.id].loc_text; }
   void set_loc_text(op_ref op, std::string t) {
-    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].loc_text](module& m) mutable { m.cold_[op.id].loc_text = std::move(old); });
+    if (journal_depth_ != 0)
+      note_cold([op, old = cold_[op.id].loc_text](module& m) mutable { m.cold_[op.id].loc_text = std::move(old); });
     cold_[op.id].loc_text = std::move(t);
   }
   /// Generic-form properties `<{...}>` of a registered op other than func.*, kept verbatim.
   const std::string& properties_text(op_ref op) const { return cold_[op.id].properties; }
   void set_properties_text(op_ref op, std::string t) {
-    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].properties](module& m) mutable { m.cold_[op.id].properties = std::move(old); });
+    if (journal_depth_ != 0)
+      note_cold([op, old = cold_[op.id].properties](module& m) mutable { m.cold_[op.id].properties = std::move(old); });
     cold_[op.id].properties = std::move(t);
   }
   /// Name hint of the op's result group (printed as %hint or %hint:N).
   const std::string& name_hint(op_ref op) const { return cold_[op.id].name_hint; }
   void set_name_hint(op_ref op, std::string h) {
-    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].name_hint](module& m) mutable { m.cold_[op.id].name_hint = std::move(old); });
+    if (journal_depth_ != 0)
+      note_cold([op, old = cold_[op.id].name_hint](module& m) mutable { m.cold_[op.id].name_hint = std::move(old); });
     cold_[op.id].name_hint = std::move(h);
   }
 
