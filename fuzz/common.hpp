@@ -16,14 +16,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
 namespace fuzz {
 
+/// `s` with bytes other than printable ASCII, newline and tab as \xNN.
+inline std::string printable(std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t') out += ch;
+    else out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+  }
+  return out;
+}
+
 /// Prints `what` and the texts that differ (when given), then traps.
 [[noreturn]] inline void violation(std::string_view what, std::string_view first = {}, std::string_view second = {}) {
   std::fprintf(stderr, "fuzz property violated: %.*s\n", static_cast<int>(what.size()), what.data());
   if (!first.empty() || !second.empty()) {
     std::size_t i = 0;
     while (i < first.size() && i < second.size() && first[i] == second[i]) ++i;
-    std::fprintf(stderr, "first differs at byte %zu\n--- first ---\n%.*s\n--- second ---\n%.*s\n", i,
-                 static_cast<int>(first.size()), first.data(), static_cast<int>(second.size()), second.data());
+    const std::string a = printable(first), b = printable(second);
+    std::fprintf(stderr, "first differs at byte %zu\n--- first ---\n%s\n--- second ---\n%s\n", i, a.c_str(), b.c_str());
   }
   std::fflush(stderr);
   __builtin_trap();
