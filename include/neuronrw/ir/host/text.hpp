@@ -689,6 +689,10 @@ class parser {
   std::string strings_;  ///< the string literals' decoded values (token::off of a string token)
   std::string_view src_;
   std::size_t i_ = 0;
+  /// The index of t_.front(): the tokens before the current function are dropped when it starts
+  /// (nothing reads back across functions), so the tokens left shrink as the program grows and
+  /// the peak is about the program alone.
+  std::size_t base_ = 0;
   program prog_;
   std::vector<std::pair<std::string, source_loc>> calls_;
   std::unordered_set<std::string> function_names_;  // a set: a linear find per call was quadratic
@@ -717,10 +721,10 @@ class parser {
   std::string function_name_;
 
   // ---- tokens -----------------------------------------------------------------------------
-  const token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
+  const token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, base_ + t_.size() - 1) - base_]; }
   const token& next() {
-    const token& tk = t_[std::min(i_, t_.size() - 1)];
-    if (i_ < t_.size() - 1) ++i_;
+    const token& tk = t_[std::min(i_, base_ + t_.size() - 1) - base_];
+    if (i_ < base_ + t_.size() - 1) ++i_;
     return tk;
   }
   bool is(tok k) const { return peek().kind == k; }
@@ -836,6 +840,7 @@ class parser {
 
   // ---- program structure ------------------------------------------------------------------
   void parse_function() {
+    for (; base_ < i_; ++base_) t_.pop_front();
     const source_loc at = peek().loc;
     expect_punct("@", "before a function (@pl.function)");
     expect_path("pl.function", "a function decorator");
@@ -974,8 +979,8 @@ class parser {
     if (!have_size) fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs size=");
     std::string signature;
     for (std::size_t k = sig_begin + 1; k < sig_end; ++k) {
-      signature += std::to_string(static_cast<int>(t_[k].kind)) + ":";
-      signature += text(t_[k]);
+      signature += std::to_string(static_cast<int>(t_[k - base_].kind)) + ":";
+      signature += text(t_[k - base_]);
       signature += "\x1f";
     }
     window_entry& w = entry(label);
