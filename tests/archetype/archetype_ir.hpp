@@ -8,7 +8,7 @@
 // nothing above it, minus the requirements named in the `Without` bitmask (`ir_req::*`, one bit
 // per NEURONRW_IR_CHECK entry of concepts/ir.hpp, named after the concept that checks it), plus
 // the optional capabilities named in `Caps` (`cap::op_index`, `cap::argument_block`,
-// `cap::is_terminator`). An algorithm instantiated and run on `ir_at<layer::ordered>` provably
+// `cap::is_terminator`, `cap::transaction`). An algorithm instantiated and run on `ir_at<layer::ordered>` provably
 // asks for nothing beyond ordered_ir; the compile-fail tests (tests/compile_fail/generate.py)
 // remove one requirement at a time and expect that requirement's message.
 //
@@ -78,12 +78,13 @@ enum : unsigned {
 };
 }  // namespace ir_req
 
-/// The optional capabilities of concepts/ir.hpp (O1-O3); none by default.
+/// The optional capabilities of concepts/ir.hpp (O1-O3, O5); none by default.
 namespace cap {
 enum : unsigned {
   op_index = 1u << 0,        ///< O1 op_index / op_index_bound (the op id)
   argument_block = 1u << 1,  ///< O2 argument_block (needs ordered_ir's block_handle)
   is_terminator = 1u << 2,   ///< O3 is_terminator: kind return_, or marked with mark_terminator
+  transaction = 1u << 3,     ///< O5 transactions, the least way: the token is a copy of the content
 };
 }  // namespace cap
 
@@ -514,6 +515,20 @@ struct neuronrw::ir_traits<neuronrw::archetype::ir_at<L, W, C>>
   {
     return g.op(o).terminator || g.op(o).kind == kind_id_v<kinds::return_>;
   }
+  // O5: a snapshot of the whole content; handles are ids, so restoring it restores their meaning.
+  static archetype::ir_storage begin_transaction(G& g)
+    requires((C & archetype::cap::transaction) != 0)
+  {
+    return g;
+  }
+  static void commit(G&, const archetype::ir_storage&)
+    requires((C & archetype::cap::transaction) != 0)
+  {}
+  static void rollback(G& g, const archetype::ir_storage& snapshot)
+    requires((C & archetype::cap::transaction) != 0)
+  {
+    static_cast<archetype::ir_storage&>(g) = snapshot;
+  }
 };
 
 #undef NEURONRW_ARCHETYPE_HAS
@@ -525,6 +540,8 @@ static_assert(read_ir<ir_at<layer::read>> && !ordered_ir<ir_at<layer::read>>);
 static_assert(ordered_ir<ir_at<layer::ordered>> && !reschedulable_ir<ir_at<layer::ordered>>);
 static_assert(reschedulable_ir<ir_at<layer::reschedulable>> && !groupable_ir<ir_at<layer::reschedulable>>);
 static_assert(groupable_ir<ir_at<layer::groupable>> && !outlinable_ir<ir_at<layer::groupable>>);
-static_assert(outlinable_ir<ir> && !indexed_ir<ir> && !argument_block_ir<ir> && !terminator_aware_ir<ir>);
+static_assert(outlinable_ir<ir> && !indexed_ir<ir> && !argument_block_ir<ir> && !terminator_aware_ir<ir> &&
+              !transactional_ir<ir>);
+static_assert(transactional_ir<ir_at<layer::groupable, 0, cap::transaction>>);
 
 }  // namespace neuronrw::archetype

@@ -20,6 +20,8 @@
 #include <neuronrw/passes/transaction.hpp>
 
 #include "passes/schedule_fusion_random_function.hpp"
+#include "passes/schedule_fusion_support.hpp"
+#include "archetype/archetype_ir.hpp"
 
 #include "../examples/custom_ir/custom_ir_traits.hpp"  // the README's "adapt your own IR" example
 
@@ -355,6 +357,35 @@ TEST_CASE("reference IR: every journaled primitive is undone on its own") {
   CHECK(ref::print(m) != before);
   m.rollback(outer);
   CHECK(ref::print(m) == before);
+}
+
+// ---------------------------------------------------------------- the archetype IR
+// The gated applies ask for nothing beyond their concept plus O5: instantiated and run on the
+// archetype with only the transaction capability (a snapshot token), on the ScheduleFusion corpus.
+using txn_archetype = archetype::ir_at<archetype::layer::outlinable, 0, archetype::cap::transaction>;
+using arch_sf_plan = schedule_fusion_plan_t<txn_archetype>;
+
+TEST_CASE("archetype IR with O5: a refused step at any point rolls ScheduleFusion back") {
+  std::size_t steps = 0;
+  for (const auto& path : inputs(env_dir("NEURONRW_CORPUS_DIR") / "schedule_fusion", ".mlir")) {
+    const std::string text = read_file(path);
+    const std::string name = path.filename().string();
+    CAPTURE(name);
+    for (const bool composites : {false, true}) {
+      pass_under_test<txn_archetype, arch_sf_plan> t;
+      t.make = [&] { return sf_support::to_archetype<txn_archetype>(parse_mlir(text, name)); };
+      t.plan = [composites](const txn_archetype& a) {
+        return composites ? plan_schedule_fusion_composites(a) : plan_schedule_fusion(a);
+      };
+      t.apply_plain = [](txn_archetype& a, const arch_sf_plan& p) { neuronrw::apply(a, p); };
+      t.apply_gated = [](txn_archetype& a, const arch_sf_plan& p, std::function<bool(std::size_t)> g) {
+        return neuronrw::apply(a, p, std::move(g));
+      };
+      t.print = [](const txn_archetype& a) { return sf_support::structure(a); };
+      steps += check_every_step(t);
+    }
+  }
+  CHECK(steps >= 100);
 }
 
 // ---------------------------------------------------------------- examples/custom_ir's IR
