@@ -73,7 +73,8 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   using window_handle = host::window_ptr;
   /// passes/parallel.hpp rule R2: make_window_buffer, attach_window and wrap_body change only the
   /// given function's nodes (every node is owned by its function; WindowBuffers are new objects),
-  /// so different functions may be rewritten on different threads.
+  /// so different functions may be rewritten on different threads — outside a transaction: inside
+  /// one they also append to the program's undo journal, which is shared.
   static constexpr bool concurrent_function_mutation = true;
 
   static host::ptr_range<host::function> functions(const program& p) { return host::ptr_range<host::function>(p.functions); }

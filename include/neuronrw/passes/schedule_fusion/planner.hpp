@@ -127,6 +127,48 @@ class planner {
     return std::move(plan_);
   }
 
+  /// The plan of the roots run since the previous part (its indices — candidates, units,
+  /// clusters, composite_order — count from 0 within it), and a fresh part begins with the same
+  /// options; the scratch memory is kept. Planning function by function with one planner and
+  /// concatenating the parts (indices shifted, messages redone) gives take()'s plan up to the
+  /// composite names (passes/parallel.hpp does this, one planner per worker thread).
+  plan_type take_part() {
+    if (plan_.emit_composites) name_composites();
+    plan_type part = std::move(plan_);
+    plan_ = plan_type{};
+    plan_.producer_kind = part.producer_kind;
+    plan_.consumer_kind = part.consumer_kind;
+    plan_.fusion_kind = part.fusion_kind;
+    plan_.group_op_name = part.group_op_name;
+    plan_.terminator_name = part.terminator_name;
+    plan_.budget = part.budget;
+    plan_.skip_attribute = part.skip_attribute;
+    plan_.emit_composites = part.emit_composites;
+    member_.clear();
+    return part;
+  }
+
+  // Why, in words; describe() prints the same with the ops named.
+  static std::string message(const plan_type& plan, const refusal_type& r) {
+    const std::string producer(plan.producer_kind), consumer(plan.consumer_kind);
+    switch (r.code) {
+      case schedule_refusal::no_producer_operand: return "no operand is defined by an op of kind " + producer;
+      case schedule_refusal::already_fused: return "the " + consumer + " is already inside a fusion";
+      case schedule_refusal::producer_claimed:
+        return "its " + producer + " belongs to cluster " + std::to_string(r.cluster);
+      case schedule_refusal::different_block: return "its " + producer + " is in another block";
+      case schedule_refusal::budget_exceeded:
+        return "the dependence walk would visit more than " + std::to_string(plan.budget) + " ops";
+      case schedule_refusal::non_convex:
+        return "an op outside the cluster depends on the " + producer + " and feeds the " + consumer;
+      case schedule_refusal::splits_cluster:
+        return "cluster " + std::to_string(r.cluster) + " uses the " + producer + " and feeds the " + consumer;
+      case schedule_refusal::reschedule_refused:
+        return "the dominance repair refused: " + std::string(to_string(r.repair));
+    }
+    return {};
+  }
+
  private:
   bool is_fusion(op o) const {
     return ir::kind(g_, o) == kind_id_v<kinds::fusion> ||
@@ -135,7 +177,7 @@ class planner {
 
   void refuse(refusal_type r) {
     r.candidate = candidate_;
-    r.message = message(r);
+    r.message = message(plan_, r);
     plan_.refused.push_back(std::move(r));
   }
   refusal_type make_refusal(std::size_t unit, schedule_refusal code, op consumer, op concerned) const {
@@ -147,27 +189,6 @@ class planner {
     r.path_from = r.path_to = ir::null_op<G>();
     return r;
   }
-  // Why, in words; describe() prints the same with the ops named.
-  std::string message(const refusal_type& r) const {
-    const std::string producer(plan_.producer_kind), consumer(plan_.consumer_kind);
-    switch (r.code) {
-      case schedule_refusal::no_producer_operand: return "no operand is defined by an op of kind " + producer;
-      case schedule_refusal::already_fused: return "the " + consumer + " is already inside a fusion";
-      case schedule_refusal::producer_claimed:
-        return "its " + producer + " belongs to cluster " + std::to_string(r.cluster);
-      case schedule_refusal::different_block: return "its " + producer + " is in another block";
-      case schedule_refusal::budget_exceeded:
-        return "the dependence walk would visit more than " + std::to_string(plan_.budget) + " ops";
-      case schedule_refusal::non_convex:
-        return "an op outside the cluster depends on the " + producer + " and feeds the " + consumer;
-      case schedule_refusal::splits_cluster:
-        return "cluster " + std::to_string(r.cluster) + " uses the " + producer + " and feeds the " + consumer;
-      case schedule_refusal::reschedule_refused:
-        return "the dominance repair refused: " + std::string(to_string(r.repair));
-    }
-    return {};
-  }
-
   std::size_t cluster_of(op o) const {
     auto it = member_.find(o);
     return it == member_.end() ? plan_type::none : it->second;

@@ -1,0 +1,312 @@
+// neuronrw/passes/parallel.hpp — the passes over the functions of one module on several threads
+// (std::jthread), with output byte-identical to the sequential pass.
+//
+//   auto p = neuronrw::plan_schedule_fusion_parallel(g, {}, {.threads = 4});   // == plan_schedule_fusion(g)
+//   auto p = neuronrw::schedule_fusion_parallel(g, {}, {.threads = 4});        // == schedule_fusion(g)
+//   auto p = neuronrw::plan_schedule_fusion_composites_parallel(g, ...);       // and _composites_parallel
+//   auto p = neuronrw::plan_fusion_to_composite_parallel(g, ...);              // and fusion_to_composite_parallel
+//   auto p = neuronrw::plan_comm_domain_scopes_parallel(p, ...);               // and materialize_..._parallel
+//
+// How: the functions are handed out one at a time (an atomic counter) to N workers — the calling
+// thread and N-1 std::jthreads — each planning its function with its own planner (its own scratch
+// memory). The per-function parts are then concatenated in function order on the calling thread,
+// their indices shifted (candidates, units, clusters) and the module-level decisions taken there,
+// sequentially and in the sequential pass's order: the decomposition names of FusionToComposite
+// and of the composites flavour (counted from 0 in plan order, skipping the names the module
+// defines). So the merged plan is equal, field for field, to the sequential pass's plan, whatever
+// the number of threads or the scheduling. apply then runs:
+//   - MaterializeCommDomainScopes, on an IR that declares function-local mutation (below): one
+//     function per task on the workers (each task rewrites only its own function);
+//   - otherwise, and always for ScheduleFusion and FusionToComposite: sequentially, in plan
+//     order, with the pass's own apply. Their rewrites create ops, values and (FusionToComposite)
+//     functions, which a flat IR such as the reference IR allocates in module-wide tables; and the
+//     composites' functions are module-level by definition.
+// The result is therefore the sequential pass's result; the parallel part is the planning, the
+// analysis that dominates these passes' time.
+//
+// The rule an IR must satisfy (docs/concepts.md §"Threads"):
+//   R1. Concurrent reads: any number of threads may call the const traits functions (every read
+//       requirement of ir_traits / host_traits) on one unchanging IR at once. So a read must not
+//       fill a cache, build an index or order labels lazily, bump a counter or reorder a list
+//       unless that is synchronized. The reference IR and the host IR keep no such state (their
+//       reads are pure loads; tests/threads checks it under ThreadSanitizer).
+//   R2. Function-local mutation (optional, declared): an IR whose traits say
+//       `static constexpr bool concurrent_function_mutation = true;` promises that the mutations a
+//       pass makes to one function (for host programs: make_window_buffer, attach_window and
+//       wrap_body for that function's variables, calls and body) touch no state shared with
+//       another function, so different functions may be rewritten on different threads at once
+//       (while no thread reads a function another rewrites). The host IR declares it: every node
+//       is owned by its function, WindowBuffers are fresh immutable objects (shared_ptr counts
+//       are atomic) — outside a transaction (concepts/ir.hpp O5): inside one, every rewrite also
+//       appends to the program's undo journal, so a parallel apply must not run in a transaction.
+//       The reference IR does not declare R2: its ops, values, uses and order groups live in
+//       module-wide vectors that any creation or move may grow.
+//   While a parallel pass runs, nothing else may change the IR.
+//
+// Customization points: the IR (as for each pass), R2's trait member, parallel_options.
+// Failures: none of its own; like every std::jthread user, a failure to start a thread (which the
+// library reports by throwing std::system_error) terminates under -fno-exceptions.
+// Complexity: the sequential pass's work spread over the workers, plus O(plan size) to merge;
+// each worker allocates its planner's scratch once (ScheduleFusion: O(ops) per worker).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/concepts/host.hpp>
+#include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/descriptors/kind_registry.hpp>
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/passes/comm_domain_scopes.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
+
+namespace neuronrw {
+
+/// How many threads a parallel pass uses.
+struct parallel_options {
+  /// Workers, the calling thread included; 0 = std::thread::hardware_concurrency() (1 when
+  /// unknown). Never more than the number of functions; 1 runs everything on the calling thread.
+  unsigned threads = 0;
+};
+
+/// R2 (see the header comment): the traits declare that one function's mutations touch nothing
+/// another function's mutations or reads touch.
+template <class Traits>
+concept declares_concurrent_function_mutation = requires {
+  requires static_cast<bool>(Traits::concurrent_function_mutation);
+};
+
+namespace parallel_detail {
+
+inline unsigned worker_count(const parallel_options& o, std::size_t jobs) {
+  unsigned n = o.threads != 0 ? o.threads : std::thread::hardware_concurrency();
+  if (n == 0) n = 1;
+  return static_cast<unsigned>(std::min<std::size_t>(n, std::max<std::size_t>(jobs, 1)));
+}
+
+/// Calls body(state, i) once for every i in [0, n) on `workers` threads (the calling one among
+/// them); each thread makes its own state with make_state() and takes the next index from a shared
+/// counter. Returns when every call has returned (the jthreads' joins publish their writes).
+template <class MakeState, class Body>
+void for_each_index(std::size_t n, unsigned workers, MakeState&& make_state, Body&& body) {
+  if (n == 0) return;
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    auto state = make_state();
+    for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < n;
+         i = next.fetch_add(1, std::memory_order_relaxed))
+      body(state, i);
+  };
+  std::vector<std::jthread> pool;
+  pool.reserve(workers > 1 ? workers - 1 : 0);
+  for (unsigned k = 1; k < workers; ++k) pool.emplace_back(work);
+  work();
+  // ~jthread joins each worker.
+}
+
+template <class G>
+std::vector<op_handle_t<G>> function_list(const G& g) {
+  std::vector<op_handle_t<G>> fs;
+  for (auto&& f : ir::functions(g)) fs.push_back(f);
+  return fs;
+}
+
+// ---------------------------------------------------------------------------- ScheduleFusion
+
+/// Appends `part` (planned alone, indices from 0) to `out`, shifting its indices.
+template <class Planner, class Plan>
+void append_part(Plan& out, Plan&& part) {
+  const std::size_t units = out.units.size(), clusters = out.clusters.size(), candidates = out.candidates();
+  for (auto& c : part.clusters) {
+    c.candidate += candidates;
+    c.unit += units;
+    out.clusters.push_back(std::move(c));
+  }
+  for (auto& r : part.refused) {
+    r.candidate += candidates;
+    r.unit += units;
+    if (r.cluster != Plan::none) {
+      r.cluster += clusters;
+      r.message = Planner::message(out, r);
+    }
+    out.refused.push_back(std::move(r));
+  }
+  for (auto& u : part.units) out.units.push_back(u);
+  for (auto& f : part.skipped_functions) out.skipped_functions.push_back(f);
+  for (const std::size_t i : part.composite_order) out.composite_order.push_back(i + clusters);
+}
+
+template <co_schedule_pattern_like Pattern, class G>
+schedule_fusion_plan_t<G> plan_functions_parallel(const G& g, const schedule_fusion_options& opt, bool emit_composites,
+                                                  const parallel_options& popt) {
+  using planner_t = sf_detail::planner<Pattern, G>;
+  using plan_t = schedule_fusion_plan_t<G>;
+  const auto fs = function_list(g);
+  std::vector<plan_t> parts(fs.size());
+  for_each_index(
+      fs.size(), worker_count(popt, fs.size()), [&] { return planner_t(g, opt, emit_composites); },
+      [&](planner_t& p, std::size_t i) {
+        const auto f = fs[i];
+        bool skip = false;
+        if constexpr (sf_detail::has_attribute_query<G>)
+          skip = !opt.skip_functions_with.empty() && ir::has_attribute(g, f, opt.skip_functions_with);
+        if (skip)
+          p.skip_function(f);
+        else
+          for (auto&& b : ir::regions(g, f)) p.run_root(b);
+        parts[i] = p.take_part();
+      });
+  // The header fields come from an empty part: the same options, planned from nothing.
+  plan_t out = planner_t(g, opt, false).take_part();
+  out.emit_composites = emit_composites;
+  for (auto& part : parts) append_part<planner_t>(out, std::move(part));
+  if constexpr (outlinable_ir<G>)
+    if (emit_composites) {
+      // Module-level: the names count from 0 over the whole plan, in composite_order.
+      std::size_t counter = 0;
+      for (const std::size_t i : out.composite_order) {
+        std::string name;
+        do name = std::string(opt.composite_prefix) + std::to_string(counter++);
+        while (ir::has_symbol(g, name));
+        out.clusters[i].decomposition = std::move(name);
+      }
+    }
+  return out;
+}
+
+}  // namespace parallel_detail
+
+/// plan_schedule_fusion(g, opt) with the functions planned on `popt.threads` threads; the plan is
+/// equal to the sequential one. Nothing is changed. @pre R1 (header comment).
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
+schedule_fusion_plan_t<G> plan_schedule_fusion_parallel(const G& g, const schedule_fusion_options& opt = {},
+                                                        const parallel_options& popt = {}) {
+  static_assert(require_groupable_ir<G>());
+  static_assert(sf_detail::has_functions<G>,
+                "neuronrw::plan_schedule_fusion_parallel: ir_traits<G> lacks `static auto functions(const G&)` "
+                "(outlinable_ir requirement 16); the parallel pass hands out functions.");
+  return parallel_detail::plan_functions_parallel<Pattern>(g, opt, false, popt);
+}
+
+/// plan_schedule_fusion_composites(g, opt) with the functions planned in parallel.
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
+schedule_fusion_plan_t<G> plan_schedule_fusion_composites_parallel(const G& g, const schedule_fusion_options& opt = {},
+                                                                   const parallel_options& popt = {}) {
+  static_assert(require_outlinable_ir<G>());
+  return parallel_detail::plan_functions_parallel<Pattern>(g, opt, true, popt);
+}
+
+/// schedule_fusion(g, opt): planned in parallel, applied in plan order (see the header comment).
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
+schedule_fusion_plan_t<G> schedule_fusion_parallel(G& g, const schedule_fusion_options& opt = {},
+                                                   const parallel_options& popt = {}) {
+  auto plan = plan_schedule_fusion_parallel<Pattern>(std::as_const(g), opt, popt);
+  neuronrw::apply(g, plan);
+  return plan;
+}
+
+/// schedule_fusion_composites(g, opt): planned in parallel, applied in plan order.
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
+schedule_fusion_plan_t<G> schedule_fusion_composites_parallel(G& g, const schedule_fusion_options& opt = {},
+                                                              const parallel_options& popt = {}) {
+  auto plan = plan_schedule_fusion_composites_parallel<Pattern>(std::as_const(g), opt, popt);
+  neuronrw::apply(g, plan);
+  return plan;
+}
+
+// ------------------------------------------------------------------------- FusionToComposite
+
+/// plan_fusion_to_composite(g, opt) with the functions scanned in parallel and the decomposition
+/// names given afterwards, in plan order; the plan is equal to the sequential one.
+template <class Registry = fusion_op_registry, class G>
+fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite_parallel(const G& g,
+                                                                           const fusion_to_composite_options& opt = {},
+                                                                           const parallel_options& popt = {}) {
+  static_assert(require_outlinable_ir<G>());
+  using plan_t = fusion_to_composite_plan<op_handle_t<G>>;
+  const auto fs = parallel_detail::function_list(g);
+  std::vector<plan_t> parts(fs.size());
+  parallel_detail::for_each_index(
+      fs.size(), parallel_detail::worker_count(popt, fs.size()), [] { return 0; },
+      [&](int, std::size_t i) { f2c_detail::plan_function<Registry>(g, fs[i], opt, parts[i]); });
+  plan_t out;
+  out.composite_op_name = std::string(opt.composite_op_name);
+  for (auto& part : parts) {
+    for (auto& c : part.conversions) out.conversions.push_back(std::move(c));
+    for (auto& s : part.skipped_functions) out.skipped_functions.push_back(s);
+    for (auto& p : part.problems) out.problems.push_back(std::move(p));
+  }
+  f2c_detail::name_conversions(g, opt.symbol_prefix, out);
+  return out;
+}
+
+/// fusion_to_composite(g, opt): planned in parallel, applied (when the plan has no problems) in
+/// plan order.
+template <class Registry = fusion_op_registry, class G>
+fusion_to_composite_plan<op_handle_t<G>> fusion_to_composite_parallel(G& g, const fusion_to_composite_options& opt = {},
+                                                                      const parallel_options& popt = {}) {
+  auto plan = plan_fusion_to_composite_parallel<Registry>(std::as_const(g), opt, popt);
+  neuronrw::apply(g, plan);
+  return plan;
+}
+
+// ----------------------------------------------------------------- MaterializeCommDomainScopes
+
+/// plan_comm_domain_scopes(p, opts) with the functions analyzed in parallel; the plan (functions,
+/// refusals, diagnostics, all in program order) is equal to the sequential one.
+template <class P>
+comm_domain_plan<P> plan_comm_domain_scopes_parallel(const P& p, const comm_domain_options& opts = {},
+                                                     const parallel_options& popt = {}) {
+  static_assert(require_host_program<P>());
+  using plan_t = comm_domain_plan<P>;
+  using analysis_t = comm_domain_detail::analysis<P>;
+  std::vector<host_function_t<P>> fs;
+  for (auto f : host_access::functions(p)) fs.push_back(f);
+  std::vector<plan_t> parts(fs.size());
+  parallel_detail::for_each_index(
+      fs.size(), parallel_detail::worker_count(popt, fs.size()), [&] { return analysis_t(p, opts); },
+      [&](analysis_t& a, std::size_t i) { parts[i] = a.run_one(fs[i]); });
+  plan_t out;
+  for (auto& part : parts) {
+    for (auto& f : part.functions) out.functions.push_back(std::move(f));
+    for (auto& r : part.refused) out.refused.push_back(std::move(r));
+    for (auto& d : part.errors) out.errors.push_back(std::move(d));
+  }
+  return out;
+}
+
+/// apply_comm_domain_scopes(p, plan): on an IR declaring R2, one function per task on the workers;
+/// otherwise sequentially. @pre as apply_comm_domain_scopes; no transaction is open on `p`.
+template <class P>
+void apply_comm_domain_scopes_parallel(P& p, const comm_domain_plan<P>& plan, const parallel_options& popt = {}) {
+  static_assert(require_rewritable_host_program<P>());
+  if constexpr (declares_concurrent_function_mutation<host_traits<std::remove_cvref_t<P>>>) {
+    const auto& fs = plan.functions;
+    parallel_detail::for_each_index(
+        fs.size(), parallel_detail::worker_count(popt, fs.size()), [] { return 0; },
+        [&](int, std::size_t i) { apply_comm_domain_function(p, fs[i]); });
+  } else {
+    apply_comm_domain_scopes(p, plan);
+  }
+}
+
+/// materialize_comm_domain_scopes(p, opts) with the analysis and the rewrite in parallel. Returns
+/// the same diagnostics; on any error the program is exactly as it was.
+template <class P>
+diagnostics materialize_comm_domain_scopes_parallel(P& p, const comm_domain_options& opts = {},
+                                                    const parallel_options& popt = {}) {
+  auto plan = plan_comm_domain_scopes_parallel(std::as_const(p), opts, popt);
+  if (!plan.ok()) return std::move(plan.errors);
+  apply_comm_domain_scopes_parallel(p, plan, popt);
+  return {};
+}
+
+}  // namespace neuronrw

@@ -1,0 +1,376 @@
+// tests/threads/threads_test.cpp — the parallel passes (neuronrw/passes/parallel.hpp) against the
+// sequential ones: for modules with many functions (random ScheduleFusion functions, the corpus's
+// functions, FusionToComposite inputs, host programs with many orchestrators), each pass runs
+// sequentially and then in parallel with 1, 2, 4 and 8 threads on a fresh parse of the same text;
+// the plans must be equal field by field (handles included: the same text parses to the same ids)
+// and the printed output byte-identical. CI runs this binary under ThreadSanitizer
+// (scripts/tsan-ci), which checks rule R1 (concurrent reads) on the reference IR and the host IR,
+// and R2 (function-local mutation) on the host IR.
+#include <neuronrw/ir/host/text.hpp>
+#include <neuronrw/ir/host/traits.hpp>
+#include <neuronrw/ir/ref/parse.hpp>
+#include <neuronrw/ir/ref/print.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/parallel.hpp>
+
+#include "passes/schedule_fusion_random_function.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <span>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace neuronrw;
+namespace fs = std::filesystem;
+
+constexpr unsigned all_thread_counts[] = {1, 2, 4, 8};
+// The corpus modules hold one to three functions: one parallel run each checks their plans.
+constexpr unsigned corpus_thread_counts[] = {4};
+
+ref::module parse_ok(const std::string& text) {
+  auto r = ref::parse(text, "threads");
+  REQUIRE_MESSAGE(r.ok(), r.error.message);
+  return std::move(*r.value);
+}
+
+// ---------------------------------------------------------------- modules with many functions
+
+/// The functions of `text` (a printed module `module {\n...\n}\n`) without the module wrapper.
+std::string module_inside(const std::string& text) {
+  const auto open = text.find("{\n");
+  const auto close = text.rfind('}');
+  REQUIRE(open != std::string::npos);
+  REQUIRE(close != std::string::npos);
+  return text.substr(open + 2, close - open - 2);
+}
+
+/// `n` random ScheduleFusion functions (tests/passes/schedule_fusion_random_function.hpp), named
+/// @f0 ... in one module.
+std::string random_module(std::uint32_t first_seed, std::size_t n) {
+  std::string out = "module {\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    sf_random::generator gen(first_seed + static_cast<std::uint32_t>(i));
+    gen.m.function(ref::functions(gen.m).front()).sym_name = "f" + std::to_string(i);
+    out += module_inside(ref::print(gen.m));
+  }
+  return out + "}\n";
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Every corpus module with at least one function, as text.
+std::vector<std::pair<std::string, std::string>> corpus_modules() {
+  std::vector<std::pair<std::string, std::string>> out;
+  const char* dir = std::getenv("NEURONRW_CORPUS_DIR");
+  REQUIRE_MESSAGE(dir, "NEURONRW_CORPUS_DIR is not set");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".mlir") files.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "schedule_fusion"))
+    if (e.is_regular_file() && e.path().extension() == ".mlir") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto text = read_file(f);
+    auto r = ref::parse(text, f.string());
+    if (r.ok() && !ref::functions(*r.value).empty()) out.emplace_back(f.filename().string(), std::move(text));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- plan equality, field by field
+
+template <class Plan>
+std::string plan_difference(const Plan& a, const Plan& b) {
+  std::string d;
+  if (!(a.producer_kind == b.producer_kind)) d += "a.producer_kind == b.producer_kind; ";
+  if (!(a.consumer_kind == b.consumer_kind)) d += "a.consumer_kind == b.consumer_kind; ";
+  if (!(a.fusion_kind == b.fusion_kind)) d += "a.fusion_kind == b.fusion_kind; ";
+  if (!(a.group_op_name == b.group_op_name)) d += "a.group_op_name == b.group_op_name; ";
+  if (!(a.terminator_name == b.terminator_name)) d += "a.terminator_name == b.terminator_name; ";
+  if (!(a.budget == b.budget)) d += "a.budget == b.budget; ";
+  if (!(a.units == b.units)) d += "a.units == b.units; ";
+  if (!(a.skip_attribute == b.skip_attribute)) d += "a.skip_attribute == b.skip_attribute; ";
+  if (!(a.skipped_functions == b.skipped_functions)) d += "a.skipped_functions == b.skipped_functions; ";
+  if (!(a.emit_composites == b.emit_composites)) d += "a.emit_composites == b.emit_composites; ";
+  if (!(a.composite_order == b.composite_order)) d += "a.composite_order == b.composite_order; ";
+  if (!(a.clusters.size() == b.clusters.size())) return d + "a.clusters.size() == b.clusters.size()";
+  for (std::size_t i = 0; i < a.clusters.size(); ++i) {
+    const auto &x = a.clusters[i], &y = b.clusters[i];
+    if (!(x.candidate == y.candidate)) d += "#" + std::to_string(i) + ": x.candidate == y.candidate; ";
+    if (!(x.unit == y.unit)) d += "#" + std::to_string(i) + ": x.unit == y.unit; ";
+    if (!(x.ops == y.ops)) d += "#" + std::to_string(i) + ": x.ops == y.ops; ";
+    if (!(x.carried == y.carried)) d += "#" + std::to_string(i) + ": x.carried == y.carried; ";
+    if (!(x.moves == y.moves)) d += "#" + std::to_string(i) + ": x.moves == y.moves; ";
+    if (!(x.live_ins == y.live_ins)) d += "#" + std::to_string(i) + ": x.live_ins == y.live_ins; ";
+    if (!(x.live_outs == y.live_outs)) d += "#" + std::to_string(i) + ": x.live_outs == y.live_outs; ";
+    if (!(x.walked == y.walked)) d += "#" + std::to_string(i) + ": x.walked == y.walked; ";
+    if (!(x.decomposition == y.decomposition)) d += "#" + std::to_string(i) + ": x.decomposition == y.decomposition; ";
+  }
+  if (!(a.refused.size() == b.refused.size())) return d + "a.refused.size() == b.refused.size()";
+  for (std::size_t i = 0; i < a.refused.size(); ++i) {
+    const auto &x = a.refused[i], &y = b.refused[i];
+    if (!(x.code == y.code)) d += "#" + std::to_string(i) + ": x.code == y.code; ";
+    if (!(x.op == y.op)) d += "#" + std::to_string(i) + ": x.op == y.op; ";
+    if (!(x.message == y.message)) d += "#" + std::to_string(i) + ": x.message == y.message; ";
+    if (!(x.candidate == y.candidate)) d += "#" + std::to_string(i) + ": x.candidate == y.candidate; ";
+    if (!(x.unit == y.unit)) d += "#" + std::to_string(i) + ": x.unit == y.unit; ";
+    if (!(x.consumer == y.consumer)) d += "#" + std::to_string(i) + ": x.consumer == y.consumer; ";
+    if (!(x.path_from == y.path_from)) d += "#" + std::to_string(i) + ": x.path_from == y.path_from; ";
+    if (!(x.path_to == y.path_to)) d += "#" + std::to_string(i) + ": x.path_to == y.path_to; ";
+    if (!(x.cluster == y.cluster)) d += "#" + std::to_string(i) + ": x.cluster == y.cluster; ";
+    if (!(x.repair == y.repair)) d += "#" + std::to_string(i) + ": x.repair == y.repair; ";
+  }
+  return d;
+}
+
+std::string f2c_difference(const fusion_to_composite_plan<ref::op_ref>& a, const fusion_to_composite_plan<ref::op_ref>& b) {
+  std::string d;
+  if (!(a.composite_op_name == b.composite_op_name)) d += "a.composite_op_name == b.composite_op_name; ";
+  if (!(a.skipped_names == b.skipped_names)) d += "a.skipped_names == b.skipped_names; ";
+  if (!(a.conversions.size() == b.conversions.size())) return d + "a.conversions.size() == b.conversions.size()";
+  for (std::size_t i = 0; i < a.conversions.size(); ++i) {
+    const auto &x = a.conversions[i], &y = b.conversions[i];
+    if (!(x.fusion == y.fusion)) d += "#" + std::to_string(i) + ": x.fusion == y.fusion; ";
+    if (!(x.function == y.function)) d += "#" + std::to_string(i) + ": x.function == y.function; ";
+    if (!(x.decomposition == y.decomposition)) d += "#" + std::to_string(i) + ": x.decomposition == y.decomposition; ";
+    if (!(x.composite_kind == y.composite_kind)) d += "#" + std::to_string(i) + ": x.composite_kind == y.composite_kind; ";
+    if (!(x.kind_defaulted == y.kind_defaulted)) d += "#" + std::to_string(i) + ": x.kind_defaulted == y.kind_defaulted; ";
+  }
+  if (!(a.skipped_functions.size() == b.skipped_functions.size())) return d + "a.skipped_functions.size() == b.skipped_functions.size()";
+  for (std::size_t i = 0; i < a.skipped_functions.size(); ++i) {
+    if (!(a.skipped_functions[i].function == b.skipped_functions[i].function)) d += "#" + std::to_string(i) + ": a.skipped_functions[i].function == b.skipped_functions[i].function; ";
+    if (!(a.skipped_functions[i].reason == b.skipped_functions[i].reason)) d += "#" + std::to_string(i) + ": a.skipped_functions[i].reason == b.skipped_functions[i].reason; ";
+  }
+  if (!(a.problems.size() == b.problems.size())) return d + "a.problems.size() == b.problems.size()";
+  for (std::size_t i = 0; i < a.problems.size(); ++i) {
+    if (!(a.problems[i].code == b.problems[i].code)) d += "#" + std::to_string(i) + ": a.problems[i].code == b.problems[i].code; ";
+    if (!(a.problems[i].op == b.problems[i].op)) d += "#" + std::to_string(i) + ": a.problems[i].op == b.problems[i].op; ";
+    if (!(a.problems[i].message == b.problems[i].message)) d += "#" + std::to_string(i) + ": a.problems[i].message == b.problems[i].message; ";
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------- the three passes, both ways
+
+struct sf_counts {
+  std::size_t clusters = 0, refusals = 0, cross_function_refs = 0;
+};
+
+/// ScheduleFusion (and, with `composites`, its composites flavour) sequentially and in parallel;
+/// returns what the sequential plan held, so callers can check the input exercised the merge.
+sf_counts check_schedule_fusion(const std::string& text, bool composites,
+                                std::span<const unsigned> thread_counts = all_thread_counts) {
+  auto seq = parse_ok(text);
+  const auto plan = composites ? schedule_fusion_composites(seq) : schedule_fusion(seq);
+  const auto expected = ref::print(seq);
+  sf_counts n{plan.clusters.size(), plan.refused.size(), 0};
+  for (const auto& r : plan.refused) n.cross_function_refs += r.cluster != plan.none && r.unit > 0;
+  for (const unsigned t : thread_counts) {
+    CAPTURE(t);
+    auto par = parse_ok(text);
+    const auto planned = composites ? plan_schedule_fusion_composites_parallel(std::as_const(par), {}, {.threads = t})
+                                    : plan_schedule_fusion_parallel(std::as_const(par), {}, {.threads = t});
+    CHECK_MESSAGE(plan_difference(plan, planned).empty(), plan_difference(plan, planned));
+    auto again = parse_ok(text);
+    const auto applied = composites ? schedule_fusion_composites_parallel(again, {}, {.threads = t})
+                                    : schedule_fusion_parallel(again, {}, {.threads = t});
+    CHECK_MESSAGE(plan_difference(plan, applied).empty(), plan_difference(plan, applied));
+    CHECK(ref::print(again) == expected);
+  }
+  return n;
+}
+
+/// FusionToComposite sequentially and in parallel; returns the number of conversions.
+std::size_t check_fusion_to_composite(const std::string& text,
+                                      std::span<const unsigned> thread_counts = all_thread_counts) {
+  auto seq = parse_ok(text);
+  const auto plan = fusion_to_composite(seq);
+  const auto expected = ref::print(seq);
+  for (const unsigned t : thread_counts) {
+    CAPTURE(t);
+    auto par = parse_ok(text);
+    const auto applied = fusion_to_composite_parallel(par, {}, {.threads = t});
+    CHECK_MESSAGE(f2c_difference(plan, applied).empty(), f2c_difference(plan, applied));
+    CHECK(ref::print(par) == expected);
+  }
+  return plan.conversions.size();
+}
+
+// ---------------------------------------------------------------- host programs
+
+/// A host program with one chip orchestrator and `n` host orchestrators, each with 1-3 window
+/// allocations dispatched over random device sets; with `bad` set, some functions fail (a dead
+/// allocation, a non-unit step), so the diagnostics of several functions must merge in order.
+std::string many_orchestrators(std::uint64_t seed, std::size_t n, bool bad) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](std::size_t k) { return static_cast<std::size_t>(rng() % k); };
+  std::string s =
+      "import pypto.language as pl\n"
+      "import pypto.language.distributed as pld\n\n\n"
+      "@pl.program\n"
+      "class Many:\n"
+      "    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+      "    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):\n"
+      "        return a\n";
+  for (std::size_t f = 0; f < n; ++f) {
+    s += "\n    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n";
+    s += "    def h" + std::to_string(f) + "(self):\n";
+    const std::size_t allocs = 1 + pick(3);
+    const bool fails = bad && pick(3) == 0;
+    for (std::size_t a = 0; a < allocs; ++a) {
+      const std::string b = "b" + std::to_string(a), v = "v" + std::to_string(a), r = "r" + std::to_string(a);
+      s += "        " + b + " = pld.tensor.alloc_window_buffer(64, name=\"" + b + "\")\n";
+      if (fails && a == 0 && pick(2) == 0) continue;  // a dead allocation
+      s += "        " + v + " = pld.tensor.window(" + b + ", [16], dtype=pl.FP32)\n";
+      switch (pick(3)) {
+        case 0: s += "        self.chip(" + v + ", device=" + std::to_string(pick(4)) + ")\n"; break;
+        case 1:
+          s += "        for " + r + " in pl.range(" + std::to_string(1 + pick(4)) + (fails && a == 0 ? ", 2" : "") + "):\n";
+          s += "            self.chip(" + v + ", device=" + r + ")\n";
+          break;
+        default:
+          s += "        for " + r + " in pl.range(pld.system.world_size()):\n";
+          s += "            self.chip(" + v + ", device=" + r + ")\n";
+          break;
+      }
+    }
+  }
+  return s;
+}
+
+host::program parse_host(const std::string& text) {
+  auto r = host::parse_program(text, "many.py");
+  REQUIRE_MESSAGE(r.ok(), r.error.message);
+  return std::move(*r.value);
+}
+
+/// MaterializeCommDomainScopes sequentially and in parallel; returns the sequential diagnostics.
+diagnostics check_comm_domain(const std::string& text, std::span<const unsigned> thread_counts = all_thread_counts) {
+  auto seq = parse_host(text);
+  const auto seq_plan = plan_comm_domain_scopes(std::as_const(seq));
+  const auto errors = materialize_comm_domain_scopes(seq);
+  const auto expected = host::print_program(seq);
+  for (const unsigned t : thread_counts) {
+    CAPTURE(t);
+    auto par = parse_host(text);
+    const auto plan = plan_comm_domain_scopes_parallel(std::as_const(par), {}, {.threads = t});
+    CHECK(describe_plan(plan) == describe_plan(seq_plan));
+    REQUIRE(plan.functions.size() == seq_plan.functions.size());
+    CHECK(plan.refused.size() == seq_plan.refused.size());
+    const auto got = materialize_comm_domain_scopes_parallel(par, {}, {.threads = t});
+    CHECK(got == errors);
+    CHECK(host::print_program(par) == expected);
+  }
+  return errors;
+}
+
+}  // namespace
+
+TEST_CASE("ScheduleFusion: random modules with many functions, 1/2/4/8 threads = sequential") {
+  sf_counts total;
+  for (std::uint32_t seed = 1; seed <= 2; ++seed) {
+    CAPTURE(seed);
+    const auto text = random_module(seed * 1000, 16);
+    const auto n = check_schedule_fusion(text, false);
+    total.clusters += n.clusters;
+    total.refusals += n.refusals;
+    total.cross_function_refs += n.cross_function_refs;
+  }
+  // The inputs exercise the merge: clusters in many functions, and refusals naming a cluster
+  // index outside the first function (whose index and message the merge shifts).
+  CHECK(total.clusters > 20);
+  CHECK(total.cross_function_refs > 0);
+}
+
+TEST_CASE("ScheduleFusion composites: the decomposition names are counted over the whole module") {
+  const auto text = random_module(7000, 10);
+  const auto n = check_schedule_fusion(text, true);
+  CHECK(n.clusters > 10);
+  // The names continue across functions: the last cluster's name is not number 0.
+  auto m = parse_ok(text);
+  const auto plan = plan_schedule_fusion_composites_parallel(std::as_const(m), {}, {.threads = 4});
+  REQUIRE(!plan.composite_order.empty());
+  CHECK(plan.clusters[plan.composite_order.back()].decomposition ==
+        "hilo.FusedComposite." + std::to_string(plan.composite_order.size() - 1));
+}
+
+TEST_CASE("FusionToComposite: fusions in many functions, names taken by the module skipped") {
+  // The random functions hold existing fusions; ScheduleFusion's output adds one per cluster.
+  auto m = parse_ok(random_module(9000, 10));
+  schedule_fusion(m);
+  // A function whose name the counter reaches, so the merged numbering must skip it once.
+  std::string text = ref::print(m);
+  text.insert(text.rfind('}'), "  func.func private @\"hilo.FusedComposite.3\"()\n");
+  CHECK(check_fusion_to_composite(text) > 10);
+}
+
+TEST_CASE("the corpus modules: every pass, 4 threads = sequential") {
+  const auto modules = corpus_modules();
+  CHECK(modules.size() > 10);
+  for (const auto& module : modules) {
+    const std::string& name = module.first;
+    const std::string& text = module.second;
+    CAPTURE(name);
+    check_schedule_fusion(text, false, corpus_thread_counts);
+    check_schedule_fusion(text, true, corpus_thread_counts);
+    check_fusion_to_composite(text, corpus_thread_counts);
+  }
+}
+
+TEST_CASE("MaterializeCommDomainScopes: host programs with many orchestrators") {
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    CAPTURE(seed);
+    CHECK(check_comm_domain(many_orchestrators(seed, 30, false)).empty());
+  }
+  // Failing functions: the diagnostics of several functions, merged in program order.
+  const auto errors = check_comm_domain(many_orchestrators(11, 30, true));
+  CHECK(errors.size() > 2);
+}
+
+TEST_CASE("MaterializeCommDomainScopes: the corpus host programs") {
+  const char* dir = std::getenv("NEURONRW_CORPUS_DIR");
+  REQUIRE(dir);
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "host"))
+    if (e.path().extension() == ".py" && e.path().string().find(".expected.") == std::string::npos)
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  CHECK(files.size() > 10);
+  for (const auto& f : files) {
+    CAPTURE(f.string());
+    const auto text = read_file(f);
+    if (!host::parse_program(text, "many.py").ok()) continue;
+    check_comm_domain(text, corpus_thread_counts);
+  }
+}
+
+TEST_CASE("parallel passes: no functions, more threads than functions") {
+  check_schedule_fusion("module {\n}\n", false);
+  check_fusion_to_composite("module {\n}\n");
+  check_schedule_fusion(random_module(42, 1), false);
+  CHECK(parallel_detail::worker_count({.threads = 8}, 3) == 3);
+  CHECK(parallel_detail::worker_count({.threads = 8}, 0) == 1);
+  CHECK(parallel_detail::worker_count({.threads = 2}, 100) == 2);
+}
+
+TEST_CASE("R2 is declared by the host IR and not by the reference IR") {
+  static_assert(declares_concurrent_function_mutation<host_traits<host::program>>);
+  static_assert(!declares_concurrent_function_mutation<ir_traits<ref::module>>);
+}
