@@ -232,7 +232,9 @@ template <class P> concept has_wrap_body = requires(
     P& p, typename T<P>::function_handle f, const scope_request<typename T<P>::window_handle>& s) {
   T<P>::wrap_body(p, f, s);
 };
+template <class P> concept has_begin_transaction = requires(P& p) { T<P>::begin_transaction(p); };
 template <class P> concept has_transaction =
+    has_begin_transaction<P> &&  // first, so the token's type below is only asked when it exists
     requires(P& p, decltype(T<P>::begin_transaction(std::declval<P&>())) t) {
       requires std::copyable<decltype(t)>;
       T<P>::commit(p, t);

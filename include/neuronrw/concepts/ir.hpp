@@ -244,7 +244,9 @@ template <class G> concept has_is_terminator = requires(const G& g, typename ir_
 template <class G> concept has_block_arguments = requires(const G& g, typename ir_traits<G>::block_handle b) {
   { ir_traits<G>::block_arguments(g, b) } -> range_of<typename ir_traits<G>::value_handle>;
 };
+template <class G> concept has_begin_transaction = requires(G& g) { ir_traits<G>::begin_transaction(g); };
 template <class G> concept has_transaction =
+    has_begin_transaction<G> &&  // first, so the token's type below is only asked when it exists
     requires(G& g, decltype(ir_traits<G>::begin_transaction(std::declval<G&>())) t) {
       requires std::copyable<decltype(t)>;
       ir_traits<G>::commit(g, t);

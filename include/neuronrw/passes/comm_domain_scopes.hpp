@@ -817,8 +817,11 @@ apply_status apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan, Gat
   if (!plan.ok())
     return txn_detail::invalid_plan("the plan has " + std::to_string(plan.errors.size()) +
                                     " error(s): nothing is applied");
-  return txn_detail::run_transaction<host_traits<std::remove_cvref_t<P>>>(
-      p, gate, [&](auto& steps) { comm_detail::apply_steps(p, plan, steps); });
+  if constexpr (transactional_host_program<P>)  // else only the static_assert above reports
+    return txn_detail::run_transaction<host_traits<std::remove_cvref_t<P>>>(
+        p, gate, [&](auto& steps) { comm_detail::apply_steps(p, plan, steps); });
+  else
+    return {};
 }
 
 /// Plan, then apply when the plan has no errors. Returns the diagnostics: empty = success (the

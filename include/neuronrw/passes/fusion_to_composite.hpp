@@ -385,10 +385,14 @@ apply_status apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan, G
     return txn_detail::invalid_plan("the plan has " + std::to_string(plan.problems.size()) +
                                     " refusal(s): nothing is applied");
   if (auto why = f2c_detail::names_taken(g, plan)) return txn_detail::invalid_plan(std::move(*why));
-  std::vector<applied_conversion<op_handle_t<G>>> made;
-  auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = f2c_detail::apply_steps(g, plan, steps); });
-  if (out && st.ok()) *out = std::move(made);
-  return st;
+  if constexpr (transactional_ir<G>) {  // else only the static_assert above reports
+    std::vector<applied_conversion<op_handle_t<G>>> made;
+    auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = f2c_detail::apply_steps(g, plan, steps); });
+    if (out && st.ok()) *out = std::move(made);
+    return st;
+  } else {
+    return {};
+  }
 }
 
 /// Plans and, when the plan has no problems, applies FusionToComposite. Returns the plan (its

@@ -170,10 +170,14 @@ apply_status apply(G& g, const schedule_fusion_plan_t<G>& plan, Gate gate,
                                                                                    plan.clusters.size(), ir::null_op<G>()),
                                                                                "stablehlo.composite")))
         return txn_detail::invalid_plan(std::move(*why));
-  std::vector<op_handle_t<G>> made;
-  auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = sf_detail::apply_all(g, plan, steps); });
-  if (out) *out = st.ok() ? std::move(made) : std::vector<op_handle_t<G>>{};
-  return st;
+  if constexpr (transactional_ir<G>) {  // else only the static_assert above reports
+    std::vector<op_handle_t<G>> made;
+    auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = sf_detail::apply_all(g, plan, steps); });
+    if (out) *out = st.ok() ? std::move(made) : std::vector<op_handle_t<G>>{};
+    return st;
+  } else {
+    return {};
+  }
 }
 
 /// Plans and applies over `roots`; returns the plan.
