@@ -2,11 +2,14 @@
 // pass — ScheduleFusion, ScheduleFusion with composites, FusionToComposite (on each input and on
 // ScheduleFusion's output), MaterializeCommDomainScopes — on every input of tests/corpus/,
 // tests/corpus/schedule_fusion/, tests/corpus/host/, examples/mlir/, examples/host/, on random
-// functions and on examples/custom_ir's own IR (ScheduleFusion and its MoE pattern), a clean gated apply counts its mutation steps N; then for every k in 0..N-1 a fresh
-// copy is applied with a gate refusing step k, and the test checks the status names step k, the
-// printed IR is byte-identical to the input's print, and the very same plan applied again to the
+// functions, on the archetype IR with only O5 added, and on examples/custom_ir's own IR
+// (ScheduleFusion and its MoE pattern), a clean gated apply counts its mutation steps N; then for
+// every k in 0..N-1 a fresh copy is applied with a gate refusing step k, and the test checks the
+// status names step k, the printed IR is byte-identical to the input's print, what the print does
+// not show (use lists, tombstones) is as before, and the very same plan applied again to the
 // rolled-back IR gives the clean output (so every handle the plan holds still means the same op).
-// The always-yes gate gives the gate-less apply's output and step count.
+// The always-yes gate gives the gate-less apply's output and step count. One more case undoes
+// each journaled primitive of the reference module on its own.
 #include <neuronrw/ir/host/comm_domain_scopes.hpp>
 #include <neuronrw/ir/host/text.hpp>
 #include <neuronrw/ir/ref/parse.hpp>
