@@ -262,19 +262,20 @@ host::program parse_host(const std::string& text) {
 }
 
 /// MaterializeCommDomainScopes sequentially and in parallel; returns the sequential diagnostics.
-diagnostics check_comm_domain(const std::string& text, std::span<const unsigned> thread_counts = all_thread_counts) {
+diagnostics check_comm_domain(const std::string& text, std::span<const unsigned> thread_counts = all_thread_counts,
+                              const comm_domain_options& opts = {}) {
   auto seq = parse_host(text);
-  const auto seq_plan = plan_comm_domain_scopes(std::as_const(seq));
-  const auto errors = materialize_comm_domain_scopes(seq);
+  const auto seq_plan = plan_comm_domain_scopes(std::as_const(seq), opts);
+  const auto errors = materialize_comm_domain_scopes(seq, opts);
   const auto expected = host::print_program(seq);
   for (const unsigned t : thread_counts) {
     CAPTURE(t);
     auto par = parse_host(text);
-    const auto plan = plan_comm_domain_scopes_parallel(std::as_const(par), {}, {.threads = t});
+    const auto plan = plan_comm_domain_scopes_parallel(std::as_const(par), opts, {.threads = t});
     CHECK(describe_plan(plan) == describe_plan(seq_plan));
     REQUIRE(plan.functions.size() == seq_plan.functions.size());
     CHECK(plan.refused.size() == seq_plan.refused.size());
-    const auto got = materialize_comm_domain_scopes_parallel(par, {}, {.threads = t});
+    const auto got = materialize_comm_domain_scopes_parallel(par, opts, {.threads = t});
     CHECK(got == errors);
     CHECK(host::print_program(par) == expected);
   }
@@ -342,6 +343,22 @@ TEST_CASE("MaterializeCommDomainScopes: host programs with many orchestrators") 
   // Failing functions: the diagnostics of several functions, merged in program order.
   const auto errors = check_comm_domain(many_orchestrators(11, 30, true));
   CHECK(errors.size() > 2);
+}
+
+TEST_CASE("MaterializeCommDomainScopes: the program-wide device limit counts in program order") {
+  // Each worker counts only the functions it planned; near the limit the parallel plan must still
+  // refuse exactly the allocations (with the same "after N" counts) the sequential one refuses.
+  const auto text = many_orchestrators(5, 30, false);
+  std::size_t refused = 0;
+  for (const std::uint64_t limit : {8u, 20u, 40u, 1000u}) {
+    CAPTURE(limit);
+    comm_domain_options opts;
+    opts.max_total_listed_devices = limit;
+    const auto errors = check_comm_domain(text, all_thread_counts, opts);
+    if (limit == 1000u) CHECK(errors.empty());
+    for (const auto& e : errors) refused += e.message.find("can be listed in all") != std::string::npos;
+  }
+  CHECK(refused > 3);  // the small limits are reached, late in the program
 }
 
 TEST_CASE("MaterializeCommDomainScopes: the corpus host programs") {

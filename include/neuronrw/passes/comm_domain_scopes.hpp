@@ -266,6 +266,12 @@ class analysis {
     return std::move(plan_);
   }
 
+  /// The devices of every listed comm domain this analysis has checked against
+  /// max_total_listed_devices so far, refused ones included. When these counts of the parts of a
+  /// parallel plan add up to at most the limit, no running total of any order of the functions
+  /// can reach it, so the parts are exactly the sequential plan's (passes/parallel.hpp).
+  std::uint64_t devices_checked() const { return checked_; }
+
  private:
   void analyze_function(fn_t f) {
     if (host_access::level(p_, f) != o_.host_level || host_access::role(p_, f) != o_.orchestrator_role) return;
@@ -279,7 +285,8 @@ class analysis {
   const P& p_;
   const comm_domain_options& o_;
   std::string file_;
-  std::uint64_t listed_ = 0;  ///< devices listed by the scopes planned so far (max_total_listed_devices)
+  std::uint64_t listed_ = 0;   ///< devices listed by the scopes planned so far (max_total_listed_devices)
+  std::uint64_t checked_ = 0;  ///< devices of every scope checked against that limit (devices_checked)
   plan_t plan_;
   std::unordered_set<std::string> chip_orchs_;
 
@@ -431,6 +438,7 @@ class analysis {
                              std::to_string(o_.max_listed_devices) + " can be listed");
             continue;
           }
+          checked_ += n;
           if (n > o_.max_total_listed_devices - std::min(listed_, o_.max_total_listed_devices)) {
             error(comm_domain_refusal_code::too_many_devices, a.call, a.loc,
                   "comm domain of '" + a.name + "' lists " + std::to_string(n) + " devices after " + std::to_string(listed_) +

@@ -261,7 +261,11 @@ fusion_to_composite_plan<op_handle_t<G>> fusion_to_composite_parallel(G& g, cons
 // ----------------------------------------------------------------- MaterializeCommDomainScopes
 
 /// plan_comm_domain_scopes(p, opts) with the functions analyzed in parallel; the plan (functions,
-/// refusals, diagnostics, all in program order) is equal to the sequential one.
+/// refusals, diagnostics, all in program order) is equal to the sequential one. The program-wide
+/// limit max_total_listed_devices depends on the order the functions are planned in: when the
+/// devices the workers checked against it add up to more than the limit (an input near or past
+/// it), the program is planned again sequentially, so the refusals and their messages are the
+/// sequential ones.
 template <class P>
 comm_domain_plan<P> plan_comm_domain_scopes_parallel(const P& p, const comm_domain_options& opts = {},
                                                      const parallel_options& popt = {}) {
@@ -271,9 +275,19 @@ comm_domain_plan<P> plan_comm_domain_scopes_parallel(const P& p, const comm_doma
   std::vector<host_function_t<P>> fs;
   for (auto f : host_access::functions(p)) fs.push_back(f);
   std::vector<plan_t> parts(fs.size());
+  std::vector<std::uint64_t> checked(fs.size(), 0);
   parallel_detail::for_each_index(
       fs.size(), parallel_detail::worker_count(popt, fs.size()), [&] { return analysis_t(p, opts); },
-      [&](analysis_t& a, std::size_t i) { parts[i] = a.run_one(fs[i]); });
+      [&](analysis_t& a, std::size_t i) {
+        const std::uint64_t before = a.devices_checked();
+        parts[i] = a.run_one(fs[i]);
+        checked[i] = a.devices_checked() - before;
+      });
+  std::uint64_t total = 0;
+  for (const std::uint64_t c : checked) {
+    total += c;
+    if (total > opts.max_total_listed_devices) return plan_comm_domain_scopes(p, opts);
+  }
   plan_t out;
   for (auto& part : parts) {
     for (auto& f : part.functions) out.functions.push_back(std::move(f));
