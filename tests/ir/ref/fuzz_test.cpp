@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include "../../../fuzz/common.hpp"  // fuzz::located_inside, shared with the libFuzzer targets
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -110,21 +112,6 @@ std::string messages(const neuronrw::diagnostics& ds) {
   return out;
 }
 
-bool position_is_inside(const std::string& text, neuronrw::source_loc loc) {
-  if (loc.line == 0 || loc.col == 0) return false;
-  // "\n", "\r\n" and a lone "\r" each end a line, as the parser counts them.
-  std::size_t line = 1, start = 0;
-  for (std::size_t i = 0; i < text.size() && line < loc.line; ++i)
-    if (text[i] == '\n' || text[i] == '\r') {
-      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      ++line;
-      start = i + 1;
-    }
-  if (line != loc.line) return false;
-  const std::size_t end = std::min(text.find_first_of("\r\n", start), text.size());
-  return loc.col <= end - start + 1;  // the column just past the line's end is where EOF sits
-}
-
 }  // namespace
 
 TEST_CASE("mutants of the corpus parse to a fixed point or fail with a located diagnostic") {
@@ -169,7 +156,7 @@ TEST_CASE("mutants of the corpus parse to a fixed point or fail with a located d
         CHECK(false);
       }
       for (const auto& d : ref::verify(*result.value)) {
-        if (d.file != "fuzz.mlir" || !position_is_inside(text, d.loc)) {
+        if (d.file != "fuzz.mlir" || !fuzz::located_inside(text, d.loc)) {
           INFO("mutant " << i << ":\n" << text);
           INFO("verifier: " << d.str());
           CHECK(false);
@@ -192,7 +179,7 @@ TEST_CASE("mutants of the corpus parse to a fixed point or fail with a located d
     } else {
       ++rejected;
       if (result.error.file != "fuzz.mlir" || result.error.message.empty() ||
-          !position_is_inside(text, result.error.loc)) {
+          !fuzz::located_inside(text, result.error.loc)) {
         INFO("mutant " << i << ":\n" << text);
         INFO("diagnostic: " << result.error.str());
         CHECK(false);
@@ -212,7 +199,7 @@ TEST_CASE("random bytes and pathological inputs are rejected cleanly") {
     std::string s(r.below(200), '\0');
     for (auto& c : s) c = static_cast<char>(r.next() & 0xFF);
     auto result = ref::parse(s, "noise.mlir");
-    if (!result.ok()) CHECK(position_is_inside(s, result.error.loc));
+    if (!result.ok()) CHECK(fuzz::located_inside(s, result.error.loc));
   }
   const std::string nasty[] = {
       std::string(200000, '('),
@@ -227,6 +214,6 @@ TEST_CASE("random bytes and pathological inputs are rejected cleanly") {
   for (const auto& s : nasty) {
     auto result = ref::parse(s, "nasty.mlir");
     CHECK_FALSE(result.ok());
-    CHECK(position_is_inside(s, result.error.loc));
+    CHECK(fuzz::located_inside(s, result.error.loc));
   }
 }
