@@ -27,6 +27,7 @@
 #include "archetype/archetype_ir.hpp"
 
 #include "../examples/custom_ir/custom_ir_traits.hpp"  // the README's "adapt your own IR" example
+#include "../examples/custom_ir/layers.hpp"
 
 #include <doctest/doctest.h>
 
@@ -392,36 +393,12 @@ TEST_CASE("archetype IR with O5: a refused step at any point rolls ScheduleFusio
 }
 
 // ---------------------------------------------------------------- examples/custom_ir's IR
-// The README's "adapt your own IR" example models O5 with an undo log of its own: the same
-// layers as its main.cpp, ScheduleFusion and the MoE pattern, a refusal at every step.
+// The README's "adapt your own IR" example models O5 with an undo log of its own: its two
+// functions (layers.hpp), ScheduleFusion and the MoE pattern, a refusal at every step.
 mini::Module custom_module() {
   mini::Module m;
-  auto& f = *m.functions.emplace_back(std::make_unique<mini::Function>());
-  f.name = "layer";
-  auto& b = f.entry;
-  auto& w1 = mini::add_param(b, "%w1", "f32[4,8]");
-  auto& w2 = mini::add_param(b, "%w2", "f32[4,8]");
-  auto& x = mini::add_param(b, "%x", "f32[16,8]");
-  auto* g1 = mini::emit(b, "all-gather", {&w1}, {{"%g1", "f32[16,8]"}}, {{"dim", "0"}}).results[0].get();
-  auto* g2 = mini::emit(b, "all-gather", {&w2}, {{"%g2", "f32[16,8]"}}, {{"dim", "0"}}).results[0].get();
-  auto* h = mini::emit(b, "multiply", {&x, g1}, {{"%h", "f32[16,8]"}}).results[0].get();
-  auto* n = mini::emit(b, "negate", {&x}, {{"%n", "f32[16,8]"}}).results[0].get();
-  auto* r1 = mini::emit(b, "reduce-scatter", {g1}, {{"%r1", "f32[4,8]"}}, {{"dim", "0"}}).results[0].get();
-  auto* g3 = mini::emit(b, "all-gather", {r1}, {{"%g3", "f32[16,8]"}}, {{"dim", "0"}}).results[0].get();
-  auto* u = mini::emit(b, "tanh", {h}, {{"%u", "f32[16,8]"}}).results[0].get();
-  auto* r3 = mini::emit(b, "reduce-scatter", {g3}, {{"%r3", "f32[4,8]"}}, {{"dim", "0"}}).results[0].get();
-  auto* s = mini::emit(b, "add", {g2, h}, {{"%s", "f32[16,8]"}}).results[0].get();
-  auto* r2 = mini::emit(b, "reduce-scatter", {g2, s}, {{"%r2", "f32[4,8]"}}, {{"dim", "0"}}).results[0].get();
-  mini::emit(b, "return", {r1, r2, r3, h, n, u});
-  auto& moe = *m.functions.emplace_back(std::make_unique<mini::Function>());
-  moe.name = "moe";
-  auto& mb = moe.entry;
-  auto& tokens = mini::add_param(mb, "%tokens", "f32[8,16]");
-  auto& expert = mini::add_param(mb, "%expert", "f32[16,16]");
-  auto* d = mini::emit(mb, "all-to-all", {&tokens}, {{"%dispatch", "f32[8,16]"}}).results[0].get();
-  auto* e = mini::emit(mb, "dot", {d, &expert}, {{"%e", "f32[8,16]"}}).results[0].get();
-  auto* c = mini::emit(mb, "all-to-all", {d}, {{"%combine", "f32[8,16]"}}).results[0].get();
-  mini::emit(mb, "return", {c, e});
+  mini_example::tensor_parallel_layer(m);
+  mini_example::moe_layer(m);
   return m;
 }
 
@@ -472,7 +449,7 @@ TEST_CASE("examples/custom_ir: a refused step at any point rolls the custom IR b
     };
     steps += check_every_step(t);
   }
-  CHECK(steps == 7);  // the moves and groupings of the two clean applies
+  CHECK(steps == 5);  // layer: 2 moves + 1 grouping; moe: 1 move + 1 grouping
 }
 
 using comm_plan = comm_domain_plan<host::program>;
