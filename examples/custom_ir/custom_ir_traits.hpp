@@ -27,6 +27,13 @@ struct neuronrw::ir_traits<mini::Module> {
   using value_handle = mini::Value*;
   using block_handle = mini::Block*;
 
+  // ---- optional R2 (passes/parallel.hpp): the rewrites of one function touch nothing another
+  // function's rewrites or reads touch — every Instr, Value and Block is owned by its function,
+  // a value's users are in its function, fusions are named per function. (The undo log is the
+  // module's: no parallel apply inside a transaction.) So schedule_fusion_parallel rewrites
+  // different functions on different threads.
+  static constexpr bool concurrent_function_mutation = true;
+
   // ---- read: the compiler's opcodes mapped to library kinds, once
   static op_handle null_op() { return nullptr; }
   static kind_id kind(const G&, op_handle o) {
@@ -100,7 +107,8 @@ struct neuronrw::ir_traits<mini::Module> {
   // ---- groupable: a fusion instruction whose body holds the run
   static op_handle group_ops(G& g, const group_request<op_handle, value_handle>& r) {
     mini::Block& outer = *r.ops.front()->parent;
-    const std::string name = "%fusion." + std::to_string(g.fusion_count++);
+    mini::Function& fn = mini::function_of(*r.ops.front());
+    const std::string name = "%fusion." + std::to_string(fn.fusion_count++);
     std::vector<std::pair<std::string, std::string>> outs;
     for (std::size_t i = 0; i < r.live_outs.size(); ++i)
       outs.emplace_back(name + (r.live_outs.size() > 1 ? "#" + std::to_string(i) : ""), r.live_outs[i]->shape);
@@ -127,7 +135,7 @@ struct neuronrw::ir_traits<mini::Module> {
     for (std::size_t i = 0; i < r.live_outs.size(); ++i)
       rewire(r.live_outs[i], f.results[i].get(), [&](op_handle u) { return !inside(u); });
     if (g.transactions > 0)  // undo: rewire back, drop the return, move the run out, drop f
-      g.undo_log.push_back([&g, &f, &outer, ins = std::vector<value_handle>(r.live_ins.begin(), r.live_ins.end()),
+      g.undo_log.push_back([&fn, &f, &outer, ins = std::vector<value_handle>(r.live_ins.begin(), r.live_ins.end()),
                              outs = std::vector<value_handle>(r.live_outs.begin(), r.live_outs.end()),
                              run = std::vector<op_handle>(r.ops.begin(), r.ops.end())] {
         auto all = [](op_handle) { return true; };
@@ -140,7 +148,7 @@ struct neuronrw::ir_traits<mini::Module> {
         }
         drop_uses(&f);
         outer.instrs.erase(f.self);
-        --g.fusion_count;
+        --fn.fusion_count;
       });
     return &f;
   }

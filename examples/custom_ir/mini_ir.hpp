@@ -30,10 +30,13 @@ struct Value {
 
 /// A straight-line list of instructions with parameters; `owner` is the instruction whose body
 /// it is (null for a function's entry block).
+struct Function;
+
 struct Block {
   std::list<Instr> instrs;
   std::vector<std::unique_ptr<Value>> params;
   Instr* owner = nullptr;
+  Function* function = nullptr;  // set on a function's entry block only
 };
 
 struct Instr {
@@ -56,11 +59,22 @@ struct Instr {
 struct Function {
   std::string name;
   Block entry;
+  int fusion_count = 0;  // names new fusions uniquely within the function
+
+  Function() { entry.function = this; }
+  Function(const Function&) = delete;  // the entry block points back at its function
+  Function& operator=(const Function&) = delete;
 };
+
+/// The function an instruction belongs to (through the bodies that enclose it).
+inline Function& function_of(const Instr& i) {
+  const Block* b = i.parent;
+  while (b->owner) b = b->owner->parent;
+  return *b->function;
+}
 
 struct Module {
   std::vector<std::unique_ptr<Function>> functions;
-  int fusion_count = 0;  // names new fusions uniquely
   // The compiler's undo log, as a rewriter keeps one: while `transactions` > 0, each rewrite
   // pushes how to undo itself; rolling back runs them newest first.
   std::vector<std::function<void()>> undo_log;

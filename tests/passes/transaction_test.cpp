@@ -425,8 +425,10 @@ TEST_CASE("examples/custom_ir: a refused step at any point rolls the custom IR b
     };
     t.print = [](const mini::Module& m) {
       std::ostringstream os;
-      for (auto& f : m.functions) mini::print(os, *f);
-      os << "fusions made: " << m.fusion_count << "\n";
+      for (auto& f : m.functions) {
+        mini::print(os, *f);
+        os << "fusions made: " << f->fusion_count << "\n";
+      }
       return os.str();
     };
     // Users lists, which the print does not show: same sets of users (order may differ).

@@ -5,7 +5,8 @@
 // the plans must be equal field by field (handles included: the same text parses to the same ids)
 // and the printed output byte-identical. CI runs this binary under ThreadSanitizer
 // (scripts/tsan-ci), which checks rule R1 (concurrent reads) on the reference IR and the host IR,
-// and R2 (function-local mutation) on the host IR.
+// and R2 (function-local mutation) on the host IR and on the custom-IR example (examples/custom_ir,
+// whose traits declare R2: ScheduleFusion rewrites its functions on different threads).
 #include <neuronrw/ir/host/text.hpp>
 #include <neuronrw/ir/host/traits.hpp>
 #include <neuronrw/ir/ref/parse.hpp>
@@ -13,6 +14,8 @@
 #include <neuronrw/ir/ref/traits.hpp>
 #include <neuronrw/passes/parallel.hpp>
 
+#include "../examples/custom_ir/custom_ir_traits.hpp"  // a user's IR declaring R2
+#include "../examples/custom_ir/layers.hpp"
 #include "passes/schedule_fusion_random_function.hpp"
 
 #include <doctest/doctest.h>
@@ -387,7 +390,172 @@ TEST_CASE("parallel passes: no functions, more threads than functions") {
   CHECK(parallel_detail::worker_count({.threads = 2}, 100) == 2);
 }
 
-TEST_CASE("R2 is declared by the host IR and not by the reference IR") {
+TEST_CASE("R2 is declared by the host IR and the custom-IR example, not by the reference IR") {
   static_assert(declares_concurrent_function_mutation<host_traits<host::program>>);
+  static_assert(declares_concurrent_function_mutation<ir_traits<mini::Module>>);
   static_assert(!declares_concurrent_function_mutation<ir_traits<ref::module>>);
+}
+
+namespace {
+
+// ------------------------------------------------ the custom-IR example: R2, roots, parallel apply
+
+/// A function of `pairs` all-gather → reduce-scatter pairs (all-to-all pairs when `moe`), each
+/// with a user of the gathered value between them (moved after the cluster) and a chain of
+/// unrelated ops: several clusters and moves per function.
+mini::Function& multi_pair_layer(mini::Module& m, int pairs, bool moe) {
+  auto& f = *m.functions.emplace_back(std::make_unique<mini::Function>());
+  f.name = "multi";
+  auto& b = f.entry;
+  auto* x = &mini::add_param(b, "%x", "f32[16,8]");
+  auto* chain = x;
+  std::vector<mini::Value*> outs;
+  for (int i = 0; i < pairs; ++i) {
+    const std::string k = std::to_string(i);
+    auto* w = &mini::add_param(b, "%w" + k, "f32[4,8]");
+    auto* gathered =
+        mini::emit(b, moe ? "all-to-all" : "all-gather", {w}, {{"%g" + k, "f32[16,8]"}}).results[0].get();
+    auto* u = mini::emit(b, "multiply", {x, gathered}, {{"%u" + k, "f32[16,8]"}}).results[0].get();
+    chain = mini::emit(b, "negate", {chain}, {{"%c" + k, "f32[16,8]"}}).results[0].get();
+    auto* r = mini::emit(b, moe ? "all-to-all" : "reduce-scatter", {gathered}, {{"%r" + k, "f32[4,8]"}})
+                  .results[0]
+                  .get();
+    outs.push_back(r);
+    outs.push_back(u);
+  }
+  outs.push_back(chain);
+  mini::emit(b, "return", outs);
+  return f;
+}
+
+/// `n` functions: the example's two shapes (layers.hpp) and functions of 1 to 4 pairs, mixed.
+void build_layers(mini::Module& m, int n) {
+  for (int i = 0; i < n; ++i) {
+    auto& f = i % 4 == 0   ? mini_example::tensor_parallel_layer(m)
+              : i % 4 == 1 ? mini_example::moe_layer(m)
+                           : multi_pair_layer(m, 1 + i % 5, i % 3 == 0);
+    f.name += std::to_string(i);
+  }
+}
+
+std::string mini_text(const mini::Module& m) {
+  std::ostringstream os;
+  for (auto& f : m.functions) {
+    mini::print(os, *f);
+    os << "fusions: " << f->fusion_count << "\n";
+  }
+  return os.str();
+}
+
+std::vector<mini::Block*> mini_roots(mini::Module& m) {
+  std::vector<mini::Block*> roots;
+  for (auto& f : m.functions) roots.push_back(&f->entry);
+  return roots;
+}
+
+/// A plan of the mini IR in names (function name / value name), for comparing plans of two
+/// modules built alike.
+template <class Plan>
+std::string mini_plan_text(const Plan& p) {
+  auto name = [](const mini::Instr* i) {
+    return mini::function_of(*i).name + "/" + (i->results.empty() ? i->opcode : i->results[0]->name);
+  };
+  std::ostringstream os;
+  for (const auto& c : p.clusters) {
+    os << "cluster " << c.candidate << " unit " << c.unit << ":";
+    for (auto* o : c.ops) os << " " << name(o);
+    for (const auto& mv : c.moves) os << " move " << name(mv.op) << (mv.where == move_position::before ? "<" : ">") << name(mv.anchor);
+    os << "\n";
+  }
+  for (const auto& r : p.refused) os << "refused " << r.candidate << " " << to_string(r.code) << " " << name(r.op) << "\n";
+  os << "units " << p.units.size() << "\n";
+  return os.str();
+}
+
+const schedule_fusion_options mini_opts{.group_op_name = "fusion", .terminator_name = "return"};
+using mini_moe = co_schedule_pattern<kinds::all_to_all, kinds::all_to_all, default_boundary_set, 64, "MoEOverlap">;
+
+template <class Pattern>
+void check_mini(int functions) {
+  mini::Module seq;
+  build_layers(seq, functions);
+  const auto seq_plan = schedule_fusion<Pattern>(seq, mini_roots(seq), mini_opts);
+  const std::string expected = mini_text(seq), expected_plan = mini_plan_text(seq_plan);
+  REQUIRE(seq_plan.clusters.size() > static_cast<std::size_t>(functions) / 2);
+  std::size_t moves = 0;
+  for (const auto& c : seq_plan.clusters) moves += c.moves.size();
+  REQUIRE(moves > seq_plan.clusters.size());
+  for (const unsigned t : all_thread_counts) {
+    CAPTURE(t);
+    mini::Module planned;
+    build_layers(planned, functions);
+    CHECK(mini_plan_text(plan_schedule_fusion_parallel<Pattern>(std::as_const(planned), mini_roots(planned), mini_opts,
+                                                                {.threads = t})) == expected_plan);
+    CHECK(mini_text(planned) == mini_text([&] {
+            mini::Module fresh;
+            build_layers(fresh, functions);
+            return fresh;
+          }()));
+    mini::Module par;
+    build_layers(par, functions);
+    const auto par_plan = schedule_fusion_parallel<Pattern>(par, mini_roots(par), mini_opts, {.threads = t});
+    CHECK(mini_plan_text(par_plan) == expected_plan);
+    CHECK(mini_text(par) == expected);
+    // A plan alone: its units are the entry blocks' owners, unknown (null) for this IR, so the
+    // parallel apply cannot tell the functions apart and applies sequentially — the same result.
+    mini::Module again;
+    build_layers(again, functions);
+    const auto plan = plan_schedule_fusion<Pattern>(std::as_const(again), mini_roots(again), mini_opts);
+    CHECK(parallel_detail::function_bounds<mini::Module>(plan).empty());
+    apply_schedule_fusion_parallel(again, plan, {.threads = t});
+    CHECK(mini_text(again) == expected);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("custom-IR example (R2): ScheduleFusion planned and applied per function on 1/2/4/8 threads") {
+  check_mini<schedule_fusion_pattern>(48);
+  check_mini<mini_moe>(48);
+}
+
+TEST_CASE("function_bounds: the plan's clusters grouped by function, or nothing when it cannot tell") {
+  auto m = parse_ok(random_module(7000, 12));
+  auto plan = plan_schedule_fusion(std::as_const(m));
+  REQUIRE(plan.clusters.size() > 4);
+  const auto bounds = parallel_detail::function_bounds<ref::module>(plan);
+  REQUIRE(bounds.size() >= 3);
+  CHECK(bounds.front() == 0);
+  CHECK(bounds.back() == plan.clusters.size());
+  // Each range is one function, and the next range another one.
+  std::vector<ref::op_ref> seen;
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+    const auto f = plan.units[plan.clusters[bounds[k]].unit];
+    CHECK(std::find(seen.begin(), seen.end(), f) == seen.end());
+    seen.push_back(f);
+    for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) CHECK(plan.units[plan.clusters[i].unit] == f);
+  }
+  CHECK(seen == [&] {
+    std::vector<ref::op_ref> fs;
+    for (auto f : ref::functions(m))
+      for (const auto& c : plan.clusters)
+        if (plan.units[c.unit] == f) {
+          fs.push_back(f);
+          break;
+        }
+    return fs;
+  }());
+  // A function's clusters split by another's: not function by function, so sequential.
+  auto shuffled = plan;
+  std::swap(shuffled.clusters.front(), shuffled.clusters.back());
+  CHECK(parallel_detail::function_bounds<ref::module>(shuffled).empty());
+  // A unit whose function is unknown: sequential.
+  auto unknown = plan;
+  unknown.units[unknown.clusters.front().unit] = ref::op_ref{};
+  CHECK(parallel_detail::function_bounds<ref::module>(unknown).empty());
+  // The reference IR does not declare R2: the parallel apply is the sequential one.
+  auto seq = parse_ok(random_module(7000, 12));
+  neuronrw::apply(seq, plan);
+  apply_schedule_fusion_parallel(m, plan, {.threads = 4});
+  CHECK(ref::print(m) == ref::print(seq));
 }

@@ -14,15 +14,18 @@
 // sequentially and in the sequential pass's order: the decomposition names of FusionToComposite
 // and of the composites flavour (counted from 0 in plan order, skipping the names the module
 // defines). So the merged plan is equal, field for field, to the sequential pass's plan, whatever
-// the number of threads or the scheduling. apply then runs:
-//   - MaterializeCommDomainScopes, on an IR that declares function-local mutation (below): one
-//     function per task on the workers (each task rewrites only its own function);
-//   - otherwise, and always for ScheduleFusion and FusionToComposite: sequentially, in plan
-//     order, with the pass's own apply. Their rewrites create ops, values and (FusionToComposite)
-//     functions, which a flat IR such as the reference IR allocates in module-wide tables; and the
-//     composites' functions are module-level by definition.
-// The result is therefore the sequential pass's result; the parallel part is the planning, the
-// analysis that dominates these passes' time.
+// the number of threads or the scheduling. apply then runs, on an IR that declares function-local
+// mutation (R2 below):
+//   - ScheduleFusion: one function per task on the workers — that function's moves, then its
+//     groupings, the last first (the sequential apply restricted to its clusters; clusters never
+//     span functions and a nested cluster is in its enclosing cluster's function); then the
+//     composites' lowering, whose decomposition functions are module-level, sequentially;
+//   - MaterializeCommDomainScopes: one function per task;
+//   - FusionToComposite: sequentially (every conversion creates a module-level function).
+// On any other IR, apply runs sequentially, in plan order, with the pass's own apply. Either way
+// the result is the sequential pass's result. IRs whose functions are not ops (no functions(g))
+// give the root blocks instead, one task per root: plan_schedule_fusion_parallel(g, roots, ...),
+// schedule_fusion_parallel(g, roots, ...).
 //
 // The rule an IR must satisfy (docs/concepts.md §"Threads"):
 //   R1. Concurrent reads: any number of threads may call the const traits functions (every read
@@ -39,8 +42,10 @@
 //       is owned by its function, WindowBuffers are fresh immutable objects (shared_ptr counts
 //       are atomic) — outside a transaction (concepts/ir.hpp O5): inside one, every rewrite also
 //       appends to the program's undo journal, so a parallel apply must not run in a transaction.
-//       The reference IR does not declare R2: its ops, values, uses and order groups live in
-//       module-wide vectors that any creation or move may grow.
+//       The custom-IR example (examples/custom_ir) declares it too. The reference IR does not:
+//       its ops, values, uses, interned strings and order groups live in module-wide vectors that
+//       any creation, or a move that splits an order group, may grow (docs/concepts.md §"Threads"
+//       says what that costs and why it stays).
 //   While a parallel pass runs, nothing else may change the IR.
 //
 // Customization points: the IR (as for each pass), R2's trait member, parallel_options.
@@ -57,6 +62,7 @@
 #include <string_view>
 #include <thread>
 #include <type_traits>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -144,42 +150,127 @@ void append_part(Plan& out, Plan&& part) {
   for (const std::size_t i : part.composite_order) out.composite_order.push_back(i + clusters);
 }
 
-template <co_schedule_pattern_like Pattern, class G>
-schedule_fusion_plan_t<G> plan_functions_parallel(const G& g, const schedule_fusion_options& opt, bool emit_composites,
-                                                  const parallel_options& popt) {
+/// A merged plan and, for each task (a function, or a root block), where its clusters begin:
+/// task k owns the clusters [bounds[k], bounds[k + 1]).
+template <class Plan>
+struct tasked_plan {
+  Plan plan;
+  std::vector<std::size_t> bounds;
+};
+
+/// Plans `n` tasks on the workers (run_task(planner, i) plans task i) and merges the parts in task
+/// order; the composites' names are then given over the whole plan, in composite_order.
+template <co_schedule_pattern_like Pattern, class G, class RunTask>
+tasked_plan<schedule_fusion_plan_t<G>> plan_tasks_parallel(const G& g, std::size_t n, const schedule_fusion_options& opt,
+                                                           bool emit_composites, const parallel_options& popt,
+                                                           RunTask&& run_task) {
   using planner_t = sf_detail::planner<Pattern, G>;
   using plan_t = schedule_fusion_plan_t<G>;
-  const auto fs = function_list(g);
-  std::vector<plan_t> parts(fs.size());
+  std::vector<plan_t> parts(n);
   for_each_index(
-      fs.size(), worker_count(popt, fs.size()), [&] { return planner_t(g, opt, emit_composites); },
+      n, worker_count(popt, n), [&] { return planner_t(g, opt, emit_composites); },
       [&](planner_t& p, std::size_t i) {
-        const auto f = fs[i];
-        bool skip = false;
-        if constexpr (sf_detail::has_attribute_query<G>)
-          skip = !opt.skip_functions_with.empty() && ir::has_attribute(g, f, opt.skip_functions_with);
-        if (skip)
-          p.skip_function(f);
-        else
-          for (auto&& b : ir::regions(g, f)) p.run_root(b);
+        run_task(p, i);
         parts[i] = p.take_part();
       });
   // The header fields come from an empty part: the same options, planned from nothing.
-  plan_t out = planner_t(g, opt, false).take_part();
-  out.emit_composites = emit_composites;
-  for (auto& part : parts) append_part<planner_t>(out, std::move(part));
+  tasked_plan<plan_t> out{planner_t(g, opt, false).take_part(), {}};
+  out.plan.emit_composites = emit_composites;
+  out.bounds.reserve(n + 1);
+  for (auto& part : parts) {
+    out.bounds.push_back(out.plan.clusters.size());
+    append_part<planner_t>(out.plan, std::move(part));
+  }
+  out.bounds.push_back(out.plan.clusters.size());
   if constexpr (outlinable_ir<G>)
     if (emit_composites) {
       // Module-level: the names count from 0 over the whole plan, in composite_order.
       std::size_t counter = 0;
-      for (const std::size_t i : out.composite_order) {
+      for (const std::size_t i : out.plan.composite_order) {
         std::string name;
         do name = std::string(opt.composite_prefix) + std::to_string(counter++);
         while (ir::has_symbol(g, name));
-        out.clusters[i].decomposition = std::move(name);
+        out.plan.clusters[i].decomposition = std::move(name);
       }
     }
   return out;
+}
+
+/// One task per function: its regions, or nothing when it carries opt.skip_functions_with.
+template <co_schedule_pattern_like Pattern, class G>
+tasked_plan<schedule_fusion_plan_t<G>> plan_functions_parallel(const G& g, const schedule_fusion_options& opt,
+                                                               bool emit_composites, const parallel_options& popt) {
+  const auto fs = function_list(g);
+  return plan_tasks_parallel<Pattern>(g, fs.size(), opt, emit_composites, popt,
+                                      [&](sf_detail::planner<Pattern, G>& p, std::size_t i) {
+                                        const auto f = fs[i];
+                                        bool skip = false;
+                                        if constexpr (sf_detail::has_attribute_query<G>)
+                                          skip = !opt.skip_functions_with.empty() &&
+                                                 ir::has_attribute(g, f, opt.skip_functions_with);
+                                        if (skip)
+                                          p.skip_function(f);
+                                        else
+                                          for (auto&& b : ir::regions(g, f)) p.run_root(b);
+                                      });
+}
+
+/// The cluster ranges of a plan's functions: consecutive clusters whose unit is owned by the same
+/// function op. Empty (= apply sequentially) when a unit's owner is unknown (null) or one
+/// function's clusters are not contiguous (a plan not made function by function).
+template <class G>
+std::vector<std::size_t> function_bounds(const schedule_fusion_plan_t<G>& plan) {
+  using op = op_handle_t<G>;
+  std::vector<std::size_t> bounds;
+  std::unordered_set<op, handle_hash<op>> seen;
+  op current = ir::null_op<G>();
+  for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
+    const op f = plan.units[plan.clusters[i].unit];
+    if (f == ir::null_op<G>()) return {};
+    if (i != 0 && f == current) continue;
+    if (!seen.insert(f).second) return {};
+    bounds.push_back(i);
+    current = f;
+  }
+  bounds.push_back(plan.clusters.size());
+  return bounds;
+}
+
+/// Applies the plan with the clusters [bounds[k], bounds[k + 1]) of each task k rewritten on the
+/// workers (each task's moves, then its groupings, the last first: the sequential apply restricted
+/// to that task's clusters), then the composites' lowering, which creates module-level functions,
+/// sequentially. @pre the IR declares R2 and the tasks are in different functions.
+template <class G>
+std::vector<op_handle_t<G>> apply_tasks_parallel(G& g, const schedule_fusion_plan_t<G>& plan,
+                                                 const std::vector<std::size_t>& bounds,
+                                                 const parallel_options& popt) {
+  std::vector<op_handle_t<G>> groups(plan.clusters.size(), ir::null_op<G>());
+  std::vector<std::size_t> busy;  // the tasks with clusters
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k)
+    if (bounds[k] != bounds[k + 1]) busy.push_back(k);
+  for_each_index(
+      busy.size(), worker_count(popt, busy.size()), [] { return 0; },
+      [&](int, std::size_t t) {
+        const std::size_t lo = bounds[busy[t]], hi = bounds[busy[t] + 1];
+        txn_detail::unchecked_steps steps;
+        sf_detail::reschedule(g, plan, steps, lo, hi);
+        sf_detail::grouping(g, plan, steps, lo, hi, groups);
+      });
+  if constexpr (outlinable_ir<G>)
+    if (plan.emit_composites) {
+      txn_detail::unchecked_steps steps;
+      return sf_detail::composites(g, plan, groups, "stablehlo.composite", steps);
+    }
+  return groups;
+}
+
+/// The apply of a plan with task bounds: in parallel on an IR declaring R2, else sequential.
+template <class G>
+void apply_tasked(G& g, const tasked_plan<schedule_fusion_plan_t<G>>& tp, const parallel_options& popt) {
+  if constexpr (declares_concurrent_function_mutation<ir_traits<std::remove_cvref_t<G>>>)
+    apply_tasks_parallel(g, tp.plan, tp.bounds, popt);
+  else
+    neuronrw::apply(g, tp.plan);
 }
 
 }  // namespace parallel_detail
@@ -192,8 +283,26 @@ schedule_fusion_plan_t<G> plan_schedule_fusion_parallel(const G& g, const schedu
   static_assert(require_groupable_ir<G>());
   static_assert(sf_detail::has_functions<G>,
                 "neuronrw::plan_schedule_fusion_parallel: ir_traits<G> lacks `static auto functions(const G&)` "
-                "(outlinable_ir requirement 16); the parallel pass hands out functions.");
-  return parallel_detail::plan_functions_parallel<Pattern>(g, opt, false, popt);
+                "(outlinable_ir requirement 16); give the parallel pass the root blocks of your functions "
+                "instead: plan_schedule_fusion_parallel(g, roots, options, parallel_options).");
+  return parallel_detail::plan_functions_parallel<Pattern>(g, opt, false, popt).plan;
+}
+
+/// plan_schedule_fusion(g, roots, opt) with one task per root block, planned in parallel; the plan
+/// is equal to the sequential one. For IRs whose functions are not ops (no `functions(g)`).
+/// @pre R1; the roots are the blocks of different functions (no root inside another).
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G, class Roots>
+  requires std::ranges::input_range<Roots> &&
+           std::convertible_to<std::ranges::range_value_t<Roots>, block_handle_t<G>>
+schedule_fusion_plan_t<G> plan_schedule_fusion_parallel(const G& g, Roots&& roots, const schedule_fusion_options& opt = {},
+                                                        const parallel_options& popt = {}) {
+  static_assert(require_groupable_ir<G>());
+  std::vector<block_handle_t<G>> rs;
+  for (auto&& b : roots) rs.push_back(b);
+  return parallel_detail::plan_tasks_parallel<Pattern>(
+             g, rs.size(), opt, false, popt,
+             [&](sf_detail::planner<Pattern, G>& p, std::size_t i) { p.run_root(rs[i]); })
+      .plan;
 }
 
 /// plan_schedule_fusion_composites(g, opt) with the functions planned in parallel.
@@ -201,25 +310,68 @@ template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
 schedule_fusion_plan_t<G> plan_schedule_fusion_composites_parallel(const G& g, const schedule_fusion_options& opt = {},
                                                                    const parallel_options& popt = {}) {
   static_assert(require_outlinable_ir<G>());
-  return parallel_detail::plan_functions_parallel<Pattern>(g, opt, true, popt);
+  return parallel_detail::plan_functions_parallel<Pattern>(g, opt, true, popt).plan;
 }
 
-/// schedule_fusion(g, opt): planned in parallel, applied in plan order (see the header comment).
+/// apply(g, plan) for a plan made function by function (by plan_schedule_fusion[_composites] or
+/// their _parallel forms): on an IR declaring R2, the clusters of different functions are rewritten
+/// on different threads (then the composites' lowering, module-level, sequentially); otherwise, or
+/// when the plan's units do not name their functions, the sequential apply. The result is the
+/// sequential apply's. Returns the grouping ops (or composites) in cluster order.
+/// @pre the plan was made on this IR, unchanged since; no transaction is open on `g`.
+template <class G>
+std::vector<op_handle_t<G>> apply_schedule_fusion_parallel(G& g, const schedule_fusion_plan_t<G>& plan,
+                                                           const parallel_options& popt = {}) {
+  static_assert(require_groupable_ir<G>());
+  if constexpr (declares_concurrent_function_mutation<ir_traits<std::remove_cvref_t<G>>>) {
+    const auto bounds = parallel_detail::function_bounds<G>(plan);
+    if (!bounds.empty()) return parallel_detail::apply_tasks_parallel(g, plan, bounds, popt);
+  }
+  return neuronrw::apply(g, plan);
+}
+
+/// schedule_fusion(g, opt): planned in parallel; applied in parallel on an IR declaring R2, in
+/// plan order otherwise (see the header comment).
 template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
 schedule_fusion_plan_t<G> schedule_fusion_parallel(G& g, const schedule_fusion_options& opt = {},
                                                    const parallel_options& popt = {}) {
-  auto plan = plan_schedule_fusion_parallel<Pattern>(std::as_const(g), opt, popt);
-  neuronrw::apply(g, plan);
-  return plan;
+  static_assert(require_groupable_ir<G>());
+  static_assert(sf_detail::has_functions<G>,
+                "neuronrw::schedule_fusion_parallel: ir_traits<G> lacks `static auto functions(const G&)` "
+                "(outlinable_ir requirement 16); give the parallel pass the root blocks of your functions "
+                "instead: schedule_fusion_parallel(g, roots, options, parallel_options).");
+  auto tp = parallel_detail::plan_functions_parallel<Pattern>(std::as_const(g), opt, false, popt);
+  parallel_detail::apply_tasked(g, tp, popt);
+  return std::move(tp.plan);
 }
 
-/// schedule_fusion_composites(g, opt): planned in parallel, applied in plan order.
+/// schedule_fusion(g, roots, opt) with one task per root block: planned in parallel; applied in
+/// parallel (one task per root) on an IR declaring R2, in plan order otherwise.
+/// @pre R1; the roots are the blocks of different functions (R2 is about functions).
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G, class Roots>
+  requires std::ranges::input_range<Roots> &&
+           std::convertible_to<std::ranges::range_value_t<Roots>, block_handle_t<G>>
+schedule_fusion_plan_t<G> schedule_fusion_parallel(G& g, Roots&& roots, const schedule_fusion_options& opt = {},
+                                                   const parallel_options& popt = {}) {
+  static_assert(require_groupable_ir<G>());
+  std::vector<block_handle_t<G>> rs;
+  for (auto&& b : roots) rs.push_back(b);
+  auto tp = parallel_detail::plan_tasks_parallel<Pattern>(
+      std::as_const(g), rs.size(), opt, false, popt,
+      [&](sf_detail::planner<Pattern, G>& p, std::size_t i) { p.run_root(rs[i]); });
+  parallel_detail::apply_tasked(g, tp, popt);
+  return std::move(tp.plan);
+}
+
+/// schedule_fusion_composites(g, opt): planned in parallel; the groupings applied in parallel on an
+/// IR declaring R2, the lowering to composites (module-level functions) in plan order.
 template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
 schedule_fusion_plan_t<G> schedule_fusion_composites_parallel(G& g, const schedule_fusion_options& opt = {},
                                                               const parallel_options& popt = {}) {
-  auto plan = plan_schedule_fusion_composites_parallel<Pattern>(std::as_const(g), opt, popt);
-  neuronrw::apply(g, plan);
-  return plan;
+  static_assert(require_outlinable_ir<G>());
+  auto tp = parallel_detail::plan_functions_parallel<Pattern>(std::as_const(g), opt, true, popt);
+  parallel_detail::apply_tasked(g, tp, popt);
+  return std::move(tp.plan);
 }
 
 // ------------------------------------------------------------------------- FusionToComposite

@@ -32,10 +32,12 @@ namespace sf_detail {
 // The apply, written once over a step counter: txn_detail::unchecked_steps for the plain apply
 // (every step proceeds, no cost), txn_detail::gated_steps for the gated one. Each returns early
 // when a step is refused; the gated caller then rolls back.
+// Each works on the clusters [lo, hi) of the plan; the parallel apply (passes/parallel.hpp) runs
+// the clusters of different functions on different threads through the same code.
 template <class G, class Steps>
-void reschedule(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
-  for (const auto& c : plan.clusters)
-    for (const auto& m : c.moves) {
+void reschedule(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps, std::size_t lo, std::size_t hi) {
+  for (std::size_t i = lo; i < hi; ++i)
+    for (const auto& m : plan.clusters[i].moves) {
       if (m.where == move_position::before) {
         if (!steps.next("move_before")) return;
         ir::move_before(g, m.op, m.anchor);
@@ -47,15 +49,23 @@ void reschedule(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
 }
 
 template <class G, class Steps>
-std::vector<op_handle_t<G>> grouping(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
+void reschedule(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
+  reschedule(g, plan, steps, 0, plan.clusters.size());
+}
+
+// Groups the clusters [lo, hi), the last first, writing each grouping op to groups[i]. Returns
+// false when a step was refused. The clusters of one function are one contiguous range of a plan
+// (plan order is function order), and a cluster nested in another's region is in the same range.
+template <class G, class Steps>
+bool grouping(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps, std::size_t lo, std::size_t hi,
+              std::vector<op_handle_t<G>>& groups) {
   using value = value_handle_t<G>;
-  std::vector<op_handle_t<G>> groups(plan.clusters.size(), ir::null_op<G>());
   const std::string kind_text = mlir_string_literal(plan.fusion_kind);
   const named_attribute attrs[] = {{composite_schema::fusion_kind, kind_text}};
   // Live-outs of clusters grouped already are now results of their grouping op.
   std::unordered_map<value, value, handle_hash<value>> renamed;
   std::vector<value> ins;
-  for (std::size_t i = plan.clusters.size(); i-- > 0;) {
+  for (std::size_t i = hi; i-- > lo;) {
     const auto& c = plan.clusters[i];
     ins.clear();
     for (const value& v : c.live_ins) {
@@ -64,11 +74,18 @@ std::vector<op_handle_t<G>> grouping(G& g, const schedule_fusion_plan_t<G>& plan
     }
     const group_request<op_handle_t<G>, value> req{c.ops, ins, c.live_outs, plan.group_op_name,
                                                    plan.terminator_name, attrs};
-    if (!steps.next("group_ops")) return groups;
+    if (!steps.next("group_ops")) return false;
     groups[i] = ir::group_ops(g, req);
     std::size_t k = 0;
     for (auto&& r : ir::results(g, groups[i])) renamed.emplace(c.live_outs[k++], r);
   }
+  return true;
+}
+
+template <class G, class Steps>
+std::vector<op_handle_t<G>> grouping(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps) {
+  std::vector<op_handle_t<G>> groups(plan.clusters.size(), ir::null_op<G>());
+  grouping(g, plan, steps, 0, plan.clusters.size(), groups);
   return groups;
 }
 
