@@ -22,12 +22,12 @@ namespace ref = neuronrw::ref;
 
 constexpr std::size_t segment = 100;
 
-inline ref::module synthetic_function(std::size_t n_ops) {
-  ref::module m;
+/// Appends the function described above, named `name`, to `m`.
+inline void add_synthetic_function(ref::module& m, std::size_t n_ops, const char* name = "synthetic") {
   auto t = m.intern_type("tensor<16x8xf32>");
   auto f = m.create_op("func.func", {}, {});
   auto& fi = m.make_function(f);
-  fi.sym_name = "synthetic";
+  fi.sym_name = name;
   fi.result_types = {t};
   fi.result_attrs = {""};
   fi.arg_attrs = {"", ""};
@@ -57,6 +57,11 @@ inline ref::module synthetic_function(std::size_t n_ops) {
   }
   const ref::value_ref ret[] = {acc};
   m.push_back(body, m.create_op("func.return", ret, {}));
+}
+
+inline ref::module synthetic_function(std::size_t n_ops) {
+  ref::module m;
+  add_synthetic_function(m, n_ops);
   return m;
 }
 

@@ -1,0 +1,155 @@
+// bench/parallel_bench.cpp — ScheduleFusion over the functions of one module on several threads
+// (neuronrw/passes/parallel.hpp) against the sequential pass in the same binary, wall-clock time
+// (the workers' time is not the calling thread's CPU time):
+//   - reference IR: 32 copies of bench/synthetic_function.hpp's function of 20,000 ops (640K ops,
+//     6,400 pairs): the plan alone, and plan + apply (the reference IR does not declare R2, so its
+//     apply stays sequential: docs/concepts.md §"Threads");
+//   - the custom-IR example's IR (examples/custom_ir, which declares R2): 64 functions of 50
+//     all-gather → reduce-scatter pairs with moves, plan + apply, the apply one function per task.
+// Arg = threads (the sequential pass is its own benchmark).
+//
+//   ninja -C <build> bench/parallel_bench && <build>/bench/parallel_bench --benchmark_repetitions=3
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/parallel.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
+
+#include "../examples/custom_ir/custom_ir_traits.hpp"
+#include "../examples/custom_ir/mini_ir.hpp"
+#include "synthetic_function.hpp"
+
+namespace {
+
+namespace ref = neuronrw::ref;
+
+constexpr std::size_t ref_functions = 32, ref_ops = 20'000;
+
+ref::module ref_module() {
+  ref::module m;
+  for (std::size_t i = 0; i < ref_functions; ++i)
+    bench_support::add_synthetic_function(m, ref_ops, ("f" + std::to_string(i)).c_str());
+  return m;
+}
+
+void expect_clusters(benchmark::State& state, std::size_t got, std::size_t want) {
+  if (got != want) state.SkipWithError(("unexpected cluster count " + std::to_string(got)).c_str());
+}
+
+void BM_ref_plan_sequential(benchmark::State& state) {
+  const ref::module m = ref_module();
+  std::size_t clusters = 0;
+  for (auto _ : state) {
+    auto plan = neuronrw::plan_schedule_fusion(m);
+    benchmark::DoNotOptimize(plan.clusters.data());
+    clusters = plan.clusters.size();
+  }
+  expect_clusters(state, clusters, ref_functions * ref_ops / bench_support::segment);
+}
+BENCHMARK(BM_ref_plan_sequential)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ref_plan_parallel(benchmark::State& state) {
+  const ref::module m = ref_module();
+  const auto threads = static_cast<unsigned>(state.range(0));
+  std::size_t clusters = 0;
+  for (auto _ : state) {
+    auto plan = neuronrw::plan_schedule_fusion_parallel(m, {}, {.threads = threads});
+    benchmark::DoNotOptimize(plan.clusters.data());
+    clusters = plan.clusters.size();
+  }
+  expect_clusters(state, clusters, ref_functions * ref_ops / bench_support::segment);
+}
+BENCHMARK(BM_ref_plan_parallel)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+template <bool Parallel>
+void BM_ref_full(benchmark::State& state) {
+  const auto threads = Parallel ? static_cast<unsigned>(state.range(0)) : 1u;
+  std::size_t clusters = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    ref::module m = ref_module();
+    state.ResumeTiming();
+    auto plan = Parallel ? neuronrw::schedule_fusion_parallel(m, {}, {.threads = threads}) : neuronrw::schedule_fusion(m);
+    benchmark::DoNotOptimize(plan.clusters.data());
+    clusters = plan.clusters.size();
+    state.PauseTiming();
+    m = ref::module{};
+    state.ResumeTiming();
+  }
+  expect_clusters(state, clusters, ref_functions * ref_ops / bench_support::segment);
+}
+BENCHMARK(BM_ref_full<false>)->Name("BM_ref_full_sequential")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ref_full<true>)->Name("BM_ref_full_parallel")->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// ------------------------------------------------------------------------- the custom IR (R2)
+
+constexpr int mini_functions = 64, mini_pairs = 50;
+
+/// One function of `pairs` segments: a gathered weight, a user of it between the pair (moved after
+/// the cluster), an unrelated chain op, the reduce-scatter.
+void add_mini_function(mini::Module& m, int index) {
+  auto& f = *m.functions.emplace_back(std::make_unique<mini::Function>());
+  f.name = "f" + std::to_string(index);
+  auto& b = f.entry;
+  auto* x = &mini::add_param(b, "%x", "f32[16,8]");
+  auto* chain = x;
+  std::vector<mini::Value*> outs;
+  for (int i = 0; i < mini_pairs; ++i) {
+    const std::string k = std::to_string(i);
+    auto* w = &mini::add_param(b, "%w" + k, "f32[4,8]");
+    auto* g = mini::emit(b, "all-gather", {w}, {{"%g" + k, "f32[16,8]"}}).results[0].get();
+    auto* u = mini::emit(b, "multiply", {x, g}, {{"%u" + k, "f32[16,8]"}}).results[0].get();
+    chain = mini::emit(b, "negate", {chain}, {{"%c" + k, "f32[16,8]"}}).results[0].get();
+    outs.push_back(mini::emit(b, "reduce-scatter", {g}, {{"%r" + k, "f32[4,8]"}}).results[0].get());
+    outs.push_back(u);
+  }
+  outs.push_back(chain);
+  mini::emit(b, "return", outs);
+}
+
+std::vector<mini::Block*> roots_of(mini::Module& m) {
+  std::vector<mini::Block*> roots;
+  for (auto& f : m.functions) roots.push_back(&f->entry);
+  return roots;
+}
+
+const neuronrw::schedule_fusion_options mini_opts{.group_op_name = "fusion", .terminator_name = "return"};
+
+template <bool Parallel>
+void BM_mini_full(benchmark::State& state) {
+  const auto threads = Parallel ? static_cast<unsigned>(state.range(0)) : 1u;
+  std::size_t clusters = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto m = std::make_unique<mini::Module>();
+    for (int i = 0; i < mini_functions; ++i) add_mini_function(*m, i);
+    state.ResumeTiming();
+    auto plan = Parallel ? neuronrw::schedule_fusion_parallel(*m, roots_of(*m), mini_opts, {.threads = threads})
+                         : neuronrw::schedule_fusion(*m, roots_of(*m), mini_opts);
+    benchmark::DoNotOptimize(plan.clusters.data());
+    clusters = plan.clusters.size();
+    state.PauseTiming();
+    m.reset();
+    state.ResumeTiming();
+  }
+  expect_clusters(state, clusters, static_cast<std::size_t>(mini_functions * mini_pairs));
+}
+BENCHMARK(BM_mini_full<false>)->Name("BM_custom_ir_full_sequential")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_mini_full<true>)
+    ->Name("BM_custom_ir_full_parallel")
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
