@@ -8,6 +8,12 @@
 // budget of 100, and which stays before the cluster); the reduce_scatter(all_gather, chain).
 // Each segment's chains continue the previous one's, so every value stays live and every pair
 // really reschedules (49 moves each).
+//
+// add_shared_live_in_function: the same per-100-op reschedule, but every cluster reads one value,
+// the function's first argument %w: each all_gather gathers %w itself (no slice), and every
+// unrelated op reads %w too (`add(chain, w)`), so %w has about n/2 uses and is a live-in of all
+// n/100 fusions. Grouping that scanned each live-in's use list per fusion was quadratic on it
+// (include/neuronrw/ir/ref/rewrite.hpp, group_ops).
 #pragma once
 
 #include <cstddef>
@@ -57,6 +63,52 @@ inline void add_synthetic_function(ref::module& m, std::size_t n_ops, const char
   }
   const ref::value_ref ret[] = {acc};
   m.push_back(body, m.create_op("func.return", ret, {}));
+}
+
+/// Appends the shared-live-in function described above, named `name`, to `m`. Per 100-op segment:
+/// the all_gather of %w; 48 users of the gathered value (a chain, they move after the cluster)
+/// interleaved with 48 unrelated `add(chain, w)`; two more of those; the reduce_scatter(all_gather,
+/// chain). Every pair is clustered, moves 48 ops, and has the live-ins %w and the chain.
+inline void add_shared_live_in_function(ref::module& m, std::size_t n_ops, const char* name = "shared") {
+  auto t = m.intern_type("tensor<16x8xf32>");
+  auto f = m.create_op("func.func", {}, {});
+  auto& fi = m.make_function(f);
+  fi.sym_name = name;
+  fi.result_types = {t};
+  fi.result_attrs = {""};
+  fi.arg_attrs = {"", ""};
+  m.push_back(m.body(), f);
+  const ref::type_ref args[] = {t, t};
+  auto body = m.add_region(f, args);
+  const ref::value_ref w = m.arguments(body)[0];
+  ref::value_ref chain = m.arguments(body)[1];
+  const ref::type_ref one[] = {t};
+  auto emit = [&](const char* name, std::initializer_list<ref::value_ref> operands) {
+    auto o = m.create_op(name, std::span<const ref::value_ref>(operands.begin(), operands.size()), one);
+    m.push_back(body, o);
+    return m.result(o, 0);
+  };
+  ref::value_ref acc = chain;
+  for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
+    const ref::value_ref g = emit("mhlo.all_gather", {w});  // every cluster's live-in %w
+    ref::value_ref user = g;
+    for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
+      user = emit("mhlo.multiply", {user, acc});  // uses the gather (transitively): moves
+      chain = emit("mhlo.add", {chain, w});        // unrelated, reads %w, feeds the reduce_scatter
+    }
+    chain = emit("mhlo.add", {chain, w});
+    chain = emit("mhlo.add", {chain, w});
+    chain = emit("mhlo.reduce_scatter", {g, chain});
+    acc = user;
+  }
+  const ref::value_ref ret[] = {acc};
+  m.push_back(body, m.create_op("func.return", ret, {}));
+}
+
+inline ref::module shared_live_in_function(std::size_t n_ops) {
+  ref::module m;
+  add_shared_live_in_function(m, n_ops);
+  return m;
 }
 
 inline ref::module synthetic_function(std::size_t n_ops) {
