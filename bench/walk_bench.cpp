@@ -13,6 +13,21 @@
 //   bm_move_query     random move_before then is_before_in_block on the reference IR
 // The walk rows carry counters vs_csr and vs_boost: walk rate / baseline rate at the same size,
 // from the baselines' runs earlier in the same process (targets: ≥ 0.5 and ≥ 2).
+//
+// Windowed walks (what ScheduleFusion does: many short walks from consumers, each floored at its
+// window start). Graph: N ops in one block (N = 10K, 1M), op i uses op i-2 and op i-2k for a
+// random k in [1, 100] (fixed seed; ops 0 and 1 use the function argument), so producers lie
+// 2..200 ops above and a walk from op c reaches the ops of c's parity: about half its window.
+// 10K walks per iteration, from consumers c drawn uniformly (fixed seed) and taken in block order,
+// each with a window of w ops, w drawn uniformly from [10, 200]: floor = op c - w.
+//   bm_window_csr     the same closure over a CSR array of the graph: a backward sweep from c - 1
+//                     to the floor with epoch marks and a pending count (stops when nothing marked
+//                     is left), results collected and put in block order, as the walk returns them
+//   bm_window_walk_ref dependence_walk(scratch, g, op c, {.budget = 200, .window_floor = op c - w})
+//                     on the reference IR, boundary_set<>, one reused block_scratch; counter
+//                     vs_csr = its rate / bm_window_csr's at the same N (target ≥ 0.5)
+// Both check that every walk is complete and that the totals of visited ops agree; items/s =
+// visited ops/s. A budget of 200 never stops a walk here (a window holds at most 200 ops).
 #include <neuronrw/algorithms/block_dataflow.hpp>
 #include <neuronrw/algorithms/dependence_walk.hpp>
 #include <neuronrw/descriptors/boundary_set.hpp>
@@ -20,18 +35,21 @@
 
 #include "../tests/archetype/archetype_ir.hpp"
 
+#include "bench_support.hpp"
+
 #include <benchmark/benchmark.h>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
 #include <map>
 #include <memory>
 #include <random>
-#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -117,11 +135,23 @@ std::unique_ptr<graph_set> make_graph(std::size_t n) {
   return gs;
 }
 
-// One size at a time: the benchmarks run size by size, so memory stays that of one size.
+struct window_set;
+
+// One graph at a time (this one or the windowed walks'), so memory stays that of one size.
+std::unique_ptr<graph_set>& current_graph() {
+  static std::unique_ptr<graph_set> g;
+  return g;
+}
+std::unique_ptr<window_set>& current_windows() {
+  static std::unique_ptr<window_set> w;
+  return w;
+}
+
 graph_set& graph(std::size_t n) {
-  static std::unique_ptr<graph_set> current;
+  auto& current = current_graph();
   if (!current || current->n != n) {
     current.reset();
+    current_windows().reset();
     current = make_graph(n);
   }
   return *current;
@@ -187,7 +217,7 @@ void bm_csr_bfs(benchmark::State& state) {
     benchmark::DoNotOptimize(queue.data());
   }
   const double secs = cpu_seconds() - t0;
-  if (visited != n - 1) throw std::logic_error("csr bfs did not reach every op");
+  if (visited != n - 1) return state.SkipWithError("csr bfs did not reach every op");
   finish(state, visited);
   csr_rate()[n] = static_cast<double>(visited) * static_cast<double>(state.iterations()) / secs;
 }
@@ -210,7 +240,7 @@ void bm_boost_bfs(benchmark::State& state) {
     benchmark::DoNotOptimize(discovered);
   }
   const double secs = cpu_seconds() - t0;
-  if (discovered != n) throw std::logic_error("boost bfs did not reach every op");
+  if (discovered != n) return state.SkipWithError("boost bfs did not reach every op");
   finish(state, n - 1);
   boost_rate()[n] = static_cast<double>(n - 1) * static_cast<double>(state.iterations()) / secs;
 }
@@ -228,7 +258,7 @@ void run_walk(benchmark::State& state, const G& g, Op start, std::size_t n) {
     benchmark::DoNotOptimize(r.ops.data());
   }
   const double secs = cpu_seconds() - t0;
-  if (visited != n - 1) throw std::logic_error("the walk did not reach every op");
+  if (visited != n - 1) return state.SkipWithError("the walk did not reach every op");
   finish(state, visited);
   ratio_counters(state, n, static_cast<double>(visited) * static_cast<double>(state.iterations()) / secs);
 }
@@ -276,15 +306,176 @@ void bm_move_query(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 
-void register_all() {
-  for (std::int64_t n : {1'000, 10'000, 100'000, 1'000'000}) {
-    benchmark::RegisterBenchmark("bm_csr_bfs", bm_csr_bfs)->Arg(n)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("bm_boost_bfs", bm_boost_bfs)->Arg(n)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("bm_walk_ref", bm_walk_ref)->Arg(n)->Unit(benchmark::kMicrosecond);
-    if (static_cast<std::size_t>(n) <= archetype_max)
-      benchmark::RegisterBenchmark("bm_walk_archetype", bm_walk_archetype)->Arg(n)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("bm_move_query", bm_move_query)->Arg(n);
+// ------------------------------------------------------------------------------ windowed walks
+
+constexpr std::size_t window_walks = 10'000;
+constexpr std::uint32_t window_min = 10, window_max = 200;
+
+struct window_set {
+  std::size_t n = 0;
+  csr_graph csr;
+  nr::ref::module ref;
+  std::vector<nr::ref::op_ref> ref_ops;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> walks;  // (consumer, floor), block order
+};
+
+std::unique_ptr<window_set> make_windows(std::size_t n) {
+  auto ws = std::make_unique<window_set>();
+  ws->n = n;
+  std::mt19937_64 rng(0x3a11);
+  // producers of op i (i >= 2): i - 2 and i - 2k, k in [1, 100], clamped to i's parity start
+  std::vector<std::uint32_t> far(n, 0);
+  for (std::size_t i = 2; i < n; ++i) {
+    const std::size_t back = 2 * (1 + rng() % 100);
+    far[i] = static_cast<std::uint32_t>(back <= i ? i - back : i % 2);
   }
+  auto operands_of = [&](std::size_t i, auto&& f) {
+    if (i < 2) return;
+    f(static_cast<std::uint32_t>(i - 2));
+    f(far[i]);
+  };
+
+  ws->csr.offsets.reserve(n + 1);
+  ws->csr.offsets.push_back(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    operands_of(i, [&](std::uint32_t p) { ws->csr.targets.push_back(p); });
+    ws->csr.offsets.push_back(static_cast<std::uint32_t>(ws->csr.targets.size()));
+  }
+
+  auto& m = ws->ref;
+  const auto t = m.intern_type("tensor<4xf32>");
+  auto f = m.create_op("func.func", {}, {});
+  m.make_function(f).sym_name = "f";
+  m.push_back(m.body(), f);
+  const nr::ref::type_ref arg_types[] = {t};
+  const auto body = m.add_region(f, arg_types);
+  const nr::ref::type_ref result_types[] = {t};
+  ws->ref_ops.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<nr::ref::value_ref> vals;
+    if (i < 2) vals.push_back(m.arguments(body)[0]);
+    operands_of(i, [&](std::uint32_t p) { vals.push_back(m.result(ws->ref_ops[p], 0)); });
+    auto o = m.create_op("foo.op", vals, result_types);
+    m.push_back(body, o);
+    ws->ref_ops.push_back(o);
+  }
+
+  ws->walks.reserve(window_walks);
+  for (std::size_t k = 0; k < window_walks; ++k) {
+    const auto c = static_cast<std::uint32_t>(window_max + rng() % (n - window_max));
+    const auto w = static_cast<std::uint32_t>(window_min + rng() % (window_max - window_min + 1));
+    ws->walks.emplace_back(c, c - w);
+  }
+  std::sort(ws->walks.begin(), ws->walks.end());
+  return ws;
+}
+
+window_set& windows(std::size_t n) {
+  auto& current = current_windows();
+  if (!current || current->n != n) {
+    current.reset();
+    current_graph().reset();
+    current = make_windows(n);
+  }
+  return *current;
+}
+
+// bm_window_csr's rate and its total of visited ops per iteration, keyed by N.
+std::map<std::size_t, std::pair<double, std::size_t>>& window_csr() {
+  static std::map<std::size_t, std::pair<double, std::size_t>> m;
+  return m;
+}
+
+void bm_window_csr(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& ws = windows(n);
+  const auto& g = ws.csr;
+  std::vector<std::uint32_t> stamp(n, 0), out;
+  out.reserve(window_max);
+  std::uint32_t epoch = 0;
+  std::size_t total = 0;
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    total = 0;
+    for (const auto& walk : ws.walks) {
+      const std::uint32_t c = walk.first, f = walk.second;
+      ++epoch;
+      out.clear();
+      std::size_t pending = 0;
+      auto mark = [&](std::uint32_t p) {
+        const bool fresh = p >= f && stamp[p] != epoch;
+        if (fresh) stamp[p] = epoch;
+        pending += fresh ? 1 : 0;
+      };
+      for (std::uint32_t e = g.offsets[c]; e < g.offsets[c + 1]; ++e) mark(g.targets[e]);
+      for (std::uint32_t i = c; pending != 0 && i > f;) {
+        --i;
+        if (stamp[i] != epoch) continue;
+        --pending;
+        out.push_back(i);
+        for (std::uint32_t e = g.offsets[i]; e < g.offsets[i + 1]; ++e) mark(g.targets[e]);
+      }
+      std::reverse(out.begin(), out.end());  // block order, as the walk returns it
+      total += out.size();
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  const double secs = cpu_seconds() - t0;
+  if (total == 0) return state.SkipWithError("the windowed CSR sweeps visited nothing");
+  finish(state, total);
+  window_csr()[n] = {static_cast<double>(total) * static_cast<double>(state.iterations()) / secs, total};
+}
+
+void bm_window_walk_ref(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& ws = windows(n);
+  const auto& g = ws.ref;
+  nr::block_scratch<nr::ref::module> scratch(g);
+  std::size_t total = 0;
+  bool complete = true;
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    total = 0;
+    for (const auto& [c, f] : ws.walks) {
+      auto r = nr::dependence_walk<nr::boundary_set<>>(scratch, g, ws.ref_ops[c],
+                                                       {.budget = window_max, .window_floor = ws.ref_ops[f]});
+      complete &= r.complete();
+      total += r.ops.size();
+      benchmark::DoNotOptimize(r.ops.data());
+    }
+  }
+  const double secs = cpu_seconds() - t0;
+  if (!complete) return state.SkipWithError("a windowed walk hit its budget");
+  const auto it = window_csr().find(n);
+  if (it != window_csr().end() && it->second.second != total)
+    return state.SkipWithError("the windowed walks and the CSR sweeps visited different totals");
+  finish(state, total);
+  const double rate = static_cast<double>(total) * static_cast<double>(state.iterations()) / secs;
+  if (it != window_csr().end()) state.counters["vs_csr"] = rate / it->second.first;
+}
+
+// ------------------------------------------------------------------------------ registration
+// Family by family, in this order: the baselines run before the walks (the ratio counters read
+// their rates), bm_move_query last (it scrambles the block). A family that changes size rebuilds
+// the graph (one graph in memory at a time).
+
+using bench_support::sizes;
+
+void register_all() {
+  constexpr auto all = sizes<1'000, 10'000, 100'000, 1'000'000>;
+  benchmark::RegisterBenchmark("bm_csr_bfs", bm_csr_bfs)->Apply(all)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_boost_bfs", bm_boost_bfs)->Apply(all)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_walk_ref", bm_walk_ref)->Apply(all)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_walk_archetype", bm_walk_archetype)
+      ->Apply(sizes<1'000, archetype_max>)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_window_csr", bm_window_csr)
+      ->Apply(sizes<10'000, 1'000'000>)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_window_walk_ref", bm_window_walk_ref)
+      ->Apply(sizes<10'000, 1'000'000>)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_move_query", bm_move_query)->Apply(all);
 }
 
 struct registrar {
