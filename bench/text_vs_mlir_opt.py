@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Whole-process parse+print of the same file: neuronrw-opt (the reference IR) against mlir-opt.
+
+Writes tests/driver/gen_large.py's inputs (MLIR: functions of 40 chained "mhlo.multiply" ops;
+host: host orchestrators) of 1 and 10 MiB to a temporary directory and times, as whole processes,
+with no pass (each tool parses, verifies and prints):
+
+  bm_process_ref/MB       neuronrw-opt IN.mlir -o OUT
+  bm_process_mlir_opt/MB  mlir-opt --allow-unregistered-dialect IN.mlir -o OUT  (the baseline;
+                          mlir-opt's defaults, so its context may verify on a second thread)
+  bm_process_host/MB      neuronrw-opt IN.py -o OUT  (host programs; no baseline: MLIR has no
+                          such format)
+
+real_time is the wall time of one process run (fork to exit), cpu_time its user+system time;
+bytes_per_second = the input's size / real_time; max_rss_bytes = the process's peak resident set.
+Each repetition is one run; the medians come from --benchmark_repetitions (default 5).
+
+Checks, once per size before the timed runs (which they also warm up): mlir-opt's output of
+neuronrw-opt's output equals mlir-opt's output of the input (both tools read the file alike), and
+neuronrw-opt's output of a host program is a fixed point (printing it again gives it back). A
+failed check or a failed run is reported as Google Benchmark reports an error (error_occurred,
+error_message) and the script exits 1.
+
+Output: Google Benchmark's console table, or its JSON (--benchmark_format=json, --benchmark_out=FILE
+with --benchmark_out_format=json), with the same names, fields and aggregates (mean, median,
+stddev, cv; --benchmark_report_aggregates_only=true keeps only those), so bench/report reads it
+like a suite. Other accepted flags: --benchmark_filter=REGEX; --benchmark_min_time and
+--benchmark_display_aggregates_only are accepted and ignored.
+
+When neuronrw-opt or mlir-opt is missing the script says so on stderr, reports an empty benchmark
+list and exits 0. NEURONRW_BENCH_SMOKE set: 1 MiB only, one repetition.
+
+usage: text_vs_mlir_opt.py [--driver NEURONRW_OPT] [--mlir-opt MLIR_OPT] [--sizes 1,10]
+                           [--benchmark_* flags]
+  --driver    default: $NEURONRW_OPT, else neuronrw-opt on PATH
+  --mlir-opt  default: $MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH
+"""
+import argparse
+import datetime
+import importlib.util
+import json
+import os
+import pathlib
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+MIB = 1024 * 1024
+
+
+def load_gen_large():
+    spec = importlib.util.spec_from_file_location("gen_large", HERE.parent / "tests" / "driver" / "gen_large.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def write_input(gen, kind: str, megabytes: int, path: pathlib.Path) -> int:
+    """gen_large.py's output of `kind` and `megabytes`, written to `path`; returns its size."""
+    target = megabytes * MIB
+    parts = []
+    size = 0
+    if kind == "mlir":
+        i = 0
+        while size < target:
+            s = gen.mlir_function(i)
+            parts.append(s)
+            size += len(s)
+            i += 1
+    else:
+        # gen_large.py's main() writes this header before the host functions.
+        head = ("import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\nclass Big:\n"
+                " @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+                " def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):\n  return a\n")
+        parts.append(head)
+        size = len(head)
+        i = 0
+        while size < target:
+            s = gen.host_function(i)
+            parts.append(s)
+            size += len(s)
+            i += 1
+    data = "".join(parts).encode()
+    path.write_bytes(data)
+    return len(data)
+
+
+def run(cmd):
+    """Runs `cmd`; returns (wall seconds, user+sys seconds, peak RSS bytes, exit status, stderr)."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        message = err.read().decode(errors="replace").strip()
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, proc.returncode, message
+
+
+def check(cmd, what):
+    """Runs `cmd` once (untimed); returns an error message, or None."""
+    _, _, _, rc, message = run(cmd)
+    if rc != 0:
+        return f"{what} exited {rc}: {message.splitlines()[0] if message else '(no message)'}"
+    return None
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="neuronrw-opt against mlir-opt, whole processes (see the module doc)")
+    p.add_argument("--driver", default=os.environ.get("NEURONRW_OPT") or shutil.which("neuronrw-opt"))
+    default_mlir_opt = os.environ.get("MLIR_OPT")
+    if not default_mlir_opt:
+        default_mlir_opt = "/usr/lib/llvm-22/bin/mlir-opt" if os.path.exists("/usr/lib/llvm-22/bin/mlir-opt") \
+            else shutil.which("mlir-opt")
+    p.add_argument("--mlir-opt", default=default_mlir_opt)
+    p.add_argument("--sizes", default="1,10", help="input sizes in MiB, comma-separated (default 1,10)")
+    p.add_argument("--benchmark_format", default="console", choices=["console", "json"])
+    p.add_argument("--benchmark_out")
+    p.add_argument("--benchmark_out_format", default="json", choices=["json"])
+    p.add_argument("--benchmark_repetitions", type=int, default=5)
+    p.add_argument("--benchmark_report_aggregates_only", default="false")
+    p.add_argument("--benchmark_display_aggregates_only", default="false")
+    p.add_argument("--benchmark_filter", default=".")
+    p.add_argument("--benchmark_min_time")
+    args = p.parse_args(argv)
+    try:
+        args.sizes = [int(s) for s in args.sizes.split(",")]
+        if not args.sizes or min(args.sizes) < 1:
+            raise ValueError
+    except ValueError:
+        p.error(f"--sizes: expected positive integers separated by commas, got '{args.sizes}'")
+    if args.benchmark_repetitions < 1:
+        p.error("--benchmark_repetitions must be at least 1")
+    return args
+
+
+def truthy(s: str) -> bool:
+    return s.lower() in ("true", "1", "yes")
+
+
+def context():
+    load = list(os.getloadavg())
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "host_name": platform.node(),
+        "executable": str(pathlib.Path(__file__).resolve()),
+        "num_cpus": os.cpu_count(),
+        "load_avg": load,
+        "library_build_type": "release",
+    }
+
+
+def aggregates(name, common, runs, extra_keys):
+    """Google Benchmark's mean/median/stddev/cv entries for the repetitions `runs`."""
+    out = []
+    n = len(runs)
+    for agg in ("mean", "median", "stddev", "cv"):
+        entry = {"name": f"{name}_{agg}", **common, "run_type": "aggregate", "aggregate_name": agg, "aggregate_unit": "percentage" if agg == "cv" else "time",
+                 "iterations": n, "time_unit": "ms"}
+        for key in ["real_time", "cpu_time", "bytes_per_second"] + extra_keys:
+            values = [r[key] for r in runs]
+            mean = statistics.fmean(values)
+            sd = statistics.stdev(values) if n > 1 else 0.0
+            entry[key] = {"mean": mean, "median": statistics.median(values), "stddev": sd,
+                          "cv": sd / mean if mean else 0.0}[agg]
+        out.append(entry)
+    return out
+
+
+def console(entries, file):
+    print(f"{'Benchmark':<40}{'Time':>14}{'CPU':>14}   UserCounters...", file=file)
+    print("-" * 90, file=file)
+    for e in entries:
+        if e.get("error_occurred"):
+            print(f"{e['name']:<40} ERROR OCCURRED: '{e['error_message']}'", file=file)
+            continue
+        if e.get("aggregate_name") == "cv":
+            print(f"{e['name']:<40}{e['real_time'] * 100:>12.2f} %{e['cpu_time'] * 100:>12.2f} %", file=file)
+            continue
+        rate = e["bytes_per_second"] / MIB
+        print(f"{e['name']:<40}{e['real_time']:>11.1f} ms{e['cpu_time']:>11.1f} ms   "
+              f"bytes_per_second={rate:.1f}Mi/s max_rss={e['max_rss_bytes'] / MIB:.0f}Mi", file=file)
+
+
+def main(argv) -> int:
+    args = parse_args(argv)
+    smoke = os.environ.get("NEURONRW_BENCH_SMOKE") is not None
+    sizes = args.sizes[:1] if smoke else args.sizes
+    reps = 1 if smoke else args.benchmark_repetitions
+    aggregates_only = truthy(args.benchmark_report_aggregates_only)
+    doc = {"context": context(), "benchmarks": []}
+
+    def emit(code):
+        text = json.dumps(doc, indent=2) + "\n"
+        if args.benchmark_out:
+            pathlib.Path(args.benchmark_out).write_text(text)
+        if args.benchmark_format == "json":
+            sys.stdout.write(text)
+        else:
+            console(doc["benchmarks"], sys.stdout)
+        return code
+
+    missing = [f"{what} not found ({path or 'not given and not on PATH'})"
+               for what, path in (("neuronrw-opt", args.driver), ("mlir-opt", args.mlir_opt))
+               if not path or not os.access(path, os.X_OK)]
+    if missing:
+        print("text_vs_mlir_opt: skipped, no benchmark run: " + "; ".join(missing), file=sys.stderr)
+        return emit(0)
+
+    wanted = re.compile(args.benchmark_filter)
+    gen = load_gen_large()
+    families = ["bm_process_ref", "bm_process_mlir_opt", "bm_process_host"]
+    failed = False
+    with tempfile.TemporaryDirectory(prefix="text_vs_mlir_opt.") as tmp:
+        d = pathlib.Path(tmp)
+        # Per size: the inputs, the commands, the checks (which warm the page cache up), then the
+        # timed runs, the three tools' runs interleaved so that a change of the machine's load
+        # falls on all of them alike.
+        results = {}  # (family, mb) -> (runs, error)
+        for mb in sizes:
+            selected = [f for f in families if wanted.search(f"{f}/{mb}")]
+            if not selected:
+                continue
+            mlir_in, host_in = d / f"in{mb}.mlir", d / f"in{mb}.py"
+            input_size = {f: 0 for f in families}
+            input_size["bm_process_ref"] = input_size["bm_process_mlir_opt"] = write_input(gen, "mlir", mb, mlir_in)
+            if "bm_process_host" in selected:
+                input_size["bm_process_host"] = write_input(gen, "host", mb, host_in)
+            commands = {
+                "bm_process_ref": [args.driver, str(mlir_in), "-o", str(d / "out_ref.mlir")],
+                "bm_process_mlir_opt": [args.mlir_opt, "--allow-unregistered-dialect", str(mlir_in),
+                                        "-o", str(d / "out_mlir_opt.mlir")],
+                "bm_process_host": [args.driver, str(host_in), "-o", str(d / "out_host.py")],
+            }
+            error = (check(commands["bm_process_ref"], "neuronrw-opt")
+                     or check(commands["bm_process_mlir_opt"], "mlir-opt")
+                     or check([args.mlir_opt, "--allow-unregistered-dialect", str(d / "out_ref.mlir"), "-o",
+                               str(d / "again.mlir")], "mlir-opt on neuronrw-opt's output"))
+            if error is None and (d / "again.mlir").read_bytes() != (d / "out_mlir_opt.mlir").read_bytes():
+                error = "mlir-opt's output of neuronrw-opt's output differs from mlir-opt's output of the input"
+            errors = {"bm_process_ref": error, "bm_process_mlir_opt": error, "bm_process_host": None}
+            if "bm_process_host" in selected:
+                host_error = (check(commands["bm_process_host"], "neuronrw-opt on the host program")
+                              or check([args.driver, str(d / "out_host.py"), "-o", str(d / "again.py")],
+                                       "neuronrw-opt on its host output"))
+                if host_error is None and (d / "again.py").read_bytes() != (d / "out_host.py").read_bytes():
+                    host_error = "neuronrw-opt's host output is not a fixed point"
+                errors["bm_process_host"] = host_error
+            runs = {f: [] for f in selected}
+            for rep in range(reps):
+                for f in selected:
+                    if errors[f] is not None:
+                        continue
+                    wall, cpu, rss, rc, message = run(commands[f])
+                    if rc != 0:
+                        errors[f] = f"run {rep + 1} exited {rc}: {message.splitlines()[0] if message else '(no message)'}"
+                        continue
+                    runs[f].append({"real_time": wall * 1e3, "cpu_time": cpu * 1e3,
+                                    "bytes_per_second": input_size[f] / wall, "max_rss_bytes": float(rss),
+                                    "input_bytes": float(input_size[f])})
+            for f in selected:
+                results[(f, mb)] = (runs[f], errors[f])
+        # Google Benchmark's order: family by family, sizes in order.
+        for family_index, f in enumerate(families):
+            instance = 0
+            for mb in sizes:
+                if (f, mb) not in results:
+                    continue
+                runs, err = results[(f, mb)]
+                name = f"{f}/{mb}"
+                common = {"family_index": family_index, "per_family_instance_index": instance, "run_name": name,
+                          "repetitions": reps, "threads": 1}
+                instance += 1
+                if err is not None:
+                    failed = True
+                    doc["benchmarks"].append({"name": name, **common, "run_type": "iteration",
+                                              "repetition_index": 0, "error_occurred": True, "error_message": err})
+                    continue
+                if not (aggregates_only and reps > 1):
+                    for rep, r in enumerate(runs):
+                        doc["benchmarks"].append({"name": name, **common, "run_type": "iteration",
+                                                  "repetition_index": rep, "iterations": 1, "time_unit": "ms", **r})
+                if reps > 1:
+                    doc["benchmarks"] += aggregates(name, common, runs, ["max_rss_bytes", "input_bytes"])
+    return emit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
