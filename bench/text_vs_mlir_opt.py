@@ -30,8 +30,9 @@ like a suite. Other accepted flags: --benchmark_filter=REGEX; --benchmark_min_ti
 When neuronrw-opt or mlir-opt is missing the script says so on stderr, reports an empty benchmark
 list and exits 0. NEURONRW_BENCH_SMOKE set: 1 MiB only, one repetition.
 
-usage: text_vs_mlir_opt.py [--driver NEURONRW_OPT] [--mlir-opt MLIR_OPT] [--sizes 1,10]
+usage: text_vs_mlir_opt.py [--build DIR | --driver NEURONRW_OPT] [--mlir-opt MLIR_OPT] [--sizes 1,10]
                            [--benchmark_* flags]
+  --build     a build directory with the examples built: its examples/neuronrw-opt
   --driver    default: $NEURONRW_OPT, else neuronrw-opt on PATH
   --mlir-opt  default: $MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH
 """
@@ -114,7 +115,8 @@ def check(cmd, what):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description="neuronrw-opt against mlir-opt, whole processes (see the module doc)")
-    p.add_argument("--driver", default=os.environ.get("NEURONRW_OPT") or shutil.which("neuronrw-opt"))
+    p.add_argument("--build", help="a build directory: its examples/neuronrw-opt is the driver")
+    p.add_argument("--driver")
     default_mlir_opt = os.environ.get("MLIR_OPT")
     if not default_mlir_opt:
         default_mlir_opt = "/usr/lib/llvm-22/bin/mlir-opt" if os.path.exists("/usr/lib/llvm-22/bin/mlir-opt") \
@@ -130,6 +132,12 @@ def parse_args(argv):
     p.add_argument("--benchmark_filter", default=".")
     p.add_argument("--benchmark_min_time")
     args = p.parse_args(argv)
+    if args.build and args.driver:
+        p.error("--build and --driver cannot be combined")
+    if args.build:
+        args.driver = os.path.join(args.build, "examples", "neuronrw-opt")
+    elif not args.driver:
+        args.driver = os.environ.get("NEURONRW_OPT") or shutil.which("neuronrw-opt")
     try:
         args.sizes = [int(s) for s in args.sizes.split(",")]
         if not args.sizes or min(args.sizes) < 1:
