@@ -15,6 +15,8 @@
 #include <neuronrw/algorithms/dependence_walk.hpp>
 #include <neuronrw/descriptors/boundary_set.hpp>
 
+#include "bench_support.hpp"
+
 #include <benchmark/benchmark.h>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
@@ -24,8 +26,8 @@
 #include <map>
 #include <memory>
 #include <random>
-#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace {
@@ -90,7 +92,7 @@ void bm_boost_bfs_adjacency(benchmark::State& state) {
     boost::breadth_first_search(gs.g, boost::vertex(n - 1, gs.g), boost::visitor(count_visitor(&discovered)));
     benchmark::DoNotOptimize(discovered);
   }
-  if (discovered != n) throw std::logic_error("boost bfs did not reach every op");
+  if (discovered != n) return state.SkipWithError("boost bfs did not reach every op");
   state.SetItemsProcessed(static_cast<std::int64_t>(n - 1) * static_cast<std::int64_t>(state.iterations()));
 }
 
@@ -104,7 +106,7 @@ void bm_walk_boost_graph(benchmark::State& state) {
     visited = r.ops.size();
     benchmark::DoNotOptimize(r.ops.data());
   }
-  if (visited != n - 1) throw std::logic_error("the walk did not reach every op");
+  if (visited != n - 1) return state.SkipWithError("the walk did not reach every op");
   state.SetItemsProcessed(static_cast<std::int64_t>(visited) * static_cast<std::int64_t>(state.iterations()));
 }
 
@@ -134,15 +136,38 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   }
 };
 
+/// True when the command line asks for another display format than the console's (json, csv):
+/// then Benchmark's own reporter prints it, since ratio_reporter is a console reporter.
+bool other_format(int argc, char** argv) {
+  const std::string_view flag = "--benchmark_format=";
+  for (int i = 1; i < argc; ++i)
+    if (const std::string_view a = argv[i]; a.starts_with(flag) && a.substr(flag.size()) != "console") return true;
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Size by size (one graph in memory at a time); smoke mode (bench_support.hpp): the smallest
+  // size, one iteration.
   for (std::int64_t n : {1'000, 10'000, 100'000, 1'000'000}) {
-    benchmark::RegisterBenchmark("bm_boost_bfs_adjacency", bm_boost_bfs_adjacency)->Arg(n)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("bm_walk_boost_graph", bm_walk_boost_graph)->Arg(n)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("bm_boost_bfs_adjacency", bm_boost_bfs_adjacency)
+        ->Arg(n)
+        ->Unit(benchmark::kMicrosecond)
+        ->Apply(bench_support::once_in_smoke);
+    benchmark::RegisterBenchmark("bm_walk_boost_graph", bm_walk_boost_graph)
+        ->Arg(n)
+        ->Unit(benchmark::kMicrosecond)
+        ->Apply(bench_support::once_in_smoke);
+    if (bench_support::smoke()) break;
   }
+  const bool console = !other_format(argc, argv);
   benchmark::Initialize(&argc, argv);
-  ratio_reporter reporter;  // colourless: the vs_boost column reads the same in a log
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  if (console) {
+    ratio_reporter reporter;  // colourless: the vs_boost column reads the same in a log
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  } else {
+    benchmark::RunSpecifiedBenchmarks();
+  }
   benchmark::Shutdown();
 }

@@ -4,6 +4,8 @@
 // of two random nodes. Items/s = pairs/s, comparable across the two in one run (SPEC §8).
 #include <neuronrw/algorithms/order.hpp>
 
+#include "bench_support.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -96,9 +98,14 @@ void bm_renumber_baseline(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(bm_order_maintenance)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000);
-BENCHMARK(bm_renumber_baseline)->Arg(1'000)->Arg(10'000)->Arg(100'000);
-// O(N) per step: a fixed, small iteration count keeps the 1M point to about a second.
-BENCHMARK(bm_renumber_baseline)->Arg(1'000'000)->Iterations(100);
+BENCHMARK(bm_order_maintenance)->Apply(bench_support::sizes<1'000, 10'000, 100'000, 1'000'000>);
+BENCHMARK(bm_renumber_baseline)->Apply(bench_support::sizes<1'000, 10'000, 100'000>);
+// O(N) per step: a fixed, small iteration count keeps the 1M point to about a second. Not in
+// smoke mode, which runs the smallest size only (registered above).
+[[maybe_unused]] static const bool renumber_1m = [] {
+  if (!bench_support::smoke())
+    benchmark::RegisterBenchmark("bm_renumber_baseline", bm_renumber_baseline)->Arg(1'000'000)->Iterations(100);
+  return true;
+}();
 
 BENCHMARK_MAIN();

@@ -24,13 +24,17 @@
 
 #include "../examples/custom_ir/custom_ir_traits.hpp"
 #include "../examples/custom_ir/mini_ir.hpp"
+#include "bench_support.hpp"
 #include "synthetic_function.hpp"
 
 namespace {
 
 namespace ref = neuronrw::ref;
 
-constexpr std::size_t ref_functions = 32, ref_ops = 20'000;
+constexpr std::size_t ref_functions = 32;
+// Ops per function: 20,000; in smoke mode (bench_support.hpp) 1,000, so the test suite's run of
+// the twelve benchmarks stays short (the same 32 functions, 10 pairs each).
+const std::size_t ref_ops = bench_support::smoke() ? 1'000 : 20'000;
 
 ref::module ref_module() {
   ref::module m;
@@ -53,7 +57,7 @@ void BM_ref_plan_sequential(benchmark::State& state) {
   }
   expect_clusters(state, clusters, ref_functions * ref_ops / bench_support::segment);
 }
-BENCHMARK(BM_ref_plan_sequential)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ref_plan_sequential)->Unit(benchmark::kMillisecond)->UseRealTime()->Apply(bench_support::once_in_smoke);
 
 void BM_ref_plan_parallel(benchmark::State& state) {
   const ref::module m = ref_module();
@@ -66,7 +70,7 @@ void BM_ref_plan_parallel(benchmark::State& state) {
   }
   expect_clusters(state, clusters, ref_functions * ref_ops / bench_support::segment);
 }
-BENCHMARK(BM_ref_plan_parallel)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ref_plan_parallel)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime()->Apply(bench_support::once_in_smoke);
 
 template <bool Parallel>
 void BM_ref_full(benchmark::State& state) {
@@ -85,8 +89,19 @@ void BM_ref_full(benchmark::State& state) {
   }
   expect_clusters(state, clusters, ref_functions * ref_ops / bench_support::segment);
 }
-BENCHMARK(BM_ref_full<false>)->Name("BM_ref_full_sequential")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_ref_full<true>)->Name("BM_ref_full_parallel")->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ref_full<false>)
+    ->Name("BM_ref_full_sequential")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Apply(bench_support::once_in_smoke);
+BENCHMARK(BM_ref_full<true>)
+    ->Name("BM_ref_full_parallel")
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Apply(bench_support::once_in_smoke);
 
 // ------------------------------------------------------------------------- the custom IR (R2)
 
@@ -141,14 +156,19 @@ void BM_mini_full(benchmark::State& state) {
   }
   expect_clusters(state, clusters, static_cast<std::size_t>(mini_functions * mini_pairs));
 }
-BENCHMARK(BM_mini_full<false>)->Name("BM_custom_ir_full_sequential")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_mini_full<false>)
+    ->Name("BM_custom_ir_full_sequential")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Apply(bench_support::once_in_smoke);
 BENCHMARK(BM_mini_full<true>)
     ->Name("BM_custom_ir_full_parallel")
     ->Arg(1)
     ->Arg(2)
     ->Arg(4)
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->UseRealTime()
+    ->Apply(bench_support::once_in_smoke);
 
 }  // namespace
 
