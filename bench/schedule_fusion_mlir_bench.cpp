@@ -1,0 +1,190 @@
+// bench/schedule_fusion_mlir_bench.cpp — the full matcher over the MLIR adapter
+// (include/neuronrw/adapters/mlir/traits.hpp): ScheduleFusion plan-only and plan + apply over the
+// functions of bench/schedule_fusion_bench.cpp (N ops, N/100 all_gather -> reduce_scatter pairs;
+// the plain shape and the one where every fusion shares the live-in %w), N = 1K, 10K, 100K,
+// 1M, with Google Benchmark's complexity fit (oN; no baseline: the target is linear, as on the
+// reference IR). Built only when MLIR 22 and Google Benchmark are found; compiled with LLVM's
+// flags (-fno-exceptions -fno-rtti), so nothing here throws: a wrong result is SkipWithError.
+//
+// Input: the reference module built by bench/synthetic_function.hpp, printed by ref::print and
+// that text parsed by MLIR (once per size, lazily, outside the timing), so both IRs hold the
+// same function. The adapter runs as the neuronrw-schedule-fusion pass does (an IRRewriter).
+//
+//   bm_schedule_fusion_mlir_plan / _shared_plan   plan_schedule_fusion on the parsed module
+//   bm_schedule_fusion_mlir_full / _shared_full   plan + apply on a clone of it, made (and
+//                                                 destroyed) outside the timing (PauseTiming)
+// Checked: the plan's cluster count is N/100; after the first apply at each size the module
+// verifies (mlir::verify), the function's block holds N - N/100 + 1 ops, and the module prints
+// exactly as the reference IR's output of the same pass parsed and printed by MLIR.
+//
+//   ninja -C <build> bench/schedule_fusion_mlir_bench && <build>/bench/schedule_fusion_mlir_bench
+#include <neuronrw/adapters/mlir/traits.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/print.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
+
+#include "bench_support.hpp"
+#include "synthetic_function.hpp"
+
+#include <llvm/Support/raw_ostream.h>
+#include <mlir/Dialect/Func/IR/FuncOps.h>
+#include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/MLIRContext.h>
+#include <mlir/IR/OwningOpRef.h>
+#include <mlir/IR/PatternMatch.h>
+#include <mlir/IR/Verifier.h>
+#include <mlir/Parser/Parser.h>
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace {
+
+namespace nr = neuronrw;
+namespace ma = neuronrw::mlir_adapter;
+namespace ref = neuronrw::ref;
+
+using bench_support::segment;
+using make_fn = ref::module (*)(std::size_t);
+
+// Never destroyed: the parsed modules held in the static cache below are destroyed at exit, and
+// they must not outlive their context.
+mlir::MLIRContext& context() {
+  static mlir::MLIRContext* ctx = [] {
+    auto* c = new mlir::MLIRContext();
+    c->allowUnregisteredDialects();
+    c->getOrLoadDialect<mlir::func::FuncDialect>();
+    return c;
+  }();
+  return *ctx;
+}
+
+std::string print(mlir::Operation* op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  op->print(os);
+  return s;
+}
+
+/// One input: the reference module's text parsed by MLIR, and whether the adapter's output was
+/// checked against the reference IR's (the first plan+apply run at this size does it).
+struct input {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  bool checked = false;
+  bool same = false;
+};
+
+input& input_for(make_fn make, std::size_t n) {
+  static std::map<std::pair<make_fn, std::size_t>, std::unique_ptr<input>> cache;
+  auto& slot = cache[{make, n}];
+  if (!slot) {
+    slot = std::make_unique<input>();
+    slot->module = mlir::parseSourceString<mlir::ModuleOp>(ref::print(make(n)), &context());
+  }
+  return *slot;
+}
+
+/// What the neuronrw-schedule-fusion pass does to its module. Not inlined, so a profiler can
+/// isolate it.
+[[gnu::noinline]] nr::schedule_fusion_plan_t<ma::ir> adapter_schedule_fusion(mlir::ModuleOp m) {
+  mlir::IRRewriter rewriter(m.getContext());
+  ma::ir g(m.getOperation(), ma::ir::default_kinds(), &rewriter);
+  auto plan = nr::plan_schedule_fusion(std::as_const(g));
+  nr::apply(g, plan);
+  return plan;
+}
+
+/// The ops in the (only) function's block.
+std::size_t body_ops(mlir::ModuleOp m) {
+  for (auto fn : m.getOps<mlir::func::FuncOp>()) return fn.getBody().front().getOperations().size();
+  return 0;
+}
+
+/// The adapter's output on a clone of `in` against the reference IR's output of the same pass,
+/// both printed by MLIR; also the verifier and the op count.
+bool same_as_ref(input& in, make_fn make, std::size_t n) {
+  ref::module m = make(n);
+  nr::schedule_fusion(m);
+  auto from_ref = mlir::parseSourceString<mlir::ModuleOp>(ref::print(m), &context());
+  mlir::OwningOpRef<mlir::ModuleOp> mine(in.module->clone());
+  adapter_schedule_fusion(*mine);
+  return from_ref && mlir::succeeded(mlir::verify(mine->getOperation())) && body_ops(*mine) == n - n / segment + 1 &&
+         print(from_ref->getOperation()) == print(mine->getOperation());
+}
+
+void counters(benchmark::State& state, std::size_t n, std::size_t clusters) {
+  state.SetComplexityN(static_cast<std::int64_t>(n));
+  state.counters["pairs"] = static_cast<double>(clusters);
+  state.counters["ops/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void plan_only(benchmark::State& state, make_fn make) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& in = input_for(make, n);
+  if (!in.module) return state.SkipWithError("MLIR did not parse the reference printer's text");
+  const ma::ir g(in.module->getOperation());
+  std::size_t clusters = 0;
+  for (auto _ : state) {
+    auto plan = nr::plan_schedule_fusion(g);
+    benchmark::DoNotOptimize(plan.clusters.data());
+    clusters = plan.clusters.size();
+  }
+  if (clusters != n / segment) return state.SkipWithError("unexpected cluster count");
+  counters(state, n, clusters);
+}
+
+void full(benchmark::State& state, make_fn make) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& in = input_for(make, n);
+  if (!in.module) return state.SkipWithError("MLIR did not parse the reference printer's text");
+  if (!in.checked) {
+    in.same = same_as_ref(in, make, n);
+    in.checked = true;
+  }
+  if (!in.same) return state.SkipWithError("the adapter's output differs from the reference IR's");
+  std::size_t clusters = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    mlir::OwningOpRef<mlir::ModuleOp> m(in.module->clone());
+    state.ResumeTiming();
+    auto plan = adapter_schedule_fusion(*m);
+    benchmark::DoNotOptimize(plan.clusters.data());
+    state.PauseTiming();
+    clusters = plan.clusters.size();
+    m = nullptr;  // destruction outside the measurement
+    state.ResumeTiming();
+  }
+  if (clusters != n / segment) return state.SkipWithError("unexpected cluster count");
+  counters(state, n, clusters);
+}
+
+void bm_schedule_fusion_mlir_full(benchmark::State& state) { full(state, bench_support::synthetic_function); }
+void bm_schedule_fusion_mlir_plan(benchmark::State& state) { plan_only(state, bench_support::synthetic_function); }
+void bm_schedule_fusion_mlir_shared_full(benchmark::State& state) {
+  full(state, bench_support::shared_live_in_function);
+}
+void bm_schedule_fusion_mlir_shared_plan(benchmark::State& state) {
+  plan_only(state, bench_support::shared_live_in_function);
+}
+
+void options(benchmark::internal::Benchmark* b) {
+  b->Apply(bench_support::sizes<1'000, 10'000, 100'000, 1'000'000>)
+      ->Apply(bench_support::fit<benchmark::oN>)
+      ->Unit(benchmark::kMillisecond);
+}
+
+BENCHMARK(bm_schedule_fusion_mlir_full)->Apply(options);
+BENCHMARK(bm_schedule_fusion_mlir_plan)->Apply(options);
+BENCHMARK(bm_schedule_fusion_mlir_shared_full)->Apply(options);
+BENCHMARK(bm_schedule_fusion_mlir_shared_plan)->Apply(options);
+
+}  // namespace
+
+BENCHMARK_MAIN();
