@@ -38,6 +38,7 @@
 #include <neuronrw/ir/ref/traits.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
+#include "bench_support.hpp"
 #include "synthetic_function.hpp"
 
 #include <llvm/ADT/DenseSet.h>
@@ -332,7 +333,9 @@ void bm_walk_ref(benchmark::State& state) {
 // the segment; every pair is clustered and moves 49 ops.
 using bench_support::segment;
 using bench_support::synthetic_function;
-constexpr std::size_t fusion_ops = 100'000;
+// 1,000 in smoke mode (bench_support.hpp), where the 100K-op parse, print and output check alone
+// take seconds.
+const std::size_t fusion_ops = bench_support::smoke() ? 1'000 : 100'000;
 
 /// The input once: its text (the reference module printed) and that text parsed by MLIR.
 struct fusion_input {
@@ -549,26 +552,40 @@ void bm_move_query_ref(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 
+// Size by size (one walk graph in memory at a time, the hand-written walk first at each size,
+// for vs_hand); smoke mode (bench_support.hpp): the smallest size, one iteration, and the
+// fusion benchmarks once.
 void register_all() {
+  using bench_support::once_in_smoke;
   for (std::int64_t n : {1'000, 10'000, 100'000, 1'000'000}) {
-    benchmark::RegisterBenchmark("bm_walk_mlir_hand", bm_walk_mlir_hand)->Arg(n)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("bm_walk_adapter", bm_walk_adapter)->Arg(n)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("bm_walk_adapter_once", bm_walk_adapter_once)->Arg(n)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("bm_walk_ref", bm_walk_ref)->Arg(n)->Unit(benchmark::kMicrosecond);
+    const std::pair<const char*, void (*)(benchmark::State&)> walks[] = {
+        {"bm_walk_mlir_hand", bm_walk_mlir_hand},
+        {"bm_walk_adapter", bm_walk_adapter},
+        {"bm_walk_adapter_once", bm_walk_adapter_once},
+        {"bm_walk_ref", bm_walk_ref}};
+    for (const auto& [name, f] : walks)
+      benchmark::RegisterBenchmark(name, f)->Arg(n)->Unit(benchmark::kMicrosecond)->Apply(once_in_smoke);
+    if (bench_support::smoke()) break;
   }
   // 2 s per repetition: a plan + apply iteration is 10-40 ms, and the re-creation between
   // iterations (PauseTiming) makes single iterations noisy; more of them steady the median.
+  // (Iterations and MinTime exclude each other: smoke mode sets only the first.)
+  const auto fusion_time = [](benchmark::internal::Benchmark* b) {
+    if (bench_support::smoke()) b->Iterations(1);
+    else b->MinTime(2.0);
+  };
   const std::pair<const char*, void (*)(benchmark::State&)> fusion[] = {
       {"bm_fusion_ref_plan", bm_fusion_ref_plan},
       {"bm_fusion_adapter_plan", bm_fusion_adapter_plan},
       {"bm_fusion_ref_full", bm_fusion_ref_full},
       {"bm_fusion_adapter_full", bm_fusion_adapter_full}};
   for (const auto& [name, f] : fusion)
-    benchmark::RegisterBenchmark(name, f)->Arg(fusion_ops)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+    benchmark::RegisterBenchmark(name, f)->Arg(fusion_ops)->Unit(benchmark::kMillisecond)->Apply(fusion_time);
   for (std::int64_t n : {1'000, 10'000, 100'000, 1'000'000}) {
-    benchmark::RegisterBenchmark("bm_move_query_ref", bm_move_query_ref)->Arg(n);
-    benchmark::RegisterBenchmark("bm_move_query_adapter", bm_move_query_adapter)->Arg(n);
-    benchmark::RegisterBenchmark("bm_move_only_adapter", bm_move_only_adapter)->Arg(n);
+    benchmark::RegisterBenchmark("bm_move_query_ref", bm_move_query_ref)->Arg(n)->Apply(once_in_smoke);
+    benchmark::RegisterBenchmark("bm_move_query_adapter", bm_move_query_adapter)->Arg(n)->Apply(once_in_smoke);
+    benchmark::RegisterBenchmark("bm_move_only_adapter", bm_move_only_adapter)->Arg(n)->Apply(once_in_smoke);
+    if (bench_support::smoke()) break;
   }
 }
 

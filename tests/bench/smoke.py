@@ -4,7 +4,10 @@
 fails when the binary exits non-zero, when a benchmark reports an error (SkipWithError: a wrong
 count, a baseline that did not reach the same result), or when no benchmark ran.
 
-  smoke.py BINARY [ARG...]
+  smoke.py [--skip-empty] BINARY [ARG...]
+
+--skip-empty: an empty run is a skip (exit status 77), not a failure: for a script that runs no
+benchmark when a tool it times is not installed (bench/text_vs_mlir_opt.py without mlir-opt).
 
 The JSON goes to a file (--benchmark_out), not stdout: a binary may print its own console
 table (boost_graph_bench's ratio reporter does), which stays in the test log.
@@ -17,8 +20,11 @@ import tempfile
 
 
 def main(argv):
+    skip_empty = len(argv) > 1 and argv[1] == "--skip-empty"
+    if skip_empty:
+        argv = argv[:1] + argv[2:]
     if len(argv) < 2:
-        print("usage: smoke.py BINARY [ARG...]", file=sys.stderr)
+        print("usage: smoke.py [--skip-empty] BINARY [ARG...]", file=sys.stderr)
         return 2
     binary = argv[1]
     name = os.path.basename(binary)
@@ -40,8 +46,8 @@ def main(argv):
             return 1
     runs = data.get("benchmarks", [])
     if not runs:
-        print(f"{name}: no benchmark ran", file=sys.stderr)
-        return 1
+        print(f"{name}: no benchmark ran{' (skipped)' if skip_empty else ''}", file=sys.stderr)
+        return 77 if skip_empty else 1
     failed = [r for r in runs if r.get("error_occurred")]
     for r in failed:
         print(f"{name}: {r.get('name', '?')}: {r.get('error_message', '')}", file=sys.stderr)
