@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""bench/report's test (suite 'bench').
+
+  report_test.py REPORT FIXTURE BUILD
+
+1. `--from FIXTURE` (tests/bench/report_fixture.json: four suites with known medians, a mean and
+   a stddev that differ from them, and one suite run without aggregates): the header lines and
+   the column line exactly; one row per declared figure of those suites (bench/report's ROWS)
+   and none of any other suite; the rows whose figures the fixture holds, cell for cell (ratios,
+   time sums, fits, targets, pass/short); the notes; exit status 0.
+2. An error in the fixture (a benchmark with error_occurred): its row says error, a note names
+   it, exit status 1.
+3. Usage errors: an unknown suite, a build directory without bench/, a bad saved run: exit
+   status 2 with the exact message.
+4. A live smoke run (NEURONRW_BENCH_SMOKE=1) of order_bench in BUILD, saved with --out: the
+   header's shape, the one row at the smallest size; `--from` that file prints the same text.
+5. --plot: without gnuplot on PATH, the exact error (exit 2); with gnuplot (when installed; a
+   message says it is skipped otherwise), the SVG files of exactly the suites with sized rows,
+   naming each figure and baseline.
+"""
+import importlib.machinery
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def run(report, *args, env=None):
+    p = subprocess.run([sys.executable, report, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def load_rows(report):
+    loader = importlib.machinery.SourceFileLoader("bench_report", report)
+    spec = importlib.util.spec_from_loader("bench_report", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def table(text):
+    """The table's data rows as cell lists, and every table line (for the alignment check)."""
+    lines = [l for l in text.splitlines() if l.startswith("|")]
+    rows = [[c.strip() for c in l.strip("|").split("|")] for l in lines[2:]]
+    return rows, lines
+
+
+HEADER = [
+    "bench/report, 2026-11-30 12:00 UTC",
+    "machine: Test CPU @ 2.00GHz, 2 cores; load average 0.05 0.1 0.2 at start, 1.0 0.5 0.25 at end",
+    "build: build-bench (release, g++ 12.2.0); 5 repetitions per benchmark, medians, one process per suite",
+    "",
+]
+COLUMNS = ["suite", "figure", "size", "value", "baseline", "baseline value", "ratio", "target", "result"]
+
+# Rows computed from the fixture's medians (the means are 1.5x off: reading them fails these).
+EXPECTED = [
+    ["walk_bench", "bm_walk_ref", "1000", "60M/s", "bm_csr_bfs", "100M/s", "0.6", ">= 0.5", "pass"],
+    ["walk_bench", "bm_walk_ref", "1000000", "30M/s", "bm_csr_bfs", "80M/s", "0.375", ">= 0.5", "short"],
+    ["walk_bench", "bm_walk_ref", "1000", "60M/s", "bm_boost_bfs", "20M/s", "3", ">= 2", "pass"],
+    ["walk_bench", "bm_walk_ref", "1000000", "30M/s", "bm_boost_bfs", "17M/s", "1.76", ">= 2", "short"],
+    ["walk_bench", "bm_move_query", "1000000", "7.55M/s", "—", "—", "—", ">= 1M/s", "pass"],
+    ["boost_graph_view_bench", "bm_bfs_block_view/warm", "1000", "20M/s", "bm_bfs_adjacency_copy", "20M/s",
+     "1", ">= 1", "pass"],  # exactly at the target
+    ["boost_graph_view_bench", "bm_bfs_block_view/cold", "1000", "80 us",
+     "bm_copy_to_adjacency_list + bm_bfs_adjacency_copy", "200 us", "0.4", "<= 1", "pass"],
+    ["schedule_fusion_bench", "BM_schedule_fusion_full", "—", "O(N), RMS 3%", "—", "—", "—", "linear", "pass"],
+    ["schedule_fusion_bench", "BM_schedule_fusion_plan", "—", "O(N), RMS 25%", "—", "—", "—", "linear", "short"],
+    ["schedule_fusion_bench", "BM_schedule_fusion_full", "1000000", "420 ms", "—", "—", "—", "<= 1 s", "pass"],
+    ["parallel_bench", "BM_ref_plan_parallel", "1", "110 ms", "BM_ref_plan_sequential", "100 ms", "1.1", "—", "—"],
+    ["parallel_bench", "BM_ref_plan_parallel", "2", "60 ms", "BM_ref_plan_sequential", "100 ms", "0.6", "—", "—"],
+]
+
+
+def check_fixture(report, fixture, mod):
+    rc, out, err = run(report, "--from", fixture)
+    check(rc == 0, f"--from fixture: exit status {rc} (stderr: {err.strip()})")
+    lines = out.splitlines()
+    check(lines[:4] == HEADER, f"--from fixture: header lines {lines[:4]!r}")
+    rows, tlines = table(out)
+    check([c.strip() for c in tlines[0].strip("|").split("|")] == COLUMNS, f"column line {tlines[0]!r}")
+    check(re.fullmatch(r"\|(-+\|){9}", tlines[1]) is not None, f"separator line {tlines[1]!r}")
+    check(len({len(l) for l in tlines}) == 1, "table lines of different widths")
+    check(all(len(r) == 9 for r in rows), "a row without 9 cells")
+    for e in EXPECTED:
+        check(e in rows, f"row missing or different: {e}")
+    # One row or more per declared figure of the fixture's suites; none for any other suite.
+    suites = {"walk_bench", "schedule_fusion_bench", "boost_graph_view_bench", "parallel_bench"}
+    for r in mod.ROWS:
+        if r.suite not in suites:
+            continue
+        shown = mod.shown_name(mod.split_counter(r.figure)[0])
+        fixed = re.match(r"^(.*)/(\d+)$", shown)
+        name = fixed.group(1) if fixed and "{n}" not in r.figure and r.compare != "fit" else shown
+        check(any(x[0] == r.suite and x[1] == name for x in rows), f"no row for {r.suite} {r.figure}")
+    check({r[0] for r in rows} == suites, f"suites in the table: {sorted({r[0] for r in rows})}")
+    # A declared figure the fixture lacks: one 'missing' row and a note naming it.
+    check(["schedule_fusion_bench", "BM_schedule_fusion_shared_full", "—", "no fit", "—", "—", "—", "linear",
+           "missing"] in rows, "the missing fit row")
+    check("not built: mlir_bench (ninja -C build-bench bench/mlir_bench)" in lines, "the not-built note")
+    check("not in this build: memory_bench (not configured in it: the MLIR suites need MLIR 22, "
+          "scripts/install-deps --mlir, and -Dmlir not disabled)" in lines, "the not-configured note")
+    n_rows = len(rows)
+    counts = {k: sum(1 for r in rows if r[8] == k) for k in ("pass", "short", "—")}
+    summary = (f"{n_rows} rows: {counts['pass']} pass, {counts['short']} short, {counts['—']} without target, "
+               f"{n_rows - sum(counts.values())} missing or in error")
+    check(summary in lines, f"summary line {summary!r} not in the output")
+
+
+def check_error(report, fixture, tmp):
+    with open(fixture, encoding="utf-8") as f:
+        data = json.load(f)
+    for b in data["suites"]["walk_bench"]["benchmarks"]:
+        if b["run_name"] == "bm_walk_ref/1000":
+            b["error_occurred"] = True
+            b["error_message"] = "the walk did not reach every op"
+    path = os.path.join(tmp, "error.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    rc, out, _ = run(report, "--from", path, "--filter", "walk_bench")
+    check(rc == 1, f"error fixture: exit status {rc}, want 1")
+    rows, _ = table(out)
+    check(["walk_bench", "bm_walk_ref", "1000", "error", "bm_csr_bfs", "—", "—", ">= 0.5", "error"] in rows,
+          "error fixture: the error row")
+    check("failed: walk_bench: bm_walk_ref/1000: the walk did not reach every op" in out.splitlines(),
+          "error fixture: the failed note")
+    check(all(r[0] == "walk_bench" for r in rows), "--filter walk_bench printed other suites")
+
+
+def check_usage(report, tmp):
+    rc, _, err = run(report, "--from", os.devnull, "--filter", "nosuch_bench")
+    check(rc == 2 and err.startswith("bench/report: unknown suite nosuch_bench (suites: walk_bench, "),
+          f"unknown suite: {rc} {err!r}")
+    rc, _, err = run(report, "--build", os.path.join(tmp, "nobuild"))
+    want = (f"bench/report: {tmp}/nobuild/bench not found: configure and build the suites first: "
+            f"bench/report --setup --build {tmp}/nobuild && ninja -C {tmp}/nobuild\n")
+    check(rc == 2 and err == want, f"missing build: {rc} {err!r}")
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write("{}")
+    rc, _, err = run(report, "--from", bad)
+    check(rc == 2 and err == f"bench/report: {bad}: not a saved bench/report run ('header')\n",
+          f"bad saved run: {rc} {err!r}")
+
+
+def check_live(report, build, tmp):
+    saved = os.path.join(tmp, "live.json")
+    env = dict(os.environ, NEURONRW_BENCH_SMOKE="1")
+    rc, out, err = run(report, "--build", build, "--repetitions", "1", "--filter", "order_bench", "--out", saved,
+                       env=env)
+    check(rc == 0, f"live run: exit status {rc} (stderr: {err.strip()})")
+    lines = out.splitlines()
+    check(re.fullmatch(r"bench/report, \d{4}-\d\d-\d\d \d\d:\d\d UTC", lines[0]) is not None, f"live: {lines[0]!r}")
+    load = r"\d+(\.\d+)? \d+(\.\d+)? \d+(\.\d+)?"
+    check(re.fullmatch(rf"machine: .+, \d+ cores; load average {load} at start, {load} at end", lines[1])
+          is not None, f"live: {lines[1]!r}")
+    check(re.fullmatch(re.escape(f"build: {build} (") + r"\w+, .+\); 1 repetition per benchmark, medians, "
+                       r"one process per suite", lines[2]) is not None, f"live: {lines[2]!r}")
+    rows, _ = table(out)
+    check(len(rows) == 1 and rows[0][:3] == ["order_bench", "bm_order_maintenance", "1000"]
+          and rows[0][4] == "bm_renumber_baseline" and rows[0][7:] == ["—", "—"]
+          and re.fullmatch(r"[\d.]+[kMG]?/s", rows[0][3]) is not None
+          and re.fullmatch(r"[\d.e+-]+", rows[0][6]) is not None, f"live rows: {rows}")
+    rc2, out2, _ = run(report, "--from", saved, "--filter", "order_bench")
+    check(rc2 == 0 and out2 == out, "--from the saved live run printed another text")
+
+
+def check_plots(report, fixture, tmp):
+    empty = os.path.join(tmp, "empty-path")
+    os.makedirs(empty)
+    rc, _, err = run(report, "--from", fixture, "--plot", os.path.join(tmp, "p0"), env=dict(os.environ, PATH=empty))
+    check(rc == 2 and err == "bench/report: --plot needs gnuplot (Debian package gnuplot-nox): "
+          "scripts/install-deps --plot\n", f"--plot without gnuplot: {rc} {err!r}")
+    if not shutil.which("gnuplot"):
+        print("gnuplot not installed (scripts/install-deps --plot): the plot files are not checked")
+        return
+    plots = os.path.join(tmp, "plots")
+    rc, out, err = run(report, "--from", fixture, "--plot", plots)
+    check(rc == 0, f"--plot: exit status {rc} ({err.strip()})")
+    # parallel_bench's argument is a thread count, schedule_fusion_bench's rows have no size.
+    check(sorted(os.listdir(plots)) == ["boost_graph_view_bench.svg", "walk_bench.svg"],
+          f"plot files {sorted(os.listdir(plots))}")
+    for name, titles in (("walk_bench.svg", ["bm_walk_ref", "bm_csr_bfs", "bm_boost_bfs"]),
+                         ("boost_graph_view_bench.svg", ["bm_bfs_block_view/warm", "bm_bfs_adjacency_copy",
+                                                         "bm_bfs_block_view/cold", "bm_copy_to_adjacency_list"])):
+        path = os.path.join(plots, name)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            svg = f.read()
+        check("<svg" in svg, f"{name}: not an SVG")
+        for t in titles:
+            check(f">{t}</" in svg, f"{name}: no line titled {t}")
+        check(f"plot: {path}" in out.splitlines(), f"no 'plot: {path}' line")
+
+
+def main(argv):
+    if len(argv) != 4:
+        print("usage: report_test.py REPORT FIXTURE BUILD", file=sys.stderr)
+        return 2
+    report, fixture, build = argv[1:]
+    mod = load_rows(report)
+    with tempfile.TemporaryDirectory() as tmp:
+        check_fixture(report, fixture, mod)
+        check_error(report, fixture, tmp)
+        check_usage(report, tmp)
+        check_live(report, build, tmp)
+        check_plots(report, fixture, tmp)
+    if failures:
+        print(f"{len(failures)} checks failed", file=sys.stderr)
+        return 1
+    print("bench/report: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
