@@ -228,6 +228,10 @@ class block_scratch {
     return v;
   }
 
+  /// The op list named `l` as a buffer: not cleared, its size is its usable capacity (a caller
+  /// writing by index grows it when full), so a reused buffer costs no fill per call.
+  std::vector<op_handle_t<G>>& buffer(scratch_list l) { return lists_[static_cast<std::size_t>(l)]; }
+
  private:
   static constexpr std::size_t mark_count = 3;
   static constexpr std::size_t list_count = 2;

@@ -47,8 +47,10 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <ranges>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -118,7 +120,7 @@ class walker {
         opts_(opts),
         seen_(s.fresh(scratch_mark::walk_seen)),
         dense_(s.fresh_dense(g)),
-        swept_(s.list(scratch_list::walk_swept)) {}
+        swept_(s.buffer(scratch_list::walk_swept)) {}
 
   walk_result<op> from_op(op start) {
     // Marked first: a block that does not respect dominance could lead back to it.
@@ -178,28 +180,58 @@ class walker {
 
   std::size_t index(op o) const { return ir::traits<G>::op_index(g_, o); }
 
-  // Marks producers(x in block); returns how many of them are new ops of the block. A producer
-  // outside the block is marked too, so its ancestor is resolved once; the sweep only tests ops
-  // of the block, so such marks are harmless. The common case (a producer in the block) is
-  // computed without branching on the mark or the block: both answers are close to a coin flip
-  // in a dense graph, and mispredicting them dominated the walk before this was done.
+  // Marks producers(x in block); returns how many of them are new ops of the block. The common
+  // case (a producer in the block) is computed without branching on the mark: it is close to a
+  // coin flip in a dense graph, and mispredicting it dominated the walk before this was done.
+  // Split in two so the sweep's hot loop makes no call (a call there makes the compiler reload
+  // every IR table and spill the loop's state around each op): mark_in_block marks the producers
+  // in the block and reports whether x has rare ones — producers outside the block (defined in
+  // an enclosing block; their ancestors in it are marked), or nested regions — which
+  // mark_rare, out of line, then marks.
   // always_inline: in a large translation unit GCC's unit-growth limit otherwise leaves this
   // (the innermost loop of the walk) as a call, measured ~50% slower on small walks.
-  [[gnu::always_inline]] std::size_t mark_producers(op x, dense_marks::view marks) {
+  [[gnu::always_inline]] std::size_t mark_in_block(const G& g, op x, dense_marks::view marks,
+                                                   block_handle_t<G> blk, bool& rare) {
+    std::size_t added = 0;
+    bool outside = false;
+    auto producer = [&](const op d) {
+      if (ir::is_null<G>(d)) return;
+      if (ir::block_of(g, d) != blk) [[unlikely]] {
+        outside = true;
+        return;
+      }
+      added += static_cast<std::size_t>(marks.test_and_set(ir::traits<G>::op_index(g, d)));
+    };
+    if constexpr (operand_defs_ir<G>) {
+      // O6: the defining ops, contiguous — no value → op hop.
+      auto&& defs = ir::traits<G>::operand_defs(g, x);
+      const op* p = std::ranges::data(defs);
+      for (const op* e = p + std::ranges::size(defs); p != e; ++p) producer(*p);
+    } else {
+      for (auto&& v : ir::operands(g, x)) producer(ir::defining_op(g, v));
+    }
+    rare = outside | !std::ranges::empty(ir::regions(g, x));
+    return added;
+  }
+  std::size_t mark_producers(op x) {
+    bool rare = false;
+    std::size_t added = mark_in_block(g_, x, dense_.raw(), block_, rare);
+    if (rare) added += mark_rare(x);
+    return added;
+  }
+
+  // x's producers outside the block (their ancestors in it, which mark_in_block skipped) and
+  // inside its regions.
+  [[gnu::noinline]] std::size_t mark_rare(op x) {
     std::size_t added = 0;
     for (auto&& v : ir::operands(g_, x)) {
       const op d = ir::defining_op(g_, v);
-      if (ir::is_null<G>(d)) continue;
-      const bool fresh = marks.test_and_set(index(d));
-      const bool in_block = ir::block_of(g_, d) == block_;
-      added += static_cast<std::size_t>(fresh & in_block);
-      if (fresh & !in_block) added += mark_ancestor(d);
+      if (!ir::is_null<G>(d) && ir::block_of(g_, d) != block_ && mark_new(d)) added += mark_ancestor(d);
     }
     auto&& rs = ir::regions(g_, x);
     if (std::ranges::begin(rs) != std::ranges::end(rs)) added += mark_nested(x);
     return added;
   }
-  std::size_t mark_producers(op x) { return mark_producers(x, dense_.raw()); }
 
   // The rare paths, kept out of line so the hot loop above stays small.
   [[gnu::noinline]] std::size_t mark_ancestor(op d) {
@@ -216,41 +248,96 @@ class walker {
 
   // Walks backward from `from` (inclusive), taking marked ops until none is pending, the floor
   // is passed or the budget runs out; hands over to the BFS when the walk turns out sparse.
-  // Taken ops collect in swept_ in reverse block order, boundary ops in r_.boundary likewise.
+  // Taken ops collect at the top of swept_, filled downwards, so [lo, top) is in block order;
+  // boundary ops collect in r_.boundary in reverse block order.
+  //
+  // The loop is two loops: the inner one takes ordinary ops and makes no call, so its state stays
+  // in registers and the IR's tables are loaded once; everything else — a boundary op, an op
+  // with rare producers, a full buffer, the budget, a sparse walk, the end — leaves it for the
+  // outer one, which handles it and re-enters.
   void sweep(op from, op start) {
     const op floor = opts_.window_floor ? *opts_.window_floor : ir::null_op<G>();
     // Everything from `from` down lies before the floor: nothing to visit.
     if (opts_.window_floor && !ir::is_null<G>(from) && ir::is_before_in_block(g_, from, floor))
       from = ir::null_op<G>();
+    // The sweep ends after the floor: at the op before it (null when the floor is the first op or
+    // there is no floor), one compare per op for both ends.
+    const op stop = ir::is_null<G>(floor) || ir::is_null<G>(from) ? ir::null_op<G>() : ir::prev_op(g_, floor);
+    const G& g = g_;
+    const block_handle_t<G> blk = block_;
     const dense_marks::view marks = dense_.raw();
-    const std::size_t budget = opts_.budget ? *opts_.budget : static_cast<std::size_t>(-1);
-    std::size_t pending = pending_, skipped = 0;
-    // swept_ is filled by index (grown rarely, trimmed at the end): a push_back the compiler
-    // declines to inline would be a call per op.
-    std::size_t taken = 0;
-    for (op o = from; pending > 0 && !ir::is_null<G>(o); o = ir::prev_op(g_, o)) {
-      if (marks.test(index(o))) {
+    std::size_t room = opts_.budget ? *opts_.budget : static_cast<std::size_t>(-1);  // budget left
+    std::size_t pending = pending_, skipped = 0, boundary = 0;
+    // swept_ is a buffer filled downwards from its end (grown rarely, never trimmed, so a reused
+    // scratch costs no fill per walk). Filled downwards, the taken ops end up in block order.
+    if (swept_.size() < 64) swept_.resize(64);
+    op* base = swept_.data();
+    op* top = base + swept_.size();
+    op* lo = top;  // the taken ops are [lo, top)
+    enum class event : std::uint8_t { end, boundary, rare, full, budget, sparse };
+    op o = from;
+    for (;;) {
+      event e = event::end;
+      for (; pending > 0 && o != stop; o = ir::prev_op(g, o)) {
+        if (!marks.test(ir::traits<G>::op_index(g, o))) {
+          if (++skipped > sweep_slack + 2 * (static_cast<std::size_t>(top - lo) + boundary)) [[unlikely]] {
+            e = event::sparse;
+            break;
+          }
+          continue;
+        }
+        if (BoundarySet::contains(ir::kind(g, o))) {
+          e = event::boundary;
+          break;
+        }
+        if ((room == 0) | (lo == base)) [[unlikely]] {
+          e = room == 0 ? event::budget : event::full;
+          break;
+        }
         --pending;
-        if (BoundarySet::contains(ir::kind(g_, o))) {
+        --room;
+        *--lo = o;
+        bool rare = false;
+        pending += mark_in_block(g, o, marks, blk, rare);
+        if (rare) [[unlikely]] {
+          e = event::rare;
+          break;
+        }
+      }
+      switch (e) {
+        case event::end:
+          break;
+        case event::boundary:  // met, not expanded
+          --pending;
+          ++boundary;
           r_.boundary.push_back(o);
-        } else if (taken == budget) {
+          o = ir::prev_op(g, o);
+          continue;
+        case event::rare:  // o is taken; its rare producers now
+          pending += mark_rare(o);
+          o = ir::prev_op(g, o);
+          continue;
+        case event::full: {  // grow, the taken ops moving to the new top; o again
+          const std::size_t cap = swept_.size();
+          swept_.resize(2 * cap);
+          base = swept_.data();
+          std::copy_backward(base, base + cap, base + 2 * cap);
+          top = base + 2 * cap;
+          lo = top - cap;
+          continue;
+        }
+        case event::budget:  // one more would be visited
           stopped_ = true;
           r_.status = walk_status::budget_exceeded;
           break;
-        } else {
-          if (taken == swept_.size()) swept_.resize(std::max<std::size_t>(64, 2 * taken), o);
-          swept_[taken++] = o;
-          pending += mark_producers(o, marks);
-        }
-      } else if (++skipped > sweep_slack + 2 * (taken + r_.boundary.size())) {
-        swept_.resize(taken, o);
-        visited_ = taken;
-        return hand_over(o, start);
+        case event::sparse:
+          swept_lo_ = static_cast<std::size_t>(lo - base);
+          visited_ = static_cast<std::size_t>(top - lo);
+          return hand_over(o, start);
       }
-      if (o == floor) break;
+      break;
     }
-    swept_.resize(taken, from);
-    r_.ops.assign(swept_.rbegin(), swept_.rend());
+    r_.ops.assign(lo, top);
     std::reverse(r_.boundary.begin(), r_.boundary.end());
     r_.visited_count = r_.ops.size() + (stopped_ ? 1 : 0);
   }
@@ -270,10 +357,12 @@ class walker {
     };
     if (!ir::is_null<G>(start)) for_each_producer_in_block(g_, start, block_, pend);
     for (const op& s : starts_) pend(s);
-    for (const op& x : swept_) for_each_producer_in_block(g_, x, block_, pend);
+    const std::span<const op> swept(swept_.data() + swept_lo_, swept_.size() - swept_lo_);  // block order
+    // In the order the sweep took them (latest first), so the BFS queue is as it always was.
+    for (auto it = swept.rbegin(); it != swept.rend(); ++it) for_each_producer_in_block(g_, *it, block_, pend);
     if (go) bfs();
     order_bfs_part(at);
-    r_.ops.insert(r_.ops.end(), swept_.rbegin(), swept_.rend());
+    r_.ops.insert(r_.ops.end(), swept.begin(), swept.end());
     r_.boundary.insert(r_.boundary.end(), late_boundary.rbegin(), late_boundary.rend());
     r_.visited_count = r_.ops.size() + (stopped_ ? 1 : 0);
   }
@@ -363,7 +452,8 @@ class walker {
   const walk_options<G>& opts_;
   op_set<G>& seen_;         // marks on IRs without a dense numbering
   dense_marks& dense_;      // marks on indexed IRs
-  std::vector<op>& swept_;  // taken by the sweep, in reverse block order (reused capacity)
+  std::vector<op>& swept_;  // buffer: taken by the sweep, in block order, [swept_lo_, size)
+  std::size_t swept_lo_ = 0;
   walk_result<op> r_;
   std::vector<op> starts_;   // start ops of a walk from values (sweep mode, for hand_over)
   std::size_t pending_ = 0;  // sweep: marked ops of the block not reached yet

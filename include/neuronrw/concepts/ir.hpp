@@ -60,6 +60,11 @@
 //       taken before begin valid and meaning the same ops). Lets a pass's gated apply
 //       (passes/transaction.hpp) fail part-way and roll back. Without it: the gated apply does not
 //       compile; the plain apply is unaffected.
+//   O6. `static R operand_defs(const G&, op_handle)` — a contiguous range (std::span-like: data()
+//       and size()) of op_handle, the defining op of each operand in operand order, null_op() for
+//       a block argument; equal to mapping defining_op over operands(o), kept current by the IR.
+//       Saves the dependence walk one dependent load per operand on its hot path. Without it:
+//       defining_op(operand) per operand.
 // Every requirement and capability has a forwarding function in namespace `ir`
 // (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
 // traits directly.
@@ -244,6 +249,11 @@ template <class G> concept has_is_terminator = requires(const G& g, typename ir_
 template <class G> concept has_block_arguments = requires(const G& g, typename ir_traits<G>::block_handle b) {
   { ir_traits<G>::block_arguments(g, b) } -> range_of<typename ir_traits<G>::value_handle>;
 };
+template <class G> concept has_operand_defs = requires(const G& g, typename ir_traits<G>::op_handle o) {
+  { ir_traits<G>::operand_defs(g, o) } -> std::ranges::contiguous_range;
+  requires std::same_as<std::ranges::range_value_t<decltype(ir_traits<G>::operand_defs(g, o))>,
+                        typename ir_traits<G>::op_handle>;
+};
 template <class G> concept has_begin_transaction = requires(G& g) { ir_traits<G>::begin_transaction(g); };
 template <class G> concept has_transaction =
     has_begin_transaction<G> &&  // first, so the token's type below is only asked when it exists
@@ -299,6 +309,10 @@ concept block_arguments_ir = ordered_ir<G> && concepts_detail::has_block_argumen
 /// Optional capability O5: the IR can undo what its traits did since a transaction began.
 template <class G>
 concept transactional_ir = read_ir<G> && concepts_detail::has_transaction<G>;
+
+/// Optional capability O6: the IR keeps each operand's defining op at hand.
+template <class G>
+concept operand_defs_ir = read_ir<G> && concepts_detail::has_operand_defs<G>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).

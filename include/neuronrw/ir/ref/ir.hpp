@@ -7,9 +7,11 @@
 // needs no type system, and keeping the text verbatim makes print(parse(x)) a fixed point.
 //
 // Layout (why it looks like this): the dependence walk and the order queries are the hot paths
-// (docs/performance.md), so the fields they touch live in flat structure-of-arrays vectors indexed
-// by 32-bit ids — an op's kind, block and operand range; a value's defining op; a use's value and
-// owner. Everything else (names, attributes, locations) sits in a cold record. Handles are plain
+// (docs/performance.md), so the fields they touch live in flat vectors indexed by 32-bit ids: what
+// a walk step reads of an op (kind, block, operand range, region) interleaved in one 20-byte record,
+// the use pool with each use's value, owner and the value's defining op (so the walk goes from an
+// op to its producers without the value hop), a value's defining op. Everything else (names,
+// attributes, locations) sits in a cold record. Handles are plain
 // ids: cheap to copy, hash and compare, and stable across moves. Erased ops keep their id (a
 // tombstone), so a handle never silently aliases a newer op.
 //
@@ -114,15 +116,12 @@ class module {
   op_ref create_op(std::string_view name, std::span<const value_ref> operands,
                    std::span<const type_ref> result_types, std::vector<attribute> attrs = {},
                    source_loc loc = {}) {
-    const auto id = static_cast<std::uint32_t>(op_kind_.size());
+    const auto id = static_cast<std::uint32_t>(hot_.size());
     order_.add_node();
-    op_kind_.push_back(classify_op_name(name));
-    op_block_.push_back(npos);
-    op_operand_begin_.push_back(static_cast<std::uint32_t>(use_value_.size()));
-    op_operand_count_.push_back(static_cast<std::uint32_t>(operands.size()));
+    hot_.push_back(op_hot{classify_op_name(name), npos, static_cast<std::uint32_t>(use_value_.size()),
+                          static_cast<std::uint32_t>(operands.size()), block_ref{}});
     op_result_begin_.push_back(static_cast<std::uint32_t>(value_def_.size()));
     op_result_count_.push_back(static_cast<std::uint32_t>(result_types.size()));
-    op_region_.push_back(block_ref{});
     cold_.push_back(op_cold{});
     auto& c = cold_.back();
     c.name = strings_.intern(name);
@@ -138,10 +137,10 @@ class module {
   /// Gives `op` a region with one empty block whose arguments have `arg_types`; returns it.
   /// @pre op has no region yet.
   block_ref add_region(op_ref op, std::span<const type_ref> arg_types = {}) {
-    assert(!op_region_[op.id].valid());
+    assert(!hot_[op.id].region.valid());
     auto b = create_block(op);
-    if (journal_depth_ != 0) journal_.push_back({undo_kind::region, op.id, op_region_[op.id].id, 0, 0});
-    op_region_[op.id] = b;
+    if (journal_depth_ != 0) journal_.push_back({undo_kind::region, op.id, hot_[op.id].region.id, 0, 0});
+    hot_[op.id].region = b;
     for (auto t : arg_types) add_block_argument(b, t);
     return b;
   }
@@ -217,7 +216,7 @@ class module {
   void detach(op_ref op) {
     note_position(op);
     if (order_.attached(op.id)) order_.detach(op.id);
-    op_block_[op.id] = npos;
+    hot_[op.id].block = npos;
   }
 
   // ---------------------------------------------------------------- erasing
@@ -230,7 +229,7 @@ class module {
     walk_tree<walk_order::post, op_ref>(
         [op](auto&& push) { push(op); },
         [this](op_ref o, auto&& push) {
-          if (auto r = op_region_[o.id]; r.valid())
+          if (auto r = hot_[o.id].region; r.valid())
             for (auto x = back(r); x.valid(); x = prev_op(x)) push(x);
         },
         [this](op_ref o) {
@@ -243,9 +242,9 @@ class module {
   bool erased(op_ref op) const { return cold_[op.id].erased; }
 
   // ---------------------------------------------------------------- reading ops
-  std::size_t op_capacity() const noexcept { return op_kind_.size(); }
+  std::size_t op_capacity() const noexcept { return hot_.size(); }
   std::string_view name(op_ref op) const { return strings_.text(cold_[op.id].name); }
-  kind_id kind(op_ref op) const noexcept { return op_kind_[op.id]; }
+  kind_id kind(op_ref op) const noexcept { return hot_[op.id].kind; }
   source_loc loc(op_ref op) const { return cold_[op.id].loc; }
   void set_loc(op_ref op, source_loc l) {
     if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].loc](module& m) { m.cold_[op.id].loc = old; });
@@ -274,13 +273,19 @@ class module {
   }
 
   std::span<const value_ref> operands(op_ref op) const noexcept {
-    return {use_value_.data() + op_operand_begin_[op.id], op_operand_count_[op.id]};
+    return {use_value_.data() + hot_[op.id].operand_begin, hot_[op.id].operand_count};
   }
-  std::size_t num_operands(op_ref op) const noexcept { return op_operand_count_[op.id]; }
+  /// The defining op of each operand, in operand order (invalid for a block argument): the
+  /// operand list with the value → op hop done, kept up to date with every operand change. The
+  /// dependence walk reads producers through it (optional capability O6, concepts/ir.hpp).
+  std::span<const op_ref> operand_defs(op_ref op) const noexcept {
+    return {use_def_.data() + hot_[op.id].operand_begin, hot_[op.id].operand_count};
+  }
+  std::size_t num_operands(op_ref op) const noexcept { return hot_[op.id].operand_count; }
   value_ref operand(op_ref op, std::size_t i) const { return operands(op)[i]; }
   /// Replaces operand i, keeping the use lists right.
   void set_operand(op_ref op, std::size_t i, value_ref v) {
-    auto u = op_operand_begin_[op.id] + static_cast<std::uint32_t>(i);
+    auto u = hot_[op.id].operand_begin + static_cast<std::uint32_t>(i);
     unlink_use(u);
     set_use_value(u, v);
     link_use(u);
@@ -289,8 +294,8 @@ class module {
   void set_operands(op_ref op, std::span<const value_ref> vs) {
     drop_operands(op);
     note_operand_range(op);
-    op_operand_begin_[op.id] = static_cast<std::uint32_t>(use_value_.size());
-    op_operand_count_[op.id] = static_cast<std::uint32_t>(vs.size());
+    hot_[op.id].operand_begin = static_cast<std::uint32_t>(use_value_.size());
+    hot_[op.id].operand_count = static_cast<std::uint32_t>(vs.size());
     for (auto v : vs) append_use(v, op);
   }
 
@@ -301,12 +306,12 @@ class module {
   class value_range;  // defined below
   value_range results(op_ref op) const noexcept;
 
-  bool has_region(op_ref op) const noexcept { return op_region_[op.id].valid(); }
+  bool has_region(op_ref op) const noexcept { return hot_[op.id].region.valid(); }
   /// The region's block, or an invalid handle.
-  block_ref region_block(op_ref op) const noexcept { return op_region_[op.id]; }
+  block_ref region_block(op_ref op) const noexcept { return hot_[op.id].region; }
   /// The region's block as a span of zero or one handle (what generic code iterates).
   std::span<const block_ref> region_blocks(op_ref op) const noexcept {
-    return {op_region_.data() + op.id, op_region_[op.id].valid() ? 1u : 0u};
+    return {&hot_[op.id].region, hot_[op.id].region.valid() ? 1u : 0u};
   }
 
   const std::vector<attribute>& attributes(op_ref op) const { return cold_[op.id].attrs; }
@@ -342,12 +347,12 @@ class module {
   func_info& function(op_ref op) { return funcs_[cold_[op.id].func]; }
 
   // ---------------------------------------------------------------- blocks and order
-  block_ref block_of(op_ref op) const noexcept { return block_ref{op_block_[op.id]}; }
+  block_ref block_of(op_ref op) const noexcept { return block_ref{hot_[op.id].block}; }
   /// The op owning the region the block belongs to; invalid for the module body.
   op_ref parent_op_of_block(block_ref b) const noexcept { return block_parent_[b.id]; }
   /// The op owning the region `op` sits in; invalid for top-level ops or detached ops.
   op_ref parent_op(op_ref op) const noexcept {
-    auto b = op_block_[op.id];
+    auto b = hot_[op.id].block;
     return b == npos ? op_ref{} : block_parent_[b];
   }
   std::span<const value_ref> arguments(block_ref b) const noexcept { return block_args_[b.id]; }
@@ -377,7 +382,7 @@ class module {
   /// The block the value is visible from: the argument's block or the defining op's block.
   block_ref defining_block(value_ref v) const noexcept {
     auto d = value_def_[v.id];
-    return d == npos ? block_ref{value_cold_[v.id].block} : block_ref{op_block_[d]};
+    return d == npos ? block_ref{value_cold_[v.id].block} : block_ref{hot_[d].block};
   }
   type_ref type(value_ref v) const noexcept { return value_cold_[v.id].type; }
   std::string_view type_text(value_ref v) const { return type_text(type(v)); }
@@ -490,13 +495,13 @@ class module {
   void note_position(op_ref op) {
     if (journal_depth_ == 0) return;
     if (order_.attached(op.id))
-      journal_.push_back({undo_kind::position, op.id, op_block_[op.id], order_.prev(op.id), order_.next(op.id)});
+      journal_.push_back({undo_kind::position, op.id, hot_[op.id].block, order_.prev(op.id), order_.next(op.id)});
     else
       journal_.push_back({undo_kind::position, op.id, npos, npos, npos});
   }
   void note_operand_range(op_ref op) {
     if (journal_depth_ != 0)
-      journal_.push_back({undo_kind::operand_range, op.id, op_operand_begin_[op.id], op_operand_count_[op.id], 0});
+      journal_.push_back({undo_kind::operand_range, op.id, hot_[op.id].operand_begin, hot_[op.id].operand_count, 0});
   }
   void note_attributes(op_ref op) {
     if (journal_depth_ != 0)
@@ -510,12 +515,14 @@ class module {
   void set_use_value(std::uint32_t u, value_ref v) {
     if (journal_depth_ != 0) journal_.push_back({undo_kind::use_value, u, use_value_[u].id, 0, 0});
     use_value_[u] = v;
+    use_def_[u] = def_of(v);
   }
+  op_ref def_of(value_ref v) const noexcept { return v.valid() ? op_ref{value_def_[v.id]} : op_ref{}; }
 
   void undo(const undo_entry& e) {
     switch (e.kind) {
       case undo_kind::created: cold_[e.a].erased = true; break;
-      case undo_kind::region: op_region_[e.a] = block_ref{e.b}; break;
+      case undo_kind::region: hot_[e.a].region = block_ref{e.b}; break;
       case undo_kind::block_argument: block_args_[e.a].pop_back(); break;
       case undo_kind::function: cold_[e.a].func = e.b; break;
       case undo_kind::position:
@@ -530,7 +537,7 @@ class module {
           if (order_.attached(e.a)) order_.detach(e.a);
           order_.push_back(e.b, e.a);
         }
-        op_block_[e.a] = e.b;
+        hot_[e.a].block = e.b;
         break;
       case undo_kind::link: unlink_use(e.a); break;
       case undo_kind::unlink: {
@@ -541,10 +548,13 @@ class module {
         if (n != npos) use_prev_[n] = u;
         break;
       }
-      case undo_kind::use_value: use_value_[e.a] = value_ref{e.b}; break;
+      case undo_kind::use_value:
+        use_value_[e.a] = value_ref{e.b};
+        use_def_[e.a] = def_of(value_ref{e.b});
+        break;
       case undo_kind::operand_range:
-        op_operand_begin_[e.a] = e.b;
-        op_operand_count_[e.a] = e.c;
+        hot_[e.a].operand_begin = e.b;
+        hot_[e.a].operand_count = e.c;
         break;
       case undo_kind::erased: cold_[e.a].erased = false; break;
       case undo_kind::cold: cold_undo_[e.a](*this); break;
@@ -591,7 +601,7 @@ class module {
     return block_ref{static_cast<std::uint32_t>(block_parent_.size() - 1)};
   }
 
-  void check_not_inside(op_ref anchor, op_ref op) const { check_block_not_inside(block_ref{op_block_[anchor.id]}, op); }
+  void check_not_inside(op_ref anchor, op_ref op) const { check_block_not_inside(block_ref{hot_[anchor.id].block}, op); }
   void check_block_not_inside(block_ref target, op_ref op) const {
     for (auto b = target.id; b != npos;) {
       auto p = block_parent_[b];
@@ -601,13 +611,13 @@ class module {
 #else
       NEURONRW_CHECK(!(p == op), "neuronrw::ref::module: cannot move an op into its own region");
 #endif
-      b = op_block_[p.id];
+      b = hot_[p.id].block;
     }
   }
 
   void place(op_ref op, block_ref b) {
     if (order_.attached(op.id)) order_.detach(op.id);
-    op_block_[op.id] = b.id;
+    hot_[op.id].block = b.id;
   }
 
   value_ref new_value(op_ref def, std::uint32_t index, std::uint32_t block, type_ref t) {
@@ -622,6 +632,7 @@ class module {
   void append_use(value_ref v, op_ref owner) {
     auto u = static_cast<std::uint32_t>(use_value_.size());
     use_value_.push_back(v);
+    use_def_.push_back(def_of(v));
     use_owner_.push_back(owner.id);
     use_next_.push_back(npos);
     use_prev_.push_back(npos);
@@ -647,25 +658,29 @@ class module {
     use_next_[u] = use_prev_[u] = npos;
   }
   void drop_operands(op_ref op) {
-    auto b = op_operand_begin_[op.id];
-    for (std::uint32_t i = 0; i < op_operand_count_[op.id]; ++i) {
+    auto b = hot_[op.id].operand_begin;
+    for (std::uint32_t i = 0; i < hot_[op.id].operand_count; ++i) {
       unlink_use(b + i);
       set_use_value(b + i, value_ref{});
     }
     note_operand_range(op);
-    op_operand_count_[op.id] = 0;
+    hot_[op.id].operand_count = 0;
   }
 
   string_pool strings_;
   order_maintenance order_;
   block_ref body_;
 
-  // hot op fields
-  std::vector<kind_id> op_kind_;
-  std::vector<std::uint32_t> op_block_;
-  std::vector<std::uint32_t> op_operand_begin_, op_operand_count_;
+  // hot op fields: what a step of the dependence walk reads of an op, interleaved in one 20-byte
+  // record (one cache line, one table base, where five columns cost five of each)
+  struct op_hot {
+    kind_id kind;
+    std::uint32_t block;
+    std::uint32_t operand_begin, operand_count;  // the op's slice of the use pool
+    block_ref region;
+  };
+  std::vector<op_hot> hot_;
   std::vector<std::uint32_t> op_result_begin_, op_result_count_;
-  std::vector<block_ref> op_region_;
   std::vector<op_cold> cold_;
   std::vector<func_info> funcs_;
 
@@ -675,6 +690,7 @@ class module {
 
   // uses (one per operand slot)
   std::vector<value_ref> use_value_;
+  std::vector<op_ref> use_def_;  // value_def_[use_value_[u]]: the walk's producer hop, precomputed
   std::vector<std::uint32_t> use_owner_, use_next_, use_prev_;
 
   // blocks

@@ -1,5 +1,5 @@
 // neuronrw/ir/ref/traits.hpp — the reference IR models every IR concept (read, ordered,
-// reschedulable, groupable, outlinable), the optional dense op numbering and transactions (O5).
+// reschedulable, groupable, outlinable), the optional dense op numbering, transactions (O5) and operand defs (O6).
 //
 // Customization points: this file *is* one — the `ir_traits<ref::module>` specialization, the
 // pattern a user's own IR follows (see examples/ and docs/concepts.md).
@@ -75,6 +75,9 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   static void commit(G& g, std::size_t token) { g.commit(token); }
   static void rollback(G& g, std::size_t token) { g.rollback(token); }
 
+  // optional: each operand's defining op (O6), the walk's producer hop precomputed
+  static std::span<const op_handle> operand_defs(const G& g, op_handle o) noexcept { return g.operand_defs(o); }
+
   // optional: dense numbering
   static std::size_t op_index(const G&, op_handle o) noexcept { return o.id; }
   static std::size_t op_index_bound(const G& g) noexcept { return g.op_capacity(); }
@@ -83,3 +86,4 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
 static_assert(neuronrw::outlinable_ir<neuronrw::ref::module>);
 static_assert(neuronrw::indexed_ir<neuronrw::ref::module>);
 static_assert(neuronrw::transactional_ir<neuronrw::ref::module>);
+static_assert(neuronrw::operand_defs_ir<neuronrw::ref::module>);
