@@ -9,7 +9,7 @@
    and none of any other suite; the rows whose figures the fixture holds, cell for cell (ratios,
    time sums, fits, targets, pass/short); the notes; exit status 0.
 2. An error in the fixture (a benchmark with error_occurred): its row says error, a note names
-   it, exit status 1.
+   it, exit status 1. A suite that ran no benchmark: a note, exit status 0.
 3. Usage errors: an unknown suite, a build directory without bench/, a bad saved run: exit
    status 2 with the exact message.
 4. A live smoke run (NEURONRW_BENCH_SMOKE=1) of order_bench in BUILD, saved with --out: the
@@ -140,6 +140,13 @@ def check_error(report, fixture, tmp):
     check("failed: walk_bench: bm_walk_ref/1000: the walk did not reach every op" in out.splitlines(),
           "error fixture: the failed note")
     check(all(r[0] == "walk_bench" for r in rows), "--filter walk_bench printed other suites")
+    # A suite that ran nothing (a script whose tool is missing): no rows, a note, not a failure.
+    data["suites"]["text_bench"] = {"context": {}, "benchmarks": []}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    rc, out, _ = run(report, "--from", path, "--filter", "text_bench")
+    check(rc == 0 and table(out)[0] == [] and "ran no benchmark: text_bench (its output says why)" in out.splitlines(),
+          f"empty suite: exit status {rc}, output {out!r}")
 
 
 def check_usage(report, tmp):
