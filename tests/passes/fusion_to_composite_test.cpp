@@ -99,7 +99,7 @@ void inline_back(ref::module& m, std::string_view terminator = "mhlo.return") {
     std::vector<ref::type_ref> arg_types;
     for (auto a : m.arguments(src)) arg_types.push_back(m.type(a));
     auto body = m.add_region(fusion, arg_types);
-    std::vector<std::uint32_t> map(m.value_capacity(), ref::npos);
+    ref::detail::value_map map;
     for (std::size_t i = 0; i < arg_types.size(); ++i) map[m.arguments(src)[i].id] = m.arguments(body)[i].id;
     ref::detail::clone_block_ops(m, src, body, map);
     auto ret = m.back(body);

@@ -76,11 +76,16 @@ inline op_ref group_ops(module& m, const group_request<op_ref, value_ref>& r) {
 }
 
 namespace detail {
-// Clones the ops of `src` to the end of `dst`, mapping values through `map` (indexed by value
-// id; npos = not mapped, i.e. defined outside the cloned region and used as is).
-inline void clone_block_ops(module& m, block_ref src, block_ref dst, std::vector<std::uint32_t>& map) {
+// Clones the ops of `src` to the end of `dst`, mapping values through `map` (value id → the
+// clone's value id; absent = defined outside the cloned region and used as is). A hash map, not a
+// table over every value of the module: the cost is the region's size, so outlining N fusions is
+// linear in their total size, not N × the module's values.
+using value_map = std::unordered_map<std::uint32_t, std::uint32_t>;
+inline void clone_block_ops(module& m, block_ref src, block_ref dst, value_map& map) {
   auto mapped = [&](value_ref v) {
-    return v.valid() && v.id < map.size() && map[v.id] != npos ? value_ref{map[v.id]} : v;
+    if (!v.valid()) return v;
+    auto it = map.find(v.id);
+    return it == map.end() ? v : value_ref{it->second};
   };
   std::vector<op_ref> src_ops;
   for (auto o : m.ops(src)) src_ops.push_back(o);
@@ -94,14 +99,12 @@ inline void clone_block_ops(module& m, block_ref src, block_ref dst, std::vector
     m.set_properties_text(c, m.properties_text(o));
     m.set_name_hint(c, m.name_hint(o));
     m.push_back(dst, c);
-    map.resize(m.value_capacity(), npos);
     for (std::size_t i = 0; i < types.size(); ++i) map[m.result(o, i).id] = m.result(c, i).id;
     if (m.has_region(o)) {
       auto sb = m.region_block(o);
       std::vector<type_ref> arg_types;
       for (auto a : m.arguments(sb)) arg_types.push_back(m.type(a));
       auto db = m.add_region(c, arg_types);
-      map.resize(m.value_capacity(), npos);
       auto sargs = m.arguments(sb);
       auto dargs = m.arguments(db);
       for (std::size_t i = 0; i < sargs.size(); ++i) {
@@ -132,7 +135,7 @@ inline op_ref outline_region(module& m, const outline_request<op_ref>& r) {
   auto body = m.add_region(f, in_types);
   if (!m.has_region(r.region_owner)) return f;
   auto src = m.region_block(r.region_owner);
-  std::vector<std::uint32_t> map(m.value_capacity(), npos);
+  detail::value_map map;
   auto sargs = m.arguments(src);
   auto dargs = m.arguments(body);
   for (std::size_t i = 0; i < sargs.size() && i < dargs.size(); ++i) {
