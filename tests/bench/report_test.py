@@ -82,8 +82,8 @@ EXPECTED = [
     ["schedule_fusion_bench", "BM_schedule_fusion_full", "—", "420 ns × N, RMS 3%", "—", "—", "—", "linear", "pass"],
     ["schedule_fusion_bench", "BM_schedule_fusion_plan", "—", "100 ns × N, RMS 25%", "—", "—", "—", "linear", "short"],
     ["schedule_fusion_bench", "BM_schedule_fusion_full", "1000000", "420 ms", "—", "—", "—", "<= 1 s", "pass"],
-    ["parallel_bench", "BM_ref_plan_parallel", "1", "110 ms", "BM_ref_plan_sequential", "100 ms", "1.1", "—", "—"],
-    ["parallel_bench", "BM_ref_plan_parallel", "2", "60 ms", "BM_ref_plan_sequential", "100 ms", "0.6", "—", "—"],
+    ["parallel_bench", "BM_ref_plan_parallel", "1", "110 ms", "BM_ref_plan_sequential", "100 ms", "1.1", "<= 1", "short"],
+    ["parallel_bench", "BM_ref_plan_parallel", "2", "60 ms", "BM_ref_plan_sequential", "100 ms", "0.6", "<= 1", "pass"],
 ]
 
 
