@@ -199,7 +199,7 @@ class host_namer {
       case host::expr_kind::symbol: return e.text;
       case host::expr_kind::none: return "None";
       case host::expr_kind::list: return "[...]";
-      case host::expr_kind::call: return e.call->callee == host::callee_kind::op ? e.text : "self." + e.text;
+      case host::expr_kind::call: return e.callee == host::callee_kind::op ? e.text : "self." + e.text;
     }
     return {};
   }

@@ -198,7 +198,7 @@ TEST_CASE("clone copies what only calls and scopes own: keywords, attributes, re
   CHECK(view.call->kwargs[0].value->text == "pl.FP32");
   expr& dispatch = *cs.body[3]->value;
   REQUIRE(dispatch.call);
-  CHECK(dispatch.call->callee == callee_kind::function);
+  CHECK(dispatch.callee == callee_kind::function);
   REQUIRE(dispatch.call->attrs.size() == 1);
   CHECK(dispatch.call->attrs[0].value->value == 1);
 

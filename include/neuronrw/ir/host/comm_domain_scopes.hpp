@@ -74,7 +74,7 @@ class checker {
   }
 
   static bool is_op(const host::expr* e, std::string_view name) {
-    return e && e->kind == host::expr_kind::call && e->call->callee == host::callee_kind::op && e->text == name;
+    return e && e->kind == host::expr_kind::call && e->callee == host::callee_kind::op && e->text == name;
   }
 
   void walk(const std::vector<host::stmt_ptr>& body, std::vector<const host::stmt*>& enclosing, bool& has_scope) {

@@ -121,7 +121,7 @@ class encoder {
         for (auto& a : e->args) expr_(a.get());
         return;
       case expr_kind::call:
-        tag(e->call->callee == callee_kind::op ? 'o' : 'f');
+        tag(e->callee == callee_kind::op ? 'o' : 'f');
         str(e->text);
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());

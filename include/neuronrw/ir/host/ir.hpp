@@ -110,9 +110,8 @@ struct keyword {
 };
 
 /// What only a call has, kept out of line (expr::call) so that the other expressions, most of
-/// a program's nodes, do not carry it: a call's keyword lists and result type are 130 bytes.
+/// a program's nodes, do not carry it: a call's keyword lists and result type are 128 bytes.
 struct call_data {
-  host::callee_kind callee = callee_kind::op;
   std::vector<keyword> kwargs;  ///< keyword arguments (`dtype=pl.FP32`, `name="buf"`)
   std::vector<keyword> attrs;   ///< attributes (`device=r`, `attrs={...}`)
   host::type type;              ///< the result type the IR records for the call
@@ -120,16 +119,21 @@ struct call_data {
 
 /// One expression node. A single node type (with a kind) rather than a class hierarchy: the IR is
 /// small, every pass switches on the kind anyway, and the fields that do not apply stay empty.
-/// What only calls have is behind `call`, which is non-null exactly when kind is call (make_call
-/// and the parser allocate it; a node made by hand with kind call must set it too).
+/// Node size matters (integer constants and variable references are most of a program's nodes),
+/// so what only calls have is behind `call`, non-null exactly when kind is call (make_call and the
+/// parser allocate it; a node made by hand with kind call must set it too), and `ref` and `value`
+/// share storage: read only the one of the node's kind.
 struct expr {
   expr_kind kind = expr_kind::none;
+  host::callee_kind callee = callee_kind::op;  ///< call (stored here: it fits in padding)
   source_loc loc;
-  var* ref = nullptr;          ///< var_ref
-  std::int64_t value = 0;      ///< int_const; bool_const (0 or 1)
+  union {
+    var* ref = nullptr;    ///< var_ref
+    std::int64_t value;    ///< int_const; bool_const (0 or 1)
+  };
   std::string text;            ///< str_const value; symbol path; callee name of a call
   std::vector<expr_ptr> args;  ///< call: positional arguments; list: elements
-  std::unique_ptr<call_data> call;  ///< call: callee kind, keyword arguments, attributes, result type
+  std::unique_ptr<call_data> call;  ///< call: keyword arguments, attributes, result type
 };
 
 /// The statement forms.
@@ -302,9 +306,10 @@ inline expr_ptr make_call(host::callee_kind ck, std::string callee, std::vector<
                           host::type t = {}, source_loc loc = {}) {
   auto e = std::make_unique<expr>();
   e->kind = expr_kind::call;
+  e->callee = ck;
   e->text = std::move(callee);
   e->args = std::move(args);
-  e->call = std::make_unique<call_data>(call_data{ck, std::move(kwargs), std::move(attrs), std::move(t)});
+  e->call = std::make_unique<call_data>(call_data{std::move(kwargs), std::move(attrs), std::move(t)});
   e->loc = loc;
   return e;
 }
@@ -410,7 +415,7 @@ inline constexpr std::string_view world_size = "pld.system.world_size";
 /// all_to_all / all_to_all_v: argument 1); function calls and other ops → unknown.
 /// The text format prints a call in its plain form exactly when this reproduces its type.
 inline type infer_call_type(const expr& call) {
-  if (call.kind != expr_kind::call || call.call->callee != callee_kind::op) return {};
+  if (call.kind != expr_kind::call || call.callee != callee_kind::op) return {};
   const std::string_view op = call.text;
   if (op == ops::alloc_window_buffer) return type::ptr();
   if (op == ops::world_size) return type::scalar("INDEX");
@@ -524,13 +529,14 @@ class cloner {
     auto ne = std::make_unique<expr>();
     ne->kind = e.kind;
     ne->loc = e.loc;
-    ne->ref = map(e.ref);
-    ne->value = e.value;
+    if (e.kind == expr_kind::var_ref) ne->ref = map(e.ref);
+    else ne->value = e.value;
+    ne->callee = e.callee;
     ne->text = e.text;
     for (auto& a : e.args) ne->args.push_back(a ? clone_expr(*a) : nullptr);
     if (e.call)
-      ne->call = std::make_unique<call_data>(call_data{e.call->callee, clone_keywords(e.call->kwargs),
-                                                       clone_keywords(e.call->attrs), clone_type(e.call->type)});
+      ne->call = std::make_unique<call_data>(
+          call_data{clone_keywords(e.call->kwargs), clone_keywords(e.call->attrs), clone_type(e.call->type)});
     return ne;
   }
 

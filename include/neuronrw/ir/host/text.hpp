@@ -256,9 +256,9 @@ class printer {
     if (!unique_names(c.call->kwargs) || !unique_names(c.call->attrs)) return false;
     for (auto& k : c.call->kwargs)
       if (!is_ident(k.name) || k.name == "attrs" ||
-          (c.call->callee == callee_kind::function && k.name == "device"))
+          (c.callee == callee_kind::function && k.name == "device"))
         return false;
-    if (c.call->callee == callee_kind::op) {
+    if (c.callee == callee_kind::op) {
       if (!is_dotted(c.text) || starts_with(c.text, "pl._dump.") || starts_with(c.text, "self.")) return false;
     } else if (!is_ident(c.text)) {
       return false;
@@ -278,20 +278,20 @@ class printer {
     bool any = false;
     std::string s;
     if (!plain_form(c)) {
-      s = "pl._dump.call(" + (c.call->callee == callee_kind::op ? quote(c.text) : "self." + c.text) + ", [";
+      s = "pl._dump.call(" + (c.callee == callee_kind::op ? quote(c.text) : "self." + c.text) + ", [";
       s += args_text(c, any) + "], " + type_text(c.call->type);
       if (!c.call->kwargs.empty()) s += ", kwargs=" + dict(c.call->kwargs);
       if (!c.call->attrs.empty()) s += ", attrs=" + dict(c.call->attrs);
       return s + ")";
     }
-    s = (c.call->callee == callee_kind::op ? c.text : "self." + c.text) + "(" + args_text(c, any);
+    s = (c.callee == callee_kind::op ? c.text : "self." + c.text) + "(" + args_text(c, any);
     for (auto& k : c.call->kwargs) {
       s += any ? ", " : "";
       any = true;
       s += k.name + "=" + expr_text(k.value.get());
     }
     std::size_t first_attr = 0;
-    if (c.call->callee == callee_kind::function && !c.call->attrs.empty() && c.call->attrs[0].name == "device") {
+    if (c.callee == callee_kind::function && !c.call->attrs.empty() && c.call->attrs[0].name == "device") {
       s += any ? ", " : "";
       any = true;
       s += "device=" + expr_text(c.call->attrs[0].value.get());
@@ -335,7 +335,7 @@ class printer {
   /// with the pl._dump.alloc_window_buffer form.
   std::string assign_value(const stmt& s) const {
     const expr* v = s.value.get();
-    if (v && v->kind == expr_kind::call && v->call->callee == callee_kind::op && v->text == ops::alloc_window_buffer &&
+    if (v && v->kind == expr_kind::call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer &&
         v->args.size() == 1 && v->call->kwargs.size() == 1 && v->call->kwargs[0].name == "name" && v->call->kwargs[0].value &&
         v->call->kwargs[0].value->kind == expr_kind::str_const && v->call->attrs.empty() && same_type(v->call->type, type::ptr()) &&
         v->call->kwargs[0].value->text != name(s.target.get()))

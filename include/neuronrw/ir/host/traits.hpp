@@ -128,14 +128,18 @@ struct neuronrw::host_traits<neuronrw::host::program> {
       default: return host_expr_kind::other;
     }
   }
-  static var_handle referenced_var(const program&, expr_handle e) { return e->ref; }
-  static std::int64_t int_value(const program&, expr_handle e) { return e->value; }
+  static var_handle referenced_var(const program&, expr_handle e) {
+    return e && e->kind == host::expr_kind::var_ref ? e->ref : nullptr;
+  }
+  static std::int64_t int_value(const program&, expr_handle e) {
+    return e && (e->kind == host::expr_kind::int_const || e->kind == host::expr_kind::bool_const) ? e->value : 0;
+  }
   static std::optional<std::string_view> string_value(const program&, expr_handle e) {
     if (!e || e->kind != host::expr_kind::str_const) return std::nullopt;
     return std::string_view(e->text);
   }
   static host_callee_kind callee_kind(const program&, expr_handle e) {
-    return !e->call || e->call->callee == host::callee_kind::op ? host_callee_kind::op : host_callee_kind::function;
+    return e->callee == host::callee_kind::op ? host_callee_kind::op : host_callee_kind::function;
   }
   static std::string_view callee_name(const program&, expr_handle e) { return e->text; }
   static host::ptr_range<host::expr> call_args(const program&, expr_handle e) { return host::ptr_range<host::expr>(e->args); }
