@@ -250,6 +250,13 @@ TEST_CASE("host_traits maps the reference IR onto the host concept") {
   CHECK(tr::loop_var(t.p, loop.get()) == r);
   CHECK(tr::operands(t.p, loop.get()).size() == 3);
   CHECK(tr::int_value(t.p, tr::loop_stop(t.p, loop.get())) == 4);
+  // A node holds a variable or a constant in one place: each query answers for its own kind only.
+  expr* size_arg = call->args[0].get();                     // the integer 64
+  expr* view_base = fns[0]->body[1]->value->args[0].get();  // a reference to buf
+  CHECK(tr::referenced_var(t.p, size_arg) == nullptr);
+  CHECK(tr::referenced_var(t.p, view_base) == t.buf);
+  CHECK(tr::int_value(t.p, view_base) == 0);
+  CHECK(tr::int_value(t.p, size_arg) == 64);
 
   // Rewriting: a WindowBuffer keeps its own copy of the size, wrap_body nests the body.
   auto wb = tr::make_window_buffer(t.p, {t.buf, call->args[0].get(), false, true, {2, 3}});
