@@ -530,7 +530,7 @@ class cloner {
     ne->kind = e.kind;
     ne->loc = e.loc;
     if (e.kind == expr_kind::var_ref) ne->ref = map(e.ref);
-    else ne->value = e.value;
+    else if (e.kind == expr_kind::int_const || e.kind == expr_kind::bool_const) ne->value = e.value;
     ne->callee = e.callee;
     ne->text = e.text;
     for (auto& a : e.args) ne->args.push_back(a ? clone_expr(*a) : nullptr);
