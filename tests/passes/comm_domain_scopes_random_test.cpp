@@ -469,12 +469,12 @@ TEST_CASE("random host programs: the pass matches the model; the round trip hold
     REQUIRE(chain.size() == want.size());
     scopes_seen += static_cast<int>(chain.size());
     for (std::size_t i = 0; i < chain.size(); ++i) {
-      CHECK(chain[i]->name == "comm_d" + std::to_string(i));
-      CHECK(chain[i]->devices == want[i].first.devices());
-      REQUIRE(chain[i]->slots.size() == want[i].second.size());
-      for (std::size_t j = 0; j < chain[i]->slots.size(); ++j) {
-        REQUIRE(chain[i]->slots[j]);
-        CHECK(chain[i]->slots[j]->base->name == g.allocs[static_cast<std::size_t>(want[i].second[j])].var);
+      CHECK(chain[i]->scope->name == "comm_d" + std::to_string(i));
+      CHECK(chain[i]->scope->devices == want[i].first.devices());
+      REQUIRE(chain[i]->scope->slots.size() == want[i].second.size());
+      for (std::size_t j = 0; j < chain[i]->scope->slots.size(); ++j) {
+        REQUIRE(chain[i]->scope->slots[j]);
+        CHECK(chain[i]->scope->slots[j]->base->name == g.allocs[static_cast<std::size_t>(want[i].second[j])].var);
       }
     }
     diagnostics check = check_comm_domain_scopes(p);
@@ -540,7 +540,7 @@ TEST_CASE("random IR built by hand: round trip and hash through clone, print and
           const bool fn = below(4) == 0;
           auto c = make_call(fn ? callee_kind::function : callee_kind::op, fn ? "f" : (below(2) ? "pld.a.b" : "x y"),
                              std::move(args), std::move(kw), std::move(at));
-          c->type = below(2) ? infer_call_type(*c) : random_type();
+          c->call->type = below(2) ? infer_call_type(*c) : random_type();
           return c;
         }
       }

@@ -214,29 +214,29 @@ TEST_CASE("apply: one WindowBuffer per allocation, shared by its views and their
   REQUIRE(main.body.size() == 1);
   const stmt& outer = *main.body[0];
   REQUIRE(outer.kind == stmt_kind::comm_domain_scope);
-  CHECK(outer.name == "comm_d0");
+  CHECK(outer.scope->name == "comm_d0");
   REQUIRE(outer.body.size() == 1);
   const stmt& inner = *outer.body[0];
-  CHECK(inner.name == "comm_d1");
+  CHECK(inner.scope->name == "comm_d1");
   const auto& body = inner.body;
   const var* buf = body[0]->target.get();
   const window_ptr& wv = body[1]->target->type.window;
   REQUIRE(wv);
   CHECK(wv == body[2]->target->type.window);  // v and u: pointer-equal
-  CHECK(wv == body[1]->value->type.window);   // and the defining calls
-  CHECK(wv == body[2]->value->type.window);
+  CHECK(wv == body[1]->value->call->type.window);   // and the defining calls
+  CHECK(wv == body[2]->value->call->type.window);
   CHECK(wv->base == buf);
   CHECK(wv->name() == "buf");
   REQUIRE(wv->size);
   CHECK(wv->size->value == 64);
   CHECK_FALSE(wv->load_from_host);
   CHECK_FALSE(wv->store_to_host);
-  CHECK(outer.slots.size() == 2);
-  CHECK(outer.slots[0] == wv);
-  CHECK(outer.slots[1] == body[4]->target->type.window);
-  CHECK(inner.slots[0] == body[6]->target->type.window);
-  CHECK(outer.devices == std::vector<std::int64_t>{0, 1, 5});
-  CHECK(inner.devices == std::vector<std::int64_t>{5});
+  CHECK(outer.scope->slots.size() == 2);
+  CHECK(outer.scope->slots[0] == wv);
+  CHECK(outer.scope->slots[1] == body[4]->target->type.window);
+  CHECK(inner.scope->slots[0] == body[6]->target->type.window);
+  CHECK(outer.scope->devices == std::vector<std::int64_t>{0, 1, 5});
+  CHECK(inner.scope->devices == std::vector<std::int64_t>{5});
   // The allreduce result keeps the type it was given: only views and their calls are re-typed.
   CHECK(body.back()->target->type.window == nullptr);
 }
@@ -334,7 +334,7 @@ TEST_CASE("checker: a WindowBuffer placed in two scopes") {
   program p = materialized();
   stmt& outer = *p.functions[1]->body[0];
   stmt& inner = *outer.body[0];
-  inner.slots.push_back(outer.slots[0]);
+  inner.scope->slots.push_back(outer.scope->slots[0]);
   CHECK(join(check_comm_domain_scopes(p)) ==
         "c.py:9:15: error: CommDomainScopesMaterialized: WindowBuffer 'buf' appears in multiple CommDomainScopeStmts "
         "('comm_d0' and 'comm_d1')\n");
@@ -345,8 +345,8 @@ TEST_CASE("checker: empty scope, null slot") {
   stmt& outer = *p.functions[1]->body[0];
   stmt& inner = *outer.body[0];
   outer.loc = {3, 4};
-  inner.slots.clear();
-  outer.slots.push_back(nullptr);
+  inner.scope->slots.clear();
+  outer.scope->slots.push_back(nullptr);
   CHECK(join(check_comm_domain_scopes(p)) ==
         "c.py:3:4: error: CommDomainScopesMaterialized: CommDomainScopeStmt 'comm_d0' has a null slot\n"
         "c.py:14:15: error: CommDomainScopesMaterialized: CommDomainScopeStmt 'comm_d1' has no slots — every comm-domain "
@@ -364,9 +364,9 @@ TEST_CASE("checker: views typed with the wrong WindowBuffer, or not sharing one"
   copy->base = u->type.window->base;
   copy->size = make_int(64);
   u->type.window = copy;
-  body[2]->value->type.window = copy;
+  body[2]->value->call->type.window = copy;
   // o's defining call loses its WindowBuffer; s is typed with buf's.
-  body[6]->value->type.window = nullptr;
+  body[6]->value->call->type.window = nullptr;
   body[4]->target->type.window = body[1]->target->type.window;
   CHECK(join(check_comm_domain_scopes(p)) ==
         "c.py:11:9: error: CommDomainScopesMaterialized: window views of alloc 'buf' do not share one WindowBuffer\n"
@@ -401,7 +401,7 @@ TEST_CASE("options: another dialect's names") {
   for (auto& s : p.functions[1]->body)
     if (s->kind == stmt_kind::assign && s->value->text == "dist.view") {
       s->target->type = type::distributed({{16, nullptr}}, "FP32");
-      s->value->type = s->target->type;
+      s->value->call->type = s->target->type;
     }
   const collective_spec colls[] = {{"dist.sum", 2, 0, 1, -1, 0, false, "data"}};
   const comm_domain_options opts{.host_level = "CLUSTER",

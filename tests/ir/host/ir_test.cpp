@@ -54,15 +54,15 @@ struct two_views {
     f = fn.get();
     auto alloc = make_call(callee_kind::op, "pld.tensor.alloc_window_buffer", exprs(make_int(64)),
                            kws("name", make_str("buf")));
-    alloc->type = infer_call_type(*alloc);
-    auto bv = make_var("buf", alloc->type);
+    alloc->call->type = infer_call_type(*alloc);
+    auto bv = make_var("buf", alloc->call->type);
     buf = bv.get();
     fn->body.push_back(make_assign(std::move(bv), std::move(alloc)));
     for (var** out : {&v, &w}) {
       auto c = make_call(callee_kind::op, "pld.tensor.window", exprs(make_var_ref(buf), make_list(exprs(make_int(16)))),
                          kws("dtype", make_symbol("pl.FP32")));
-      c->type = infer_call_type(*c);
-      auto vv = make_var(out == &v ? "v" : "w", c->type);
+      c->call->type = infer_call_type(*c);
+      auto vv = make_var(out == &v ? "v" : "w", c->call->type);
       *out = vv.get();
       fn->body.push_back(make_assign(std::move(vv), std::move(c)));
     }
@@ -153,6 +153,69 @@ TEST_CASE("clone is deep, keeps WindowBuffer sharing and is structurally equal")
   CHECK_FALSE(structural_equal(t.p, c));
 }
 
+TEST_CASE("clone copies what only calls and scopes own: keywords, attributes, result types, scope metadata") {
+  two_views t;
+  // The views' WindowBuffer gets a size that is itself a call, a dispatch gets an attribute, and
+  // the whole body goes into a comm-domain scope with a device list, a slot and an attribute.
+  auto size = make_call(callee_kind::op, "pld.system.world_size", {});
+  size->call->type = infer_call_type(*size);
+  auto wb = std::make_shared<window_buffer>();
+  wb->base = t.buf;
+  wb->size = std::move(size);
+  t.v->type.window = wb;
+  t.w->type.window = wb;
+  for (std::size_t i : {1, 2}) t.f->body[i]->value->call->type.window = wb;  // as the pass leaves them
+  t.f->body.push_back(make_expr_stmt(
+      make_call(callee_kind::function, "chip", exprs(make_var_ref(t.v)), {}, kws("device", make_int(1)))));
+  auto scope = make_scope("tp", {0, 1}, {wb}, kws("tag", make_str("tp")), std::move(t.f->body));
+  t.f->body.clear();
+  t.f->body.push_back(std::move(scope));
+
+  program c = clone(t.p);
+  CHECK(structural_equal(t.p, c));
+  const stmt& os = *t.f->body[0];
+  stmt& cs = *c.functions[0]->body[0];
+  REQUIRE(cs.scope);
+  CHECK(cs.scope != os.scope);
+  CHECK(cs.scope->name == "tp");
+  CHECK(cs.scope->devices == std::vector<std::int64_t>{0, 1});
+  REQUIRE(cs.scope->slots.size() == 1);
+  CHECK(cs.scope->slots[0] != wb);
+  CHECK(cs.scope->slots[0] == cs.body[1]->target->type.window);        // the copy's one WindowBuffer
+  CHECK(cs.scope->slots[0] == cs.body[1]->value->call->type.window);   // in the call's result type too
+  CHECK(cs.scope->slots[0]->base == cs.body[0]->target.get());
+  const expr& csize = *cs.scope->slots[0]->size;
+  REQUIRE(csize.call);
+  CHECK(csize.call != wb->size->call);
+  CHECK(csize.text == "pld.system.world_size");
+  CHECK(csize.call->type.kind == type_kind::scalar);
+  REQUIRE(cs.scope->attrs.size() == 1);
+  CHECK(cs.scope->attrs[0].value != os.scope->attrs[0].value);
+  expr& view = *cs.body[1]->value;
+  REQUIRE(view.call);
+  CHECK(view.call != os.body[1]->value->call);
+  REQUIRE(view.call->kwargs.size() == 1);
+  CHECK(view.call->kwargs[0].value->text == "pl.FP32");
+  expr& dispatch = *cs.body[3]->value;
+  REQUIRE(dispatch.call);
+  CHECK(dispatch.callee == callee_kind::function);
+  REQUIRE(dispatch.call->attrs.size() == 1);
+  CHECK(dispatch.call->attrs[0].value->value == 1);
+
+  // Independent: changing each out-of-line part of the copy leaves the original alone.
+  cs.scope->devices.push_back(5);
+  cs.scope->attrs[0].value->text = "other";
+  view.call->kwargs[0].value->text = "pl.FP16";
+  view.call->type.dtype = "FP16";
+  dispatch.call->attrs[0].value->value = 7;
+  CHECK(os.scope->devices == std::vector<std::int64_t>{0, 1});
+  CHECK(os.scope->attrs[0].value->text == "tp");
+  CHECK(os.body[1]->value->call->kwargs[0].value->text == "pl.FP32");
+  CHECK(os.body[1]->value->call->type.dtype == "FP32");
+  CHECK(os.body[3]->value->call->attrs[0].value->value == 1);
+  CHECK_FALSE(structural_equal(t.p, c));
+}
+
 TEST_CASE("host_traits maps the reference IR onto the host concept") {
   two_views t;
   using tr = host_traits<program>;
@@ -187,6 +250,13 @@ TEST_CASE("host_traits maps the reference IR onto the host concept") {
   CHECK(tr::loop_var(t.p, loop.get()) == r);
   CHECK(tr::operands(t.p, loop.get()).size() == 3);
   CHECK(tr::int_value(t.p, tr::loop_stop(t.p, loop.get())) == 4);
+  // A node holds a variable or a constant in one place: each query answers for its own kind only.
+  expr* size_arg = call->args[0].get();                     // the integer 64
+  expr* view_base = fns[0]->body[1]->value->args[0].get();  // a reference to buf
+  CHECK(tr::referenced_var(t.p, size_arg) == nullptr);
+  CHECK(tr::referenced_var(t.p, view_base) == t.buf);
+  CHECK(tr::int_value(t.p, view_base) == 0);
+  CHECK(tr::int_value(t.p, size_arg) == 64);
 
   // Rewriting: a WindowBuffer keeps its own copy of the size, wrap_body nests the body.
   auto wb = tr::make_window_buffer(t.p, {t.buf, call->args[0].get(), false, true, {2, 3}});
@@ -198,16 +268,16 @@ TEST_CASE("host_traits maps the reference IR onto the host concept") {
   CHECK(wb->loc == source_loc{2, 3});
   tr::attach_window(t.p, t.v, fns[0]->body[1]->value.get(), wb);
   CHECK(t.v->type.window == wb);
-  CHECK(fns[0]->body[1]->value->type.window == wb);  // the defining call follows the variable
+  CHECK(fns[0]->body[1]->value->call->type.window == wb);  // the defining call follows the variable
   const std::int64_t devices[] = {0, 1};
   const window_ptr slots[] = {wb};
   tr::wrap_body(t.p, fns[0], {"comm_d0", devices, slots, {4, 5}});
   REQUIRE(fns[0]->body.size() == 1);
   const stmt& scope = *fns[0]->body[0];
   CHECK(scope.kind == stmt_kind::comm_domain_scope);
-  CHECK(scope.name == "comm_d0");
+  CHECK(scope.scope->name == "comm_d0");
   CHECK(scope.loc == source_loc{4, 5});
-  CHECK(scope.devices == std::vector<std::int64_t>{0, 1});
+  CHECK(scope.scope->devices == std::vector<std::int64_t>{0, 1});
   CHECK(scope.body.size() == 3);
   CHECK(scope.body[1]->target.get() == t.v);  // nodes moved, handles still valid
 }
@@ -216,10 +286,10 @@ TEST_CASE("attach_window leaves a call whose type disagrees with the view alone"
   two_views t;
   auto wb = std::make_shared<window_buffer>();
   expr* call = t.p.functions[0]->body[1]->value.get();
-  call->type = type::distributed({{8, nullptr}}, "FP32");  // the call says [8], the variable [16]
+  call->call->type = type::distributed({{8, nullptr}}, "FP32");  // the call says [8], the variable [16]
   host_traits<program>::attach_window(t.p, t.v, call, wb);
   CHECK(t.v->type.window == wb);
-  CHECK(call->type.window == nullptr);
+  CHECK(call->call->type.window == nullptr);
 }
 
 TEST_CASE("window_buffer is named after its base") {

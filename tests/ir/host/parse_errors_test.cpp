@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -380,4 +382,20 @@ TEST_CASE("\"\\n\", \"\\r\\n\" and a lone \"\\r\" are each one line end: comment
     CHECK(parse_program(bad, "e.py").error.str() == "e.py:9:13: error: unterminated string literal");
   }
   CHECK(printed.find("return a\n") != std::string::npos);
+}
+
+TEST_CASE("a host program over 4 GiB is a located error before anything is read") {
+  // Token offsets and columns are 32-bit (text.hpp, max_source_bytes). A 4 GiB + 1 view over
+  // anonymous pages reserved without memory (MAP_NORESERVE: none is touched, as the parser must
+  // refuse by size alone; reading a byte would fault a zero page in, not fail).
+  const std::size_t size = std::size_t{0xFFFFFFFFu} + 1;
+  void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    MESSAGE("skipped: the system refused to reserve 4 GiB of address space");
+    return;
+  }
+  const auto r = neuronrw::host::parse_program(std::string_view(static_cast<const char*>(p), size), "huge.py");
+  munmap(p, size);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error.str() == "huge.py:1:1: error: input too large (4294967296 bytes; at most 4294967295)");
 }

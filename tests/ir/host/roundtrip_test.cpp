@@ -108,9 +108,9 @@ TEST_CASE("after the pass, the parsed program shares WindowBuffers exactly like 
   const var* u = scope.body[2]->target.get();
   REQUIRE(v->type.window);
   CHECK(v->type.window == u->type.window);                        // one object for both views
-  CHECK(scope.body[1]->value->type.window == v->type.window);     // and for their defining calls
-  CHECK(scope.slots.size() == 1);
-  CHECK(scope.slots[0] == v->type.window);                        // and for the scope slot
+  CHECK(scope.body[1]->value->call->type.window == v->type.window);     // and for their defining calls
+  CHECK(scope.scope->slots.size() == 1);
+  CHECK(scope.scope->slots[0] == v->type.window);                        // and for the scope slot
   CHECK(v->type.window->base == scope.body[0]->target.get());
   CHECK(v->type.window->size.get() != scope.body[0]->value->args[0].get());  // a separate field
 }
@@ -133,13 +133,13 @@ TEST_CASE("explicit scope metadata round-trips: name, devices, attributes, load/
   CHECK(print_program(*r.value) == text);
   check_roundtrip(*r.value, "scope metadata");
   const stmt& s = *r.value->functions[0]->body[0];
-  CHECK(s.name == "tp_group");
-  CHECK(s.devices == std::vector<std::int64_t>{4, 0, 2});  // kept as written, not re-sorted
-  REQUIRE(s.attrs.size() == 4);
-  CHECK(s.attrs[0].value->value == -1);
-  CHECK(s.slots[1]->load_from_host);
-  CHECK(s.slots[0]->store_to_host);
-  CHECK(s.slots[1]->size->ref == r.value->functions[0]->params[0].get());
+  CHECK(s.scope->name == "tp_group");
+  CHECK(s.scope->devices == std::vector<std::int64_t>{4, 0, 2});  // kept as written, not re-sorted
+  REQUIRE(s.scope->attrs.size() == 4);
+  CHECK(s.scope->attrs[0].value->value == -1);
+  CHECK(s.scope->slots[1]->load_from_host);
+  CHECK(s.scope->slots[0]->store_to_host);
+  CHECK(s.scope->slots[1]->size->ref == r.value->functions[0]->params[0].get());
   // The pass leaves a materialized function alone, so the metadata survives it too.
   const program before = clone(*r.value);
   CHECK(materialize_comm_domain_scopes(*r.value).empty());
@@ -204,7 +204,7 @@ TEST_CASE("IR built by hand that the plain syntax cannot express round-trips thr
   // like no dotted path, a symbol that is not one, and a loop variable with its own type.
   auto alloc = make_call(callee_kind::op, "pld.tensor.alloc_window_buffer", {});
   alloc->args.push_back(make_int(64));
-  alloc->type = type::ptr();
+  alloc->call->type = type::ptr();
   auto b = make_var("b", type::ptr());
   var* pb = b.get();
   f->body.push_back(make_assign(std::move(b), std::move(alloc)));
@@ -216,22 +216,22 @@ TEST_CASE("IR built by hand that the plain syntax cannot express round-trips thr
   std::vector<expr_ptr> dims;
   dims.push_back(make_var_ref(pn));
   wc->args.push_back(make_list(std::move(dims)));
-  wc->kwargs.push_back(make_keyword("dtype", make_symbol("pl.FP32")));
-  wc->type = type::distributed({{0, pn}}, "FP32", win);
+  wc->call->kwargs.push_back(make_keyword("dtype", make_symbol("pl.FP32")));
+  wc->call->type = type::distributed({{0, pn}}, "FP32", win);
   auto v = make_var("v", type::distributed({{0, pn}}, "FP32", win));
   var* pv = v.get();
   f->body.push_back(make_assign(std::move(v), std::move(wc)));
   auto call = make_call(callee_kind::function, "chip", {});
   call->args.push_back(make_var_ref(pv));
-  call->kwargs.push_back(make_keyword("device", make_int(5)));
-  call->attrs.push_back(make_keyword("prio", make_int(1)));
-  call->attrs.push_back(make_keyword("device", make_int(0)));
+  call->call->kwargs.push_back(make_keyword("device", make_int(5)));
+  call->call->attrs.push_back(make_keyword("prio", make_int(1)));
+  call->call->attrs.push_back(make_keyword("device", make_int(0)));
   auto lv = make_var("r", type::unknown());
   std::vector<stmt_ptr> loop_body;
   loop_body.push_back(make_expr_stmt(std::move(call)));
   auto odd = make_call(callee_kind::op, "weird op", {});
   odd->args.push_back(make_symbol("NotDotted"));
-  odd->type = type::tensor({{-1, nullptr}}, "INT8");
+  odd->call->type = type::tensor({{-1, nullptr}}, "INT8");
   loop_body.push_back(make_expr_stmt(std::move(odd)));
   f->body.push_back(make_for(std::move(lv), make_int(3), make_var_ref(pn), make_int(-2), std::move(loop_body)));
   f->body.push_back(make_scope("comm_d0", {}, {win}, {}, {}));

@@ -249,8 +249,8 @@ TEST_CASE("the materialized state: scopes, WindowBuffers, labels, and shared-bas
   f->role = "Orchestrator";
   auto alloc = make_call(callee_kind::op, "pld.tensor.alloc_window_buffer", {});
   alloc->args.push_back(make_int(16));
-  alloc->kwargs.push_back(make_keyword("name", make_str("buf")));
-  alloc->type = type::ptr();
+  alloc->call->kwargs.push_back(make_keyword("name", make_str("buf")));
+  alloc->call->type = type::ptr();
   auto bv = make_var("buf", type::ptr());
   var* buf = bv.get();
   // Two distinct WindowBuffers on the same base, and one on none.
@@ -312,9 +312,9 @@ TEST_CASE("the materialized state: scopes, WindowBuffers, labels, and shared-bas
   CHECK(qw1->base == qbuf);
   CHECK(qw2->base == qbuf);
   CHECK(qw2->size->ref == qbuf);
-  CHECK(inner_scope.slots[0].get() == qw2);
-  CHECK(inner_scope.slots[1] == nullptr);
-  CHECK(q.functions[0]->body[0]->slots[0].get() == qw1);
+  CHECK(inner_scope.scope->slots[0].get() == qw2);
+  CHECK(inner_scope.scope->slots[1] == nullptr);
+  CHECK(q.functions[0]->body[0]->scope->slots[0].get() == qw1);
   CHECK(qw2->load_from_host);
   CHECK(inner_scope.body[3]->target->type.window->base == nullptr);
 }
@@ -330,8 +330,8 @@ TEST_CASE("pl._dump.alloc_window_buffer keeps an allocation name that differs fr
   program p = parse_ok(text);
   const expr& e = *p.functions[0]->body[0]->value;
   CHECK(e.text == "pld.tensor.alloc_window_buffer");
-  CHECK(e.kwargs[0].value->text == "weights");
-  CHECK(e.type.kind == type_kind::ptr);
+  CHECK(e.call->kwargs[0].value->text == "weights");
+  CHECK(e.call->type.kind == type_kind::ptr);
   // The user form with a name that differs from the variable prints as the dump form.
   program q = parse_ok(prog("N",
       "    @pl.function\n"

@@ -101,20 +101,20 @@ class checker {
   }
 
   void check_scope(const host::stmt& s) {
-    if (s.slots.empty()) {
-      error(s.loc, "CommDomainScopeStmt '" + s.name +
+    if (s.scope->slots.empty()) {
+      error(s.loc, "CommDomainScopeStmt '" + s.scope->name +
                        "' has no slots — every comm-domain scope must carry at least one WindowBuffer");
       return;
     }
-    for (auto& w : s.slots) {
+    for (auto& w : s.scope->slots) {
       if (!w) {
-        error(s.loc, "CommDomainScopeStmt '" + s.name + "' has a null slot");
+        error(s.loc, "CommDomainScopeStmt '" + s.scope->name + "' has a null slot");
         continue;
       }
       auto [it, fresh] = owner_.emplace(w.get(), &s);
       if (!fresh)
         error(w->loc.known() ? w->loc : s.loc, "WindowBuffer '" + std::string(w->name()) + "' appears in multiple CommDomainScopeStmts ('" +
-                         it->second->name + "' and '" + s.name + "')");
+                         it->second->scope->name + "' and '" + s.scope->name + "')");
     }
   }
 
@@ -130,7 +130,7 @@ class checker {
                                  alloc_name + "'");
         continue;
       }
-      if (call.type.window.get() != w)
+      if (call.call->type.window.get() != w)
         error(call.loc, "the defining call of window view '" + view.name +
                             "' does not carry the WindowBuffer of its alloc '" + alloc_name + "'");
       auto [it, fresh] = shared.emplace(v.alloc, w);
@@ -138,7 +138,7 @@ class checker {
         error(v.assign->loc, "window views of alloc '" + alloc_name + "' do not share one WindowBuffer");
       bool in_scope = false;
       for (const host::stmt* s : v.scopes)
-        for (auto& slot : s->slots)
+        for (auto& slot : s->scope->slots)
           if (slot.get() == w) in_scope = true;
       if (!in_scope)
         error(v.assign->loc, "WindowBuffer '" + alloc_name + "' of window view '" + view.name +

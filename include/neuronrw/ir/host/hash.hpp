@@ -125,9 +125,9 @@ class encoder {
         str(e->text);
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());
-        keywords_(e->kwargs);
-        keywords_(e->attrs);
-        type_(e->type);
+        keywords_(e->call->kwargs);
+        keywords_(e->call->attrs);
+        type_(e->call->type);
         return;
     }
   }
@@ -157,12 +157,12 @@ class encoder {
         for (auto& v : s.values) expr_(v.get());
         return;
       case stmt_kind::comm_domain_scope:
-        str(s.name);
-        u64(s.devices.size());
-        for (auto d : s.devices) u64(static_cast<std::uint64_t>(d));
-        u64(s.slots.size());
-        for (auto& w : s.slots) window_(w.get());
-        keywords_(s.attrs);
+        str(s.scope->name);
+        u64(s.scope->devices.size());
+        for (auto d : s.scope->devices) u64(static_cast<std::uint64_t>(d));
+        u64(s.scope->slots.size());
+        for (auto& w : s.scope->slots) window_(w.get());
+        keywords_(s.scope->attrs);
         return body_(s.body);
     }
   }

@@ -109,19 +109,31 @@ struct keyword {
   expr_ptr value;
 };
 
+/// What only a call has, kept out of line (expr::call) so that the other expressions, most of
+/// a program's nodes, do not carry it: a call's keyword lists and result type are 128 bytes.
+struct call_data {
+  std::vector<keyword> kwargs;  ///< keyword arguments (`dtype=pl.FP32`, `name="buf"`)
+  std::vector<keyword> attrs;   ///< attributes (`device=r`, `attrs={...}`)
+  host::type type;              ///< the result type the IR records for the call
+};
+
 /// One expression node. A single node type (with a kind) rather than a class hierarchy: the IR is
 /// small, every pass switches on the kind anyway, and the fields that do not apply stay empty.
+/// Node size matters (integer constants and variable references are most of a program's nodes),
+/// so what only calls have is behind `call`, non-null exactly when kind is call (make_call and the
+/// parser allocate it; a node made by hand with kind call must set it too), and `ref` and `value`
+/// share storage: read only the one of the node's kind.
 struct expr {
   expr_kind kind = expr_kind::none;
+  host::callee_kind callee = callee_kind::op;  ///< call (stored here: it fits in padding)
   source_loc loc;
-  var* ref = nullptr;          ///< var_ref
-  std::int64_t value = 0;      ///< int_const; bool_const (0 or 1)
+  union {
+    var* ref = nullptr;    ///< var_ref
+    std::int64_t value;    ///< int_const; bool_const (0 or 1)
+  };
   std::string text;            ///< str_const value; symbol path; callee name of a call
-  host::callee_kind callee = callee_kind::op;  ///< call
   std::vector<expr_ptr> args;  ///< call: positional arguments; list: elements
-  std::vector<keyword> kwargs;  ///< call: keyword arguments (`dtype=pl.FP32`, `name="buf"`)
-  std::vector<keyword> attrs;   ///< call: attributes (`device=r`, `attrs={...}`)
-  host::type type;              ///< call: the result type the IR records for it
+  std::unique_ptr<call_data> call;  ///< call: keyword arguments, attributes, result type
 };
 
 /// The statement forms.
@@ -134,7 +146,16 @@ enum class stmt_kind : std::uint8_t {
   comm_domain_scope,  ///< `with pl._dump.comm_domain(name=..., devices=..., slots=..., attrs=...): body`
 };
 
-/// One statement node (same single-node design as expr).
+/// What only a comm-domain scope has, kept out of line (stmt::scope).
+struct scope_data {
+  std::string name;                    ///< "comm_d0"
+  std::vector<std::int64_t> devices;   ///< ascending; empty means every device
+  std::vector<window_ptr> slots;       ///< WindowBuffers, in allocation order
+  std::vector<keyword> attrs;          ///< scope attributes
+};
+
+/// One statement node (same single-node design as expr). `scope` is non-null exactly when kind
+/// is comm_domain_scope (make_scope and the parser allocate it).
 struct stmt {
   stmt_kind kind = stmt_kind::expr_stmt;
   source_loc loc;
@@ -143,11 +164,7 @@ struct stmt {
   expr_ptr start, stop, step;    ///< for_range
   std::vector<expr_ptr> values;  ///< ret
   std::vector<stmt_ptr> body;    ///< for_range, while_loop, comm_domain_scope
-  // comm_domain_scope:
-  std::string name;                    ///< "comm_d0"
-  std::vector<std::int64_t> devices;   ///< ascending; empty means every device
-  std::vector<window_ptr> slots;       ///< WindowBuffers, in allocation order
-  std::vector<keyword> attrs;          ///< scope attributes
+  std::unique_ptr<scope_data> scope;  ///< comm_domain_scope: name, devices, slots, attributes
 };
 
 /// A WindowBuffer (docs/host-programs.md §"2. MaterializeCommDomainScopes"): the host-side metadata
@@ -292,9 +309,7 @@ inline expr_ptr make_call(host::callee_kind ck, std::string callee, std::vector<
   e->callee = ck;
   e->text = std::move(callee);
   e->args = std::move(args);
-  e->kwargs = std::move(kwargs);
-  e->attrs = std::move(attrs);
-  e->type = std::move(t);
+  e->call = std::make_unique<call_data>(call_data{std::move(kwargs), std::move(attrs), std::move(t)});
   e->loc = loc;
   return e;
 }
@@ -346,10 +361,7 @@ inline stmt_ptr make_scope(std::string name, std::vector<std::int64_t> devices, 
                            std::vector<keyword> attrs, std::vector<stmt_ptr> body, source_loc loc = {}) {
   auto s = std::make_unique<stmt>();
   s->kind = stmt_kind::comm_domain_scope;
-  s->name = std::move(name);
-  s->devices = std::move(devices);
-  s->slots = std::move(slots);
-  s->attrs = std::move(attrs);
+  s->scope = std::make_unique<scope_data>(scope_data{std::move(name), std::move(devices), std::move(slots), std::move(attrs)});
   s->body = std::move(body);
   s->loc = loc;
   return s;
@@ -383,7 +395,7 @@ inline type type_of(const expr& e) {
     case expr_kind::var_ref: return e.ref ? e.ref->type : type{};
     case expr_kind::int_const: return type::scalar("INDEX");
     case expr_kind::bool_const: return type::scalar("BOOL");
-    case expr_kind::call: return e.type;
+    case expr_kind::call: return e.call->type;
     default: return {};
   }
 }
@@ -415,7 +427,7 @@ inline type infer_call_type(const expr& call) {
       else if (d->kind == expr_kind::var_ref && d->ref) shape.push_back({0, d->ref});
       else return {};
     }
-    for (auto& k : call.kwargs) {
+    for (auto& k : call.call->kwargs) {
       if (k.name != "dtype") continue;
       if (k.value->kind != expr_kind::symbol || k.value->text.rfind("pl.", 0) != 0 || k.value->text.size() <= 3 ||
           k.value->text.find('.', 3) != std::string::npos)
@@ -517,14 +529,14 @@ class cloner {
     auto ne = std::make_unique<expr>();
     ne->kind = e.kind;
     ne->loc = e.loc;
-    ne->ref = map(e.ref);
-    ne->value = e.value;
-    ne->text = e.text;
+    if (e.kind == expr_kind::var_ref) ne->ref = map(e.ref);
+    else if (e.kind == expr_kind::int_const || e.kind == expr_kind::bool_const) ne->value = e.value;
     ne->callee = e.callee;
+    ne->text = e.text;
     for (auto& a : e.args) ne->args.push_back(a ? clone_expr(*a) : nullptr);
-    ne->kwargs = clone_keywords(e.kwargs);
-    ne->attrs = clone_keywords(e.attrs);
-    ne->type = clone_type(e.type);
+    if (e.call)
+      ne->call = std::make_unique<call_data>(
+          call_data{clone_keywords(e.call->kwargs), clone_keywords(e.call->attrs), clone_type(e.call->type)});
     return ne;
   }
 
@@ -540,10 +552,13 @@ class cloner {
     if (s.step) ns->step = clone_expr(*s.step);
     for (auto& v : s.values) ns->values.push_back(v ? clone_expr(*v) : nullptr);
     for (auto& b : s.body) ns->body.push_back(clone_stmt(*b));
-    ns->name = s.name;
-    ns->devices = s.devices;
-    for (auto& w : s.slots) ns->slots.push_back(clone_window(w));
-    ns->attrs = clone_keywords(s.attrs);
+    if (s.scope) {
+      ns->scope = std::make_unique<scope_data>();
+      ns->scope->name = s.scope->name;
+      ns->scope->devices = s.scope->devices;
+      for (auto& w : s.scope->slots) ns->scope->slots.push_back(clone_window(w));
+      ns->scope->attrs = clone_keywords(s.scope->attrs);
+    }
     return ns;
   }
 };

@@ -151,13 +151,17 @@ class printer {
     if (e.kind == expr_kind::var_ref) see_ref(e.ref);
     for (auto& a : e.args)
       if (a) see_expr(*a);
-    see_keywords(e.kwargs);
-    see_keywords(e.attrs);
-    if (e.kind == expr_kind::call) see_type(e.type);
+    if (e.call) {
+      see_keywords(e.call->kwargs);
+      see_keywords(e.call->attrs);
+      see_type(e.call->type);
+    }
   }
   void see_stmt(const stmt& s) {
-    for (auto& w : s.slots) see_window(w);
-    see_keywords(s.attrs);
+    if (s.scope) {
+      for (auto& w : s.scope->slots) see_window(w);
+      see_keywords(s.scope->attrs);
+    }
     for (const expr* e : {s.start.get(), s.stop.get(), s.step.get(), s.value.get()})
       if (e) see_expr(*e);
     for (auto& v : s.values)
@@ -249,8 +253,8 @@ class printer {
   }
   /// The plain form re-creates exactly this call (callee, keyword split, recorded type)?
   static bool plain_form(const expr& c) {
-    if (!unique_names(c.kwargs) || !unique_names(c.attrs)) return false;
-    for (auto& k : c.kwargs)
+    if (!unique_names(c.call->kwargs) || !unique_names(c.call->attrs)) return false;
+    for (auto& k : c.call->kwargs)
       if (!is_ident(k.name) || k.name == "attrs" ||
           (c.callee == callee_kind::function && k.name == "device"))
         return false;
@@ -259,7 +263,7 @@ class printer {
     } else if (!is_ident(c.text)) {
       return false;
     }
-    return same_type(infer_call_type(c), c.type);
+    return same_type(infer_call_type(c), c.call->type);
   }
   std::string args_text(const expr& c, bool& any) const {
     std::string s;
@@ -275,29 +279,29 @@ class printer {
     std::string s;
     if (!plain_form(c)) {
       s = "pl._dump.call(" + (c.callee == callee_kind::op ? quote(c.text) : "self." + c.text) + ", [";
-      s += args_text(c, any) + "], " + type_text(c.type);
-      if (!c.kwargs.empty()) s += ", kwargs=" + dict(c.kwargs);
-      if (!c.attrs.empty()) s += ", attrs=" + dict(c.attrs);
+      s += args_text(c, any) + "], " + type_text(c.call->type);
+      if (!c.call->kwargs.empty()) s += ", kwargs=" + dict(c.call->kwargs);
+      if (!c.call->attrs.empty()) s += ", attrs=" + dict(c.call->attrs);
       return s + ")";
     }
     s = (c.callee == callee_kind::op ? c.text : "self." + c.text) + "(" + args_text(c, any);
-    for (auto& k : c.kwargs) {
+    for (auto& k : c.call->kwargs) {
       s += any ? ", " : "";
       any = true;
       s += k.name + "=" + expr_text(k.value.get());
     }
     std::size_t first_attr = 0;
-    if (c.callee == callee_kind::function && !c.attrs.empty() && c.attrs[0].name == "device") {
+    if (c.callee == callee_kind::function && !c.call->attrs.empty() && c.call->attrs[0].name == "device") {
       s += any ? ", " : "";
       any = true;
-      s += "device=" + expr_text(c.attrs[0].value.get());
+      s += "device=" + expr_text(c.call->attrs[0].value.get());
       first_attr = 1;
     }
-    if (first_attr < c.attrs.size()) {
+    if (first_attr < c.call->attrs.size()) {
       s += any ? ", attrs={" : "attrs={";
-      for (std::size_t i = first_attr; i < c.attrs.size(); ++i) {
+      for (std::size_t i = first_attr; i < c.call->attrs.size(); ++i) {
         if (i > first_attr) s += ", ";
-        s += quote(c.attrs[i].name) + ": " + expr_text(c.attrs[i].value.get());
+        s += quote(c.call->attrs[i].name) + ": " + expr_text(c.call->attrs[i].value.get());
       }
       s += "}";
     }
@@ -332,11 +336,11 @@ class printer {
   std::string assign_value(const stmt& s) const {
     const expr* v = s.value.get();
     if (v && v->kind == expr_kind::call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer &&
-        v->args.size() == 1 && v->kwargs.size() == 1 && v->kwargs[0].name == "name" && v->kwargs[0].value &&
-        v->kwargs[0].value->kind == expr_kind::str_const && v->attrs.empty() && same_type(v->type, type::ptr()) &&
-        v->kwargs[0].value->text != name(s.target.get()))
+        v->args.size() == 1 && v->call->kwargs.size() == 1 && v->call->kwargs[0].name == "name" && v->call->kwargs[0].value &&
+        v->call->kwargs[0].value->kind == expr_kind::str_const && v->call->attrs.empty() && same_type(v->call->type, type::ptr()) &&
+        v->call->kwargs[0].value->text != name(s.target.get()))
       return "pl._dump.alloc_window_buffer(" + expr_text(v->args[0].get()) + ", name=" +
-             quote(v->kwargs[0].value->text) + ")";
+             quote(v->call->kwargs[0].value->text) + ")";
     return expr_text(v);
   }
 
@@ -386,12 +390,12 @@ class printer {
         out_ += "\n";
         return;
       case stmt_kind::comm_domain_scope: {
-        out_ += "with pl._dump.comm_domain(name=" + quote(s.name) + ", devices=[";
-        for (std::size_t i = 0; i < s.devices.size(); ++i) out_ += (i ? ", " : "") + std::to_string(s.devices[i]);
+        out_ += "with pl._dump.comm_domain(name=" + quote(s.scope->name) + ", devices=[";
+        for (std::size_t i = 0; i < s.scope->devices.size(); ++i) out_ += (i ? ", " : "") + std::to_string(s.scope->devices[i]);
         out_ += "], slots=[";
-        for (std::size_t i = 0; i < s.slots.size(); ++i)
-          out_ += (i ? ", " : "") + (s.slots[i] ? window_ref(s.slots[i].get()) : std::string("None"));
-        out_ += "], attrs=" + dict(s.attrs) + "):\n";
+        for (std::size_t i = 0; i < s.scope->slots.size(); ++i)
+          out_ += (i ? ", " : "") + (s.scope->slots[i] ? window_ref(s.scope->slots[i].get()) : std::string("None"));
+        out_ += "], attrs=" + dict(s.scope->attrs) + "):\n";
         print_block(s.body);
         return;
       }
@@ -1233,7 +1237,7 @@ class parser {
     }
     if (ck == callee_kind::function) calls_.emplace_back(callee, at);
     auto c = make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), {}, at);
-    c->type = infer_call_type(*c);
+    c->call->type = infer_call_type(*c);
     return c;
   }
 
@@ -1419,12 +1423,12 @@ class parser {
         if (have[k]) fail(kat, "duplicate keyword '" + key + "'");
         have[k] = true;
         if (k == 0) {
-          s->name = expect_string("a scope name string");
+          s->scope->name = expect_string("a scope name string");
         } else if (k == 1) {
           expect_punct("[", "to open the device list");
           while (!at_punct("]")) {
             if (!at_punct("-") && !is(tok::integer)) unexpected("a device number");
-            s->devices.push_back(parse_int());
+            s->scope->devices.push_back(parse_int());
             if (!at_punct(",")) break;
             next();
           }
@@ -1434,16 +1438,16 @@ class parser {
           while (!at_punct("]")) {
             if (at_name("None")) {
               next();
-              s->slots.push_back(nullptr);
+              s->scope->slots.push_back(nullptr);
             } else {
-              s->slots.push_back(parse_window_ref());
+              s->scope->slots.push_back(parse_window_ref());
             }
             if (!at_punct(",")) break;
             next();
           }
           expect_punct("]", "to close the slot list");
         } else {
-          s->attrs = parse_dict();
+          s->scope->attrs = parse_dict();
         }
         if (!at_punct(",")) break;
         next();

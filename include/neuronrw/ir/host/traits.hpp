@@ -128,8 +128,12 @@ struct neuronrw::host_traits<neuronrw::host::program> {
       default: return host_expr_kind::other;
     }
   }
-  static var_handle referenced_var(const program&, expr_handle e) { return e->ref; }
-  static std::int64_t int_value(const program&, expr_handle e) { return e->value; }
+  static var_handle referenced_var(const program&, expr_handle e) {
+    return e && e->kind == host::expr_kind::var_ref ? e->ref : nullptr;
+  }
+  static std::int64_t int_value(const program&, expr_handle e) {
+    return e && (e->kind == host::expr_kind::int_const || e->kind == host::expr_kind::bool_const) ? e->value : 0;
+  }
   static std::optional<std::string_view> string_value(const program&, expr_handle e) {
     if (!e || e->kind != host::expr_kind::str_const) return std::nullopt;
     return std::string_view(e->text);
@@ -140,10 +144,12 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   static std::string_view callee_name(const program&, expr_handle e) { return e->text; }
   static host::ptr_range<host::expr> call_args(const program&, expr_handle e) { return host::ptr_range<host::expr>(e->args); }
   static std::optional<expr_handle> keyword_arg(const program&, expr_handle e, std::string_view name) {
-    return find(e->kwargs, name);
+    if (!e->call) return std::nullopt;
+    return find(e->call->kwargs, name);
   }
   static std::optional<expr_handle> call_attr(const program&, expr_handle e, std::string_view name) {
-    return find(e->attrs, name);
+    if (!e->call) return std::nullopt;
+    return find(e->call->attrs, name);
   }
   static source_loc location(const program&, expr_handle e) { return e ? e->loc : source_loc{}; }
   static std::string_view source_file(const program& p) { return p.file; }
@@ -167,9 +173,9 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   static void attach_window(program& p, var_handle view, expr_handle call, const window_handle& w) {
     p.on_rollback([view, old = view->type.window] { view->type.window = old; });
     view->type.window = w;
-    if (call && call->kind == host::expr_kind::call && host::same_type_but_window(call->type, view->type)) {
-      p.on_rollback([call, old = call->type] { call->type = old; });
-      call->type = view->type;
+    if (call && call->call && host::same_type_but_window(call->call->type, view->type)) {
+      p.on_rollback([call, old = call->call->type] { call->call->type = old; });
+      call->call->type = view->type;
     }
   }
   static void wrap_body(program& p, function_handle f, const scope_request<window_handle>& r) {
