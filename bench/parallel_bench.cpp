@@ -23,6 +23,7 @@
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "../examples/custom_ir/custom_ir_traits.hpp"
+#include "../examples/custom_ir/layers.hpp"
 #include "../examples/custom_ir/mini_ir.hpp"
 #include "bench_support.hpp"
 #include "synthetic_function.hpp"
@@ -107,26 +108,9 @@ BENCHMARK(BM_ref_full<true>)
 
 constexpr int mini_functions = 64, mini_pairs = 50;
 
-/// One function of `pairs` segments: a gathered weight, a user of it between the pair (moved after
-/// the cluster), an unrelated chain op, the reduce-scatter.
+/// One function of mini_pairs pairs (examples/custom_ir/layers.hpp, as tests/threads uses it).
 void add_mini_function(mini::Module& m, int index) {
-  auto& f = *m.functions.emplace_back(std::make_unique<mini::Function>());
-  f.name = "f" + std::to_string(index);
-  auto& b = f.entry;
-  auto* x = &mini::add_param(b, "%x", "f32[16,8]");
-  auto* chain = x;
-  std::vector<mini::Value*> outs;
-  for (int i = 0; i < mini_pairs; ++i) {
-    const std::string k = std::to_string(i);
-    auto* w = &mini::add_param(b, "%w" + k, "f32[4,8]");
-    auto* g = mini::emit(b, "all-gather", {w}, {{"%g" + k, "f32[16,8]"}}).results[0].get();
-    auto* u = mini::emit(b, "multiply", {x, g}, {{"%u" + k, "f32[16,8]"}}).results[0].get();
-    chain = mini::emit(b, "negate", {chain}, {{"%c" + k, "f32[16,8]"}}).results[0].get();
-    outs.push_back(mini::emit(b, "reduce-scatter", {g}, {{"%r" + k, "f32[4,8]"}}).results[0].get());
-    outs.push_back(u);
-  }
-  outs.push_back(chain);
-  mini::emit(b, "return", outs);
+  mini_example::multi_pair_layer(m, mini_pairs, false).name = "f" + std::to_string(index);
 }
 
 std::vector<mini::Block*> roots_of(mini::Module& m) {

@@ -2,10 +2,13 @@
 // (mini_ir.hpp): a tensor-parallel layer (two all_gather → reduce_scatter pairs with compute
 // between them) and a mixture-of-experts layer (all-to-all dispatch → combine). main.cpp runs
 // ScheduleFusion and a user-declared pattern on them; tests/passes/transaction_test.cpp refuses
-// every step of those applies on the same functions.
+// every step of those applies on the same functions; multi_pair_layer (several pairs with moves) is
+// what tests/threads and bench/parallel_bench run over many functions.
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "mini_ir.hpp"
 
@@ -39,6 +42,34 @@ inline mini::Function& moe_layer(mini::Module& m) {
   auto* e = mini::emit(b, "dot", {d, &expert}, {{"%e", "f32[8,16]"}}).results[0].get();
   auto* c = mini::emit(b, "all-to-all", {d}, {{"%combine", "f32[8,16]"}}).results[0].get();
   mini::emit(b, "return", {c, e});
+  return f;
+}
+
+/// A function of `pairs` all-gather → reduce-scatter pairs (all-to-all pairs when `moe`), each
+/// with a user of the gathered value between them (moved after the cluster) and a chain of
+/// unrelated ops: several clusters and moves per function.
+inline mini::Function& multi_pair_layer(mini::Module& m, int pairs, bool moe) {
+  auto& f = *m.functions.emplace_back(std::make_unique<mini::Function>());
+  f.name = "multi";
+  auto& b = f.entry;
+  auto* x = &mini::add_param(b, "%x", "f32[16,8]");
+  auto* chain = x;
+  std::vector<mini::Value*> outs;
+  for (int i = 0; i < pairs; ++i) {
+    const std::string k = std::to_string(i);
+    auto* w = &mini::add_param(b, "%w" + k, "f32[4,8]");
+    auto* gathered =
+        mini::emit(b, moe ? "all-to-all" : "all-gather", {w}, {{"%g" + k, "f32[16,8]"}}).results[0].get();
+    auto* u = mini::emit(b, "multiply", {x, gathered}, {{"%u" + k, "f32[16,8]"}}).results[0].get();
+    chain = mini::emit(b, "negate", {chain}, {{"%c" + k, "f32[16,8]"}}).results[0].get();
+    auto* r = mini::emit(b, moe ? "all-to-all" : "reduce-scatter", {gathered}, {{"%r" + k, "f32[4,8]"}})
+                  .results[0]
+                  .get();
+    outs.push_back(r);
+    outs.push_back(u);
+  }
+  outs.push_back(chain);
+  mini::emit(b, "return", outs);
   return f;
 }
 

@@ -400,40 +400,12 @@ namespace {
 
 // ------------------------------------------------ the custom-IR example: R2, roots, parallel apply
 
-/// A function of `pairs` all-gather → reduce-scatter pairs (all-to-all pairs when `moe`), each
-/// with a user of the gathered value between them (moved after the cluster) and a chain of
-/// unrelated ops: several clusters and moves per function.
-mini::Function& multi_pair_layer(mini::Module& m, int pairs, bool moe) {
-  auto& f = *m.functions.emplace_back(std::make_unique<mini::Function>());
-  f.name = "multi";
-  auto& b = f.entry;
-  auto* x = &mini::add_param(b, "%x", "f32[16,8]");
-  auto* chain = x;
-  std::vector<mini::Value*> outs;
-  for (int i = 0; i < pairs; ++i) {
-    const std::string k = std::to_string(i);
-    auto* w = &mini::add_param(b, "%w" + k, "f32[4,8]");
-    auto* gathered =
-        mini::emit(b, moe ? "all-to-all" : "all-gather", {w}, {{"%g" + k, "f32[16,8]"}}).results[0].get();
-    auto* u = mini::emit(b, "multiply", {x, gathered}, {{"%u" + k, "f32[16,8]"}}).results[0].get();
-    chain = mini::emit(b, "negate", {chain}, {{"%c" + k, "f32[16,8]"}}).results[0].get();
-    auto* r = mini::emit(b, moe ? "all-to-all" : "reduce-scatter", {gathered}, {{"%r" + k, "f32[4,8]"}})
-                  .results[0]
-                  .get();
-    outs.push_back(r);
-    outs.push_back(u);
-  }
-  outs.push_back(chain);
-  mini::emit(b, "return", outs);
-  return f;
-}
-
 /// `n` functions: the example's two shapes (layers.hpp) and functions of 1 to 4 pairs, mixed.
 void build_layers(mini::Module& m, int n) {
   for (int i = 0; i < n; ++i) {
     auto& f = i % 4 == 0   ? mini_example::tensor_parallel_layer(m)
               : i % 4 == 1 ? mini_example::moe_layer(m)
-                           : multi_pair_layer(m, 1 + i % 5, i % 3 == 0);
+                           : mini_example::multi_pair_layer(m, 1 + i % 5, i % 3 == 0);
     f.name += std::to_string(i);
   }
 }
