@@ -65,6 +65,15 @@
 //       a block argument; equal to mapping defining_op over operands(o), kept current by the IR.
 //       Saves the dependence walk one dependent load per operand on its hot path. Without it:
 //       defining_op(operand) per operand.
+//   O7. `static std::uint64_t version(const G&)` and `static std::size_t block_size(const G&,
+//       block_handle)` — a mutation counter and a block's op count (O(1)). `version` must take a
+//       value it never had before whenever a block's op list or order changes, an op's operands
+//       (or their defining ops) change, or an op gains or loses a region — including when a
+//       transaction rolls back; it may change on any other mutation too. With O1 it lets the
+//       dependence walk keep, in its scratch, a dense copy of a block (order, in-block producers)
+//       that it sweeps instead of the IR, rebuilt when the version moves on and only once the
+//       walks in that block and version have swept as many ops as the block holds (so at most
+//       twice the cost of never building it). Without it: the walk always follows prev_op.
 // Every requirement and capability has a forwarding function in namespace `ir`
 // (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
 // traits directly.
@@ -74,6 +83,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <ranges>
@@ -254,6 +264,10 @@ template <class G> concept has_operand_defs = requires(const G& g, typename ir_t
   requires std::same_as<std::ranges::range_value_t<decltype(ir_traits<G>::operand_defs(g, o))>,
                         typename ir_traits<G>::op_handle>;
 };
+template <class G> concept has_version = requires(const G& g, typename ir_traits<G>::block_handle b) {
+  { ir_traits<G>::version(g) } -> std::convertible_to<std::uint64_t>;
+  { ir_traits<G>::block_size(g, b) } -> std::convertible_to<std::size_t>;
+};
 template <class G> concept has_begin_transaction = requires(G& g) { ir_traits<G>::begin_transaction(g); };
 template <class G> concept has_transaction =
     has_begin_transaction<G> &&  // first, so the token's type below is only asked when it exists
@@ -313,6 +327,10 @@ concept transactional_ir = read_ir<G> && concepts_detail::has_transaction<G>;
 /// Optional capability O6: the IR keeps each operand's defining op at hand.
 template <class G>
 concept operand_defs_ir = read_ir<G> && concepts_detail::has_operand_defs<G>;
+
+/// Optional capability O7: the IR counts its mutations and knows its blocks' sizes.
+template <class G>
+concept versioned_ir = ordered_ir<G> && concepts_detail::has_version<G>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).
@@ -477,6 +495,8 @@ template <class G> void erase_op(G& g, op_handle_t<G> o) { traits<G>::erase_op(g
 // optional capabilities
 template <class G> std::size_t op_index(const G& g, op_handle_t<G> o) { return traits<G>::op_index(g, o); }
 template <class G> std::size_t op_index_bound(const G& g) { return traits<G>::op_index_bound(g); }
+template <class G> std::uint64_t version(const G& g) { return traits<G>::version(g); }
+template <class G> std::size_t block_size(const G& g, block_handle_t<G> b) { return traits<G>::block_size(g, b); }
 
 /// O2: the block `v` is an argument of, or nullopt when the IR cannot tell (see the header
 /// comment). @pre v is a block argument (defining_op(g, v) is null).

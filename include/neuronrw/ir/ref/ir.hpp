@@ -23,6 +23,7 @@
 // neuronrw/ir/ref/traits.hpp.
 #pragma once
 
+#include <atomic>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -88,6 +89,31 @@ struct func_info {
 };
 
 /// The reference module. Move-only: it owns every op, value and block.
+/// A module's mutation counter (module::version()): its values are unique in the process — each
+/// module, and each module moved into or from, starts from a fresh serial (in the high 32 bits)
+/// — so a dense copy keyed by a version never outlives what it copied, even when a module is
+/// replaced by another at the same address.
+class mutation_clock {
+ public:
+  mutation_clock() noexcept : v_(fresh()) {}
+  // Both sides of a move change contents, so both take a fresh serial.
+  mutation_clock(mutation_clock&& o) noexcept : v_(fresh()) { o.v_ = fresh(); }
+  mutation_clock& operator=(mutation_clock&& o) noexcept {
+    v_ = fresh();
+    o.v_ = fresh();
+    return *this;
+  }
+  void tick() noexcept { ++v_; }
+  std::uint64_t value() const noexcept { return v_; }
+
+ private:
+  static std::uint64_t fresh() noexcept {
+    static std::atomic<std::uint64_t> serial{0};
+    return (serial.fetch_add(1, std::memory_order_relaxed) + 1) << 32;
+  }
+  std::uint64_t v_;
+};
+
 class module {
  public:
   module() {
@@ -141,6 +167,7 @@ class module {
   block_ref add_region(op_ref op, std::span<const type_ref> arg_types = {}) {
     assert(!hot_[op.id].region.valid());
     auto b = create_block(op);
+    version_.tick();
     if (journal_depth_ != 0) journal_.push_back({undo_kind::region, op.id, hot_[op.id].region.id, 0, 0});
     hot_[op.id].region = b;
     for (auto t : arg_types) add_block_argument(b, t);
@@ -469,6 +496,7 @@ class module {
     NEURONRW_ASSERT(journal_depth_ != 0 && token <= journal_.size(), "ref::module: rollback without a transaction");
     const auto depth = journal_depth_;
     journal_depth_ = 0;  // the inverses themselves are not journaled
+    version_.tick();
     while (journal_.size() > token) {
       undo(journal_.back());
       journal_.pop_back();
@@ -481,6 +509,11 @@ class module {
   }
   /// Whether a transaction is open.
   bool in_transaction() const noexcept { return journal_depth_ != 0; }
+
+  /// A mutation counter (capability O7, concepts/ir.hpp): it moves on whenever an op is placed,
+  /// moved, detached or erased, an operand slot is written or created, an op gains a region, or
+  /// a transaction rolls back. The dependence walk's dense block copies are keyed by it.
+  std::uint64_t version() const noexcept { return version_.value(); }
   /// Entries in the journal (for tests and measurements).
   std::size_t journal_size() const noexcept { return journal_.size(); }
 
@@ -495,6 +528,7 @@ class module {
 
   // Records where `op` is (block, neighbours), before it is placed, moved or detached.
   void note_position(op_ref op) {
+    version_.tick();
     if (journal_depth_ == 0) return;
     if (order_.attached(op.id))
       journal_.push_back({undo_kind::position, op.id, op_block_[op.id], order_.prev(op.id), order_.next(op.id)});
@@ -502,6 +536,7 @@ class module {
       journal_.push_back({undo_kind::position, op.id, npos, npos, npos});
   }
   void note_operand_range(op_ref op) {
+    version_.tick();
     if (journal_depth_ != 0)
       journal_.push_back({undo_kind::operand_range, op.id, hot_[op.id].operand_begin, hot_[op.id].operand_count, 0});
   }
@@ -515,6 +550,7 @@ class module {
     cold_undo_.emplace_back(std::forward<F>(f));
   }
   void set_use_value(std::uint32_t u, value_ref v) {
+    version_.tick();
     if (journal_depth_ != 0) journal_.push_back({undo_kind::use_value, u, use_value_[u].id, 0, 0});
     use_value_[u] = v;
     use_def_[u] = def_of(v);
@@ -633,6 +669,7 @@ class module {
 
   void append_use(value_ref v, op_ref owner) {
     auto u = static_cast<std::uint32_t>(use_value_.size());
+    version_.tick();
     use_value_.push_back(v);
     use_def_.push_back(def_of(v));
     use_owner_.push_back(owner.id);
@@ -705,6 +742,7 @@ class module {
   std::vector<undo_entry> journal_;
   std::vector<std::function<void(module&)>> cold_undo_;
   std::uint32_t journal_depth_ = 0;
+  mutation_clock version_;  // the mutation counter (version())
 
   friend class user_range;
 

@@ -1,10 +1,13 @@
 // neuronrw/ir/ref/traits.hpp — the reference IR models every IR concept (read, ordered,
-// reschedulable, groupable, outlinable), the optional dense op numbering, transactions (O5) and operand defs (O6).
+// reschedulable, groupable, outlinable), the optional dense op numbering, transactions (O5), operand defs (O6)
+// and the mutation counter (O7).
 //
 // Customization points: this file *is* one — the `ir_traits<ref::module>` specialization, the
 // pattern a user's own IR follows (see examples/ and docs/concepts.md).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -78,6 +81,10 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   // optional: each operand's defining op (O6), the walk's producer hop precomputed
   static std::span<const op_handle> operand_defs(const G& g, op_handle o) noexcept { return g.operand_defs(o); }
 
+  // optional: the mutation counter and block sizes (O7), which key the walk's dense block copies
+  static std::uint64_t version(const G& g) noexcept { return g.version(); }
+  static std::size_t block_size(const G& g, block_handle b) { return g.size(b); }
+
   // optional: dense numbering
   static std::size_t op_index(const G&, op_handle o) noexcept { return o.id; }
   static std::size_t op_index_bound(const G& g) noexcept { return g.op_capacity(); }
@@ -87,3 +94,4 @@ static_assert(neuronrw::outlinable_ir<neuronrw::ref::module>);
 static_assert(neuronrw::indexed_ir<neuronrw::ref::module>);
 static_assert(neuronrw::transactional_ir<neuronrw::ref::module>);
 static_assert(neuronrw::operand_defs_ir<neuronrw::ref::module>);
+static_assert(neuronrw::versioned_ir<neuronrw::ref::module>);
