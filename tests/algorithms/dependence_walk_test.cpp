@@ -306,3 +306,246 @@ TEST_CASE_TEMPLATE("randomized: sparse walks over long blocks", G, nr::ref::modu
     random_walks<nr::boundary_set<>>(rng, p);
   }
 }
+
+// ------------------------------------------------------------------------------ dense block copies
+// On an IR with a dense numbering and a mutation counter (O1 + O7: the reference IR) the sweep may
+// run over a dense copy of the block kept in the scratch (block_dataflow.hpp). A copy changes
+// how the walk steps, never what it returns.
+
+namespace {
+
+using ref_op = nr::op_handle_t<nr::ref::module>;
+
+template <class Set>
+void same_walk(const nr::walk_result<ref_op>& a, const nr::walk_result<ref_op>& b) {
+  CHECK(a.status == b.status);
+  CHECK(a.ops == b.ops);
+  CHECK(a.boundary == b.boundary);
+  CHECK(a.visited_count == b.visited_count);
+}
+
+// Every walk of random_walks' kind, three ways: through the IR, always over a copy, amortized.
+template <class Set>
+void copies_agree(std::mt19937& rng, const program<nr::ref::module>& p, nr::block_handle_t<nr::ref::module> block) {
+  std::vector<ref_op> ops;
+  for (auto&& o : nr::ir::ops(p.g, block)) ops.push_back(o);
+  if (ops.empty()) return;
+  nr::block_scratch<nr::ref::module> never(p.g), always(p.g), amortized(p.g);
+  never.set_copy_policy(nr::block_copy_policy::never);
+  always.set_copy_policy(nr::block_copy_policy::always);
+  for (int k = 0; k < 12; ++k) {
+    const auto start = ops[rng() % ops.size()];
+    std::optional<ref_op> floor;
+    if (rng() % 2) floor = ops[rng() % ops.size()];
+    std::optional<std::size_t> budget;
+    if (rng() % 2) budget = rng() % (ops.size() + 2);
+    const nr::walk_options<nr::ref::module> o{.budget = budget, .window_floor = floor};
+    const auto a = nr::dependence_walk<Set>(never, p.g, start, o);
+    same_walk<Set>(a, nr::dependence_walk<Set>(always, p.g, start, o));
+    same_walk<Set>(a, nr::dependence_walk<Set>(amortized, p.g, start, o));
+    // the general form, from a few results of ops of the block
+    std::vector<nr::value_handle_t<nr::ref::module>> values;
+    for (int v = 0, m = 1 + static_cast<int>(rng() % 3); v < m; ++v)
+      for (auto r : nr::ir::results(p.g, ops[rng() % ops.size()])) values.push_back(r);
+    const auto f = nr::dependence_walk_from<Set>(never, p.g, values, block, o);
+    same_walk<Set>(f, nr::dependence_walk_from<Set>(always, p.g, values, block, o));
+    same_walk<Set>(f, nr::dependence_walk_from<Set>(amortized, p.g, values, block, o));
+  }
+  CHECK(never.copies_made() == 0);
+  CHECK(always.copies_made() == 1);  // one block, one version
+}
+
+}  // namespace
+
+TEST_CASE("dense block copies: the same walks as through the IR, in the body and in nested blocks") {
+  std::mt19937 rng(4242);
+  for (int round = 0; round < 60; ++round) {
+    // dense and sparse programs (the sparse ones hand the sweep over to the BFS)
+    const bool sparse = round % 2 == 1;
+    program<nr::ref::module> p(sparse ? block_test::random_program(rng, 150 + rng() % 250, 3 + rng() % 20)
+                                      : block_test::random_program(rng, 10 + rng() % 60));
+    copies_agree<nr::default_boundary_set>(rng, p, p.body);
+    copies_agree<nr::boundary_set<>>(rng, p, p.body);
+    // nested blocks: their ops' producers lie mostly outside them (the copy's rare flag)
+    for (auto&& o : nr::ir::ops(p.g, p.body))
+      for (auto&& r : nr::ir::regions(p.g, o)) copies_agree<nr::boundary_set<>>(rng, p, r);
+  }
+}
+
+TEST_CASE("dense block copies: the brute-force closure holds over a copy") {
+  std::mt19937 rng(99);
+  for (int round = 0; round < 30; ++round) {
+    program<nr::ref::module> p(block_test::random_program(rng, 10 + rng() % 80));
+    std::vector<ref_op> top;
+    for (auto&& o : nr::ir::ops(p.g, p.body)) top.push_back(o);
+    nr::block_scratch<nr::ref::module> scratch(p.g);
+    scratch.set_copy_policy(nr::block_copy_policy::always);
+    for (int k = 0; k < 10; ++k) {
+      const auto start = top[rng() % top.size()];
+      std::optional<ref_op> floor;
+      if (rng() % 2) floor = top[rng() % top.size()];
+      auto [visited, boundary] = brute_walk<nr::default_boundary_set>(p, start, floor);
+      auto r = nr::dependence_walk(scratch, p.g, start, {.budget = std::nullopt, .window_floor = floor});
+      CHECK(p.labels(r.ops) == visited);
+      CHECK(p.labels(r.boundary) == boundary);
+    }
+    CHECK(scratch.copies_made() == 1);
+  }
+}
+
+TEST_CASE("dense block copies: every kind of mutation retires the copy") {
+  // A walk over a stale copy would answer for the block as it was; each mutation below changes
+  // the answer, and the walk after it must see the change. The walks start at e, so what changes
+  // is read from the copy (the start's own producers are read from the IR).
+  program<nr::ref::module> p(R"(
+    a = foo.a %0
+    b = foo.b a
+    c = foo.c b
+    x = foo.x %1
+    d = foo.d c
+    e = foo.e d
+  )");
+  auto& g = p.g;
+  nr::block_scratch<nr::ref::module> scratch(g);
+  scratch.set_copy_policy(nr::block_copy_policy::always);
+  auto walk = [&] { return p.labels(nr::dependence_walk(scratch, g, p["e"]).ops); };
+  CHECK(walk() == strings{"a", "b", "c", "d"});
+  CHECK(scratch.copies_made() == 1);
+  CHECK(walk() == strings{"a", "b", "c", "d"});  // unchanged IR: the same copy
+  CHECK(scratch.copies_made() == 1);
+
+  // an operand written: d now uses x
+  g.set_operand(p["d"], 0, g.result(p["x"], 0));
+  CHECK(walk() == strings{"x", "d"});
+  CHECK(scratch.copies_made() == 2);
+
+  // a move: x after c (still before d)
+  g.move_after(p["x"], p["c"]);
+  CHECK(walk() == strings{"x", "d"});
+  CHECK(p.labels(nr::ir::ops(g, p.body)) == strings{"a", "b", "c", "x", "d", "e"});
+  // the floor's position comes from the new order: x is at or after c
+  CHECK(p.labels(nr::dependence_walk(scratch, g, p["e"], {.window_floor = p["c"]}).ops) == strings{"x", "d"});
+  CHECK(p.labels(nr::dependence_walk(scratch, g, p["e"], {.window_floor = p["x"]}).ops) == strings{"x", "d"});
+  CHECK(p.labels(nr::dependence_walk(scratch, g, p["e"], {.window_floor = p["d"]}).ops) == strings{"d"});
+
+  // operands replaced wholesale: d uses c and x
+  const nr::ref::value_ref both[] = {g.result(p["c"], 0),
+                                     g.result(p["x"], 0)};
+  g.set_operands(p["d"], both);
+  CHECK(walk() == strings{"a", "b", "c", "x", "d"});
+
+  // a region given to x, with an op inside that uses a: x's producers now include a
+  const auto t = g.intern_type("i32");
+  g.set_operands(p["d"], std::span<const nr::ref::value_ref>(both + 1, 1));  // d uses x only
+  CHECK(walk() == strings{"x", "d"});
+  const auto inner = g.add_region(p["x"]);
+  const nr::ref::value_ref a_val[] = {g.result(p["a"], 0)};
+  const nr::ref::type_ref i32[] = {t};
+  auto y = g.create_op("foo.y", a_val, i32);
+  g.push_back(inner, y);
+  CHECK(walk() == strings{"a", "x", "d"});
+
+  // a transaction rolled back: the walk answers for the block as it is again
+  const auto token = g.begin_transaction();
+  g.set_operands(p["d"], both);
+  CHECK(walk() == strings{"a", "b", "c", "x", "d"});
+  g.rollback(token);
+  CHECK(walk() == strings{"a", "x", "d"});
+
+  // an op erased and a new one inserted in its place
+  const auto copies = scratch.copies_made();
+  g.erase_op(y);
+  CHECK(walk() == strings{"x", "d"});
+  auto z = g.create_op("foo.z", a_val, i32);
+  g.push_back(inner, z);
+  CHECK(walk() == strings{"a", "x", "d"});
+  CHECK(scratch.copies_made() == copies + 2);
+}
+
+TEST_CASE("dense block copies: the amortized policy copies once the walks have swept the block") {
+  std::string text = "a0 = foo.a %0\n";
+  for (int i = 1; i < 200; ++i) text += "a" + std::to_string(i) + " = foo.a a" + std::to_string(i - 1) + "\n";
+  program<nr::ref::module> p(text);
+  nr::block_scratch<nr::ref::module> scratch(p.g);
+  // each walk from a10 sweeps 10 ops of a 200-op block: 20 walks before the copy pays
+  for (int i = 0; i < 20; ++i) {
+    CHECK(nr::dependence_walk(scratch, p.g, p["a10"], {.budget = std::nullopt}).ops.size() == 10);
+    CHECK(scratch.copies_made() == 0);
+  }
+  CHECK(nr::dependence_walk(scratch, p.g, p["a10"], {.budget = std::nullopt}).ops.size() == 10);
+  CHECK(scratch.copies_made() == 1);
+  for (int i = 0; i < 50; ++i) nr::dependence_walk(scratch, p.g, p["a199"], {.budget = std::nullopt});
+  CHECK(scratch.copies_made() == 1);
+  // a mutation starts the account again
+  p.g.move_before(p["a0"], p["a1"]);  // a no-op move still counts as one
+  CHECK(nr::dependence_walk(scratch, p.g, p["a10"], {.budget = std::nullopt}).ops.size() == 10);
+  CHECK(scratch.copies_made() == 1);
+  // a scratch used with another module never takes this one's copy
+  program<nr::ref::module> q("b0 = foo.b %0\nb1 = foo.b b0\n");
+  nr::block_scratch<nr::ref::module> both(p.g);
+  both.set_copy_policy(nr::block_copy_policy::always);
+  CHECK(p.labels(nr::dependence_walk(both, p.g, p["a3"]).ops) == strings{"a0", "a1", "a2"});
+  CHECK(q.labels(nr::dependence_walk(both, q.g, q["b1"]).ops) == strings{"b0"});
+  CHECK(p.labels(nr::dependence_walk(both, p.g, p["a3"]).ops) == strings{"a0", "a1", "a2"});
+  CHECK(both.copies_made() == 3);
+}
+
+TEST_CASE("the reference IR's version: moves on with every mutation, unique across modules") {
+  nr::ref::module a, b;
+  CHECK(a.version() != b.version());
+  const auto v = a.version();
+  const auto t = a.intern_type("i32");
+  const nr::ref::type_ref i32[] = {t};
+  auto o = a.create_op("foo.o", {}, i32);
+  CHECK(a.version() == v);  // an op without operands, not placed: nothing a copy holds
+  a.push_back(a.body(), o);
+  CHECK(a.version() != v);
+  const auto w = a.version();
+  nr::ref::module c = std::move(a);
+  CHECK(c.version() != w);
+  CHECK(a.version() != w);
+  CHECK(c.version() != a.version());
+}
+
+namespace {
+// The reference IR without O6, so the copy reads producers through defining_op (the way an IR
+// without operand_defs gives them).
+struct no_defs_module : nr::ref::module {};
+}  // namespace
+
+template <>
+struct neuronrw::ir_traits<no_defs_module> : neuronrw::ir_traits<neuronrw::ref::module> {
+  static void operand_defs(const ref::module&, ref::op_ref) = delete;
+};
+static_assert(nr::versioned_ir<no_defs_module> && nr::indexed_ir<no_defs_module> && !nr::operand_defs_ir<no_defs_module>);
+
+TEST_CASE("dense block copies of an IR without operand_defs (O6)") {
+  std::mt19937 rng(5150);
+  for (int round = 0; round < 30; ++round) {
+    program<nr::ref::module> p(block_test::random_program(rng, 20 + rng() % 100));
+    std::vector<nr::ref::op_ref> ops;
+    for (auto&& o : nr::ir::ops(p.g, p.body)) ops.push_back(o);
+    no_defs_module g;
+    static_cast<nr::ref::module&>(g) = std::move(p.g);  // the same ids
+    nr::block_scratch<no_defs_module> never(g), always(g);
+    never.set_copy_policy(nr::block_copy_policy::never);
+    always.set_copy_policy(nr::block_copy_policy::always);
+    for (int k = 0; k < 10; ++k) {
+      const auto start = ops[rng() % ops.size()];
+      std::optional<nr::ref::op_ref> floor;
+      if (rng() % 2) floor = ops[rng() % ops.size()];
+      const nr::walk_options<no_defs_module> o{.budget = std::nullopt, .window_floor = floor};
+      same_walk<void>(nr::dependence_walk<nr::default_boundary_set>(never, g, start, o),
+                      nr::dependence_walk<nr::default_boundary_set>(always, g, start, o));
+    }
+    CHECK(always.copies_made() == 1);
+  }
+}
+
+TEST_CASE("IRs without a mutation counter never get a copy") {
+  program<nr::archetype::ir> p(chain_text);
+  nr::block_scratch<nr::archetype::ir> scratch(p.g);
+  scratch.set_copy_policy(nr::block_copy_policy::always);
+  CHECK(p.labels(nr::dependence_walk(scratch, p.g, p["rs"]).ops) == strings{"x", "m1", "e", "m2", "m3"});
+  CHECK(scratch.copies_made() == 0);
+}

@@ -19,6 +19,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ranges>
 #include <type_traits>
 #include <utility>
@@ -196,6 +197,41 @@ enum class scratch_list : std::uint8_t {
   walk_swept = 1,  ///< dependence_walk: ops taken by the backward sweep
 };
 
+/// When a block_scratch makes dense block copies for the dependence walk (IRs with O1 and O7):
+/// `amortized` (the default) once the walks in a block and version have swept as many ops as the
+/// block holds; `always` on every walk in a block and version without one; `never`. Tests and
+/// measurements pick the other two; the results are the same either way.
+enum class block_copy_policy : std::uint8_t { amortized, always, never };
+
+/// A dense copy of one block, made for the dependence walk's backward sweep on an IR with a
+/// dense numbering (O1) and a mutation counter (O7): the block's ops in order, each one's
+/// producers in the block as op indices (operand order, repeats kept), and whether it has rare
+/// ones (defined outside the block, or nested regions). The sweep then steps through arrays
+/// instead of prev_op, and reads no producer's block. Valid while the IR's version is the one it
+/// was made at; the walk checks that on every call.
+template <class G>
+struct block_copy {
+  using op = op_handle_t<G>;
+  const void* ir = nullptr;
+  std::optional<block_handle_t<G>> block;
+  std::uint64_t version = 0;
+  bool valid = false;
+  std::vector<op> ops;                  ///< the block, in order
+  std::vector<std::uint32_t> index;     ///< op_index(ops[i])
+  std::vector<std::uint32_t> first;     ///< ops[i]'s producers: producers[first[i] .. first[i+1])
+  std::vector<std::uint32_t> producers; ///< op indices of producers in the block
+  std::vector<std::uint8_t> rare;       ///< ops[i] has producers outside the block or regions
+  std::vector<std::uint32_t> position;  ///< by op index; meaningful for ops of the copy only
+
+  /// The position of the op with index k, if it is in the copy.
+  std::optional<std::uint32_t> position_of(std::size_t k) const noexcept {
+    if (k >= position.size()) return std::nullopt;
+    const std::uint32_t p = position[k];
+    if (p >= index.size() || index[p] != k) return std::nullopt;
+    return p;
+  }
+};
+
 /// Reusable marks for the block algorithms (dependence walk, convexity, dominance repair).
 ///
 /// Why it exists: on an indexed IR an op_set is a flat array over every op of the IR, so
@@ -232,12 +268,103 @@ class block_scratch {
   /// writing by index grows it when full), so a reused buffer costs no fill per call.
   std::vector<op_handle_t<G>>& buffer(scratch_list l) { return lists_[static_cast<std::size_t>(l)]; }
 
+  /// When dense block copies are made (see block_copy_policy).
+  void set_copy_policy(block_copy_policy p) noexcept { policy_ = p; }
+  block_copy_policy copy_policy() const noexcept { return policy_; }
+  /// Dense copies made so far (tests and measurements).
+  std::size_t copies_made() const noexcept { return copies_made_; }
+
+  /// The dense copy of block b of g at g's current version, made now if the policy says so;
+  /// nullptr when there is none (the IR lacks O1 or O7, the policy says not yet, or the IR is
+  /// too large for 32-bit indices).
+  const block_copy<G>* dense_copy(const G& g, block_handle_t<G> b) {
+    if constexpr (indexed_ir<G> && versioned_ir<G>) {
+      if (policy_ == block_copy_policy::never) return nullptr;
+      const std::uint64_t v = ir::version(g);
+      if (copy_.valid && copy_.ir == &g && copy_.version == v && *copy_.block == b) return &copy_;
+      if (debt_ir_ != &g || debt_version_ != v || !debt_block_ || !(*debt_block_ == b)) {
+        debt_ir_ = &g;
+        debt_version_ = v;
+        debt_block_ = b;
+        debt_ = 0;
+      }
+      if (policy_ == block_copy_policy::amortized && debt_ < ir::block_size(g, b)) return nullptr;
+      return make_copy(g, b, v) ? &copy_ : nullptr;
+    } else {
+      (void)g, (void)b;
+      return nullptr;
+    }
+  }
+  /// Counts n ops swept in block b of g without a copy, towards the amortized policy's threshold.
+  void note_swept(const G& g, block_handle_t<G> b, std::size_t n) noexcept {
+    if constexpr (indexed_ir<G> && versioned_ir<G>) {
+      if (debt_ir_ == &g && debt_block_ && *debt_block_ == b && debt_version_ == ir::version(g)) debt_ += n;
+    } else {
+      (void)g, (void)b, (void)n;
+    }
+  }
+
  private:
+  bool make_copy(const G& g, block_handle_t<G> b, std::uint64_t v) {
+    auto& c = copy_;
+    c.valid = false;
+    const std::size_t bound = ir::op_index_bound(g);
+    if (bound >= std::uint32_t(-1)) return false;
+    c.ops.clear();
+    c.index.clear();
+    c.first.clear();
+    c.producers.clear();
+    c.rare.clear();
+    if (c.position.size() < bound) c.position.resize(bound);
+    for (auto&& o : ir::ops(g, b)) {
+      const std::size_t k = ir::op_index(g, o);
+      c.position[k] = static_cast<std::uint32_t>(c.ops.size());
+      c.ops.push_back(o);
+      c.index.push_back(static_cast<std::uint32_t>(k));
+    }
+    c.first.reserve(c.ops.size() + 1);
+    c.rare.reserve(c.ops.size());
+    c.first.push_back(0);
+    for (const auto& o : c.ops) {
+      bool outside = false;
+      auto producer = [&](const op_handle_t<G>& d) {
+        if (ir::is_null<G>(d)) return;
+        if (!(ir::block_of(g, d) == b)) {
+          outside = true;
+          return;
+        }
+        c.producers.push_back(static_cast<std::uint32_t>(ir::op_index(g, d)));
+      };
+      if constexpr (operand_defs_ir<G>) {
+        for (auto&& d : ir::traits<G>::operand_defs(g, o)) producer(d);
+      } else {
+        for (auto&& val : ir::operands(g, o)) producer(ir::defining_op(g, val));
+      }
+      if (c.producers.size() >= std::uint32_t(-1)) return false;
+      c.first.push_back(static_cast<std::uint32_t>(c.producers.size()));
+      c.rare.push_back(static_cast<std::uint8_t>(outside || !std::ranges::empty(ir::regions(g, o))));
+    }
+    c.ir = &g;
+    c.block = b;
+    c.version = v;
+    c.valid = true;
+    ++copies_made_;
+    return true;
+  }
+
   static constexpr std::size_t mark_count = 3;
   static constexpr std::size_t list_count = 2;
   op_set<G> marks_[mark_count];
   dense_marks dense_;
   std::vector<op_handle_t<G>> lists_[list_count];
+  block_copy_policy policy_ = block_copy_policy::amortized;
+  block_copy<G> copy_;
+  std::size_t copies_made_ = 0;
+  // The amortized policy's account: ops swept without a copy in this block, IR and version.
+  const void* debt_ir_ = nullptr;
+  std::optional<block_handle_t<G>> debt_block_;
+  std::uint64_t debt_version_ = 0;
+  std::size_t debt_ = 0;
 };
 
 }  // namespace neuronrw

@@ -9,7 +9,7 @@
 //     `boundary_set<>` for a walk that never stops early.
 //   - walk_options (aggregate, designated initializers): budget (default 100 visited ops,
 //     nullopt = unbounded) and window_floor (ops positioned before it are not visited).
-// Needs ordered_ir; takes faster paths on indexed_ir (see below).
+// Needs ordered_ir; takes faster paths on indexed_ir, and on versioned_ir too (see below).
 //
 // Semantics (docs/schedule-fusion.md §"Semantics"):
 //   - The start set is producers(op in its block) for `dependence_walk(g, op)` (nested uses of op
@@ -39,6 +39,13 @@
 //     work when the walk is sparse, so the sweep hands over to the breadth-first walk once it
 //     has skipped more than `sweep_slack + 2 × (ops taken)`; the BFS part is then ordered by a
 //     bounded backward sweep that falls back to sorting when that would be cheaper.
+//   - Indexed IRs with a mutation counter (O7): the same sweep, over a dense copy of the block
+//     that the scratch keeps (block_dataflow.hpp, block_copy) — ops in order, in-block producers
+//     as op indices, a flag for the rare ones — instead of prev_op and a producer's block per
+//     operand. The copy is made once the walks in one block and version have swept as many ops
+//     as it holds (the default block_copy_policy), so making it costs at most what those walks
+//     cost, and is used until the IR's version moves on. It changes how the sweep steps, never
+//     what it returns.
 //   Either way: O(Σ operands of met ops + min(span, k log k)) for k met ops over a block span.
 #pragma once
 
@@ -251,20 +258,77 @@ class walker {
   // Taken ops collect at the top of swept_, filled downwards, so [lo, top) is in block order;
   // boundary ops collect in r_.boundary in reverse block order.
   //
-  // The loop is two loops: the inner one takes ordinary ops and makes no call, so its state stays
-  // in registers and the IR's tables are loaded once; everything else — a boundary op, an op
-  // with rare producers, a full buffer, the budget, a sparse walk, the end — leaves it for the
-  // outer one, which handles it and re-enters.
+  // It steps either through the IR (prev_op, producers through the IR) or, when the scratch has
+  // a dense copy of the block at the IR's version (O7, block_dataflow.hpp), through the copy's
+  // arrays: the same ops in the same order with the same marks, so the same result.
   void sweep(op from, op start) {
     const op floor = opts_.window_floor ? *opts_.window_floor : ir::null_op<G>();
     // Everything from `from` down lies before the floor: nothing to visit.
     if (opts_.window_floor && !ir::is_null<G>(from) && ir::is_before_in_block(g_, from, floor))
       from = ir::null_op<G>();
+    if constexpr (versioned_ir<G>) {
+      if (const block_copy<G>* c = scratch_.dense_copy(g_, block_); c != nullptr) {
+        // Positions one past: the sweep runs while i != stop and reads ops[i - 1].
+        const auto at_from = ir::is_null<G>(from) ? std::optional<std::uint32_t>(0) : c->position_of(index(from));
+        const auto at_floor = ir::is_null<G>(floor) ? std::optional<std::uint32_t>(0) : c->position_of(index(floor));
+        if (at_from && at_floor) {
+          const std::uint32_t i = ir::is_null<G>(from) ? 0 : *at_from + 1;
+          const std::uint32_t stop = ir::is_null<G>(from) ? 0 : *at_floor;
+          sweep_loop(copy_cursor{c->ops.data(), c->index.data(), c->first.data(), c->producers.data(),
+                                 c->rare.data(), std::max(i, stop), stop},
+                     start);
+          return;
+        }
+      }
+    }
     // The sweep ends after the floor: at the op before it (null when the floor is the first op or
     // there is no floor), one compare per op for both ends.
     const op stop = ir::is_null<G>(floor) || ir::is_null<G>(from) ? ir::null_op<G>() : ir::prev_op(g_, floor);
+    const std::size_t swept = sweep_loop(ir_cursor{g_, block_, from, stop}, start);
+    scratch_.note_swept(g_, block_, swept);
+  }
+
+  // The sweep's two ways through the block. Each names the op it stands at, its index, steps
+  // back, and marks the op's producers in the block (mark_in_block's contract).
+  struct ir_cursor {
+    const G& g;
+    block_handle_t<G> blk;
+    op o, stop;
+    bool more() const { return o != stop; }
+    op at() const { return o; }
+    std::size_t at_index() const { return ir::traits<G>::op_index(g, o); }
+    void back() { o = ir::prev_op(g, o); }
+    [[gnu::always_inline]] std::size_t mark(walker& w, dense_marks::view marks, bool& rare) const {
+      return w.mark_in_block(g, o, marks, blk, rare);
+    }
+  };
+  struct copy_cursor {
+    const op* ops;
+    const std::uint32_t *index, *first, *producers;
+    const std::uint8_t* rare_flag;
+    std::uint32_t i, stop;  // the op at position i - 1; stops at i == stop
+    bool more() const { return i != stop; }
+    op at() const { return ops[i - 1]; }
+    std::size_t at_index() const { return index[i - 1]; }
+    void back() { --i; }
+    [[gnu::always_inline]] std::size_t mark(walker&, dense_marks::view marks, bool& rare) const {
+      std::size_t added = 0;
+      for (const std::uint32_t *p = producers + first[i - 1], *e = producers + first[i]; p != e; ++p)
+        added += static_cast<std::size_t>(marks.test_and_set(*p));
+      rare = rare_flag[i - 1] != 0;
+      return added;
+    }
+  };
+
+  // The sweep proper over either cursor; returns how many ops it passed.
+  //
+  // The loop is two loops: the inner one takes ordinary ops and makes no call, so its state stays
+  // in registers and the IR's tables are loaded once; everything else — a boundary op, an op
+  // with rare producers, a full buffer, the budget, a sparse walk, the end — leaves it for the
+  // outer one, which handles it and re-enters.
+  template <class Cursor>
+  std::size_t sweep_loop(Cursor c, op start) {
     const G& g = g_;
-    const block_handle_t<G> blk = block_;
     const dense_marks::view marks = dense_.raw();
     std::size_t room = opts_.budget ? *opts_.budget : static_cast<std::size_t>(-1);  // budget left
     std::size_t pending = pending_, skipped = 0, boundary = 0;
@@ -274,31 +338,38 @@ class walker {
     op* base = swept_.data();
     op* top = base + swept_.size();
     op* lo = top;  // the taken ops are [lo, top)
+    // Where lo may not go without an event: base (the buffer is full) or, nearer, lo - room (the
+    // budget is spent), so one compare per op serves both. `room` is the budget left when lo
+    // was at `lo_mark`.
+    op* lo_mark = lo;
+    auto limit_of = [&] { return room < static_cast<std::size_t>(lo - base) ? lo - room : base; };
+    op* limit = limit_of();
     enum class event : std::uint8_t { end, boundary, rare, full, budget, sparse };
-    op o = from;
     for (;;) {
       event e = event::end;
-      for (; pending > 0 && o != stop; o = ir::prev_op(g, o)) {
-        if (!marks.test(ir::traits<G>::op_index(g, o))) {
+      for (; pending > 0 && c.more(); c.back()) {
+        if (!marks.test(c.at_index())) {
           if (++skipped > sweep_slack + 2 * (static_cast<std::size_t>(top - lo) + boundary)) [[unlikely]] {
             e = event::sparse;
             break;
           }
           continue;
         }
+        const op o = c.at();
         if (BoundarySet::contains(ir::kind(g, o))) {
           e = event::boundary;
           break;
         }
-        if ((room == 0) | (lo == base)) [[unlikely]] {
+        if (lo == limit) [[unlikely]] {
+          room -= static_cast<std::size_t>(lo_mark - lo);
+          lo_mark = lo;
           e = room == 0 ? event::budget : event::full;
           break;
         }
         --pending;
-        --room;
         *--lo = o;
         bool rare = false;
-        pending += mark_in_block(g, o, marks, blk, rare);
+        pending += c.mark(*this, marks, rare);
         if (rare) [[unlikely]] {
           e = event::rare;
           break;
@@ -310,20 +381,22 @@ class walker {
         case event::boundary:  // met, not expanded
           --pending;
           ++boundary;
-          r_.boundary.push_back(o);
-          o = ir::prev_op(g, o);
+          r_.boundary.push_back(c.at());
+          c.back();
           continue;
-        case event::rare:  // o is taken; its rare producers now
-          pending += mark_rare(o);
-          o = ir::prev_op(g, o);
+        case event::rare:  // taken; its rare producers now
+          pending += mark_rare(c.at());
+          c.back();
           continue;
-        case event::full: {  // grow, the taken ops moving to the new top; o again
+        case event::full: {  // grow, the taken ops moving to the new top; the same op again
           const std::size_t cap = swept_.size();
           swept_.resize(2 * cap);
           base = swept_.data();
           std::copy_backward(base, base + cap, base + 2 * cap);
           top = base + 2 * cap;
           lo = top - cap;
+          lo_mark = lo;
+          limit = limit_of();
           continue;
         }
         case event::budget:  // one more would be visited
@@ -333,13 +406,15 @@ class walker {
         case event::sparse:
           swept_lo_ = static_cast<std::size_t>(lo - base);
           visited_ = static_cast<std::size_t>(top - lo);
-          return hand_over(o, start);
+          hand_over(c.at(), start);
+          return visited_ + skipped + boundary;
       }
       break;
     }
     r_.ops.assign(lo, top);
     std::reverse(r_.boundary.begin(), r_.boundary.end());
     r_.visited_count = r_.ops.size() + (stopped_ ? 1 : 0);
+    return r_.ops.size() + skipped + boundary;
   }
 
   // The sweep stopped at `at` (unmarked): everything after it is done, the marked ops before it
