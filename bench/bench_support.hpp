@@ -1,5 +1,5 @@
 // bench/bench_support.hpp — what every benchmark binary of bench/ shares: the smoke mode the test
-// suite runs them in, and size registration that honours it.
+// suite runs them in, size registration that honours it, and the clock ratios are computed on.
 //
 // Smoke mode (environment NEURONRW_BENCH_SMOKE set, as tests/bench does): every benchmark runs
 // once, at its smallest size, without complexity fits (a fit needs two sizes), so the suites keep
@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 
 namespace bench_support {
 
@@ -40,6 +41,14 @@ void sizes(benchmark::internal::Benchmark* b) {
 /// Apply()-able: one run in smoke mode (for benchmarks without a size argument); nothing otherwise.
 inline void once_in_smoke(benchmark::internal::Benchmark* b) {
   if (smoke()) b->Iterations(1);
+}
+
+/// Thread CPU time in seconds: the clock Google Benchmark's rates (items_per_second) are based on,
+/// so a ratio a benchmark computes from it agrees with the rates it prints.
+inline double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 /// Apply()-able: Complexity(C), except in smoke mode, where one size allows no fit.

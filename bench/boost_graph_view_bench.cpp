@@ -175,12 +175,7 @@ graph_set& graph(std::size_t n) {
 
 // ------------------------------------------------------------------------------ timing, ratios
 
-// Thread CPU time, the clock Google Benchmark's items_per_second is based on (walk_bench.cpp).
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
+using bench_support::cpu_seconds;
 
 // The baselines' CPU seconds per iteration, keyed by size (the latest run of each).
 std::map<std::size_t, double>& copy_build_time() {

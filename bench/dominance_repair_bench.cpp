@@ -414,11 +414,7 @@ std::map<std::pair<std::string, std::size_t>, double>& rates() {
   return m;
 }
 
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
+using bench_support::cpu_seconds;
 
 /// The operations one IR offers the harness, on its own handles.
 template <class Op>

@@ -39,6 +39,7 @@
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "bench_support.hpp"
+#include "mlir_support.hpp"
 #include "synthetic_function.hpp"
 
 #include <llvm/ADT/DenseSet.h>
@@ -74,31 +75,10 @@ namespace nr = neuronrw;
 namespace ma = neuronrw::mlir_adapter;
 namespace ref = neuronrw::ref;
 
-// Never destroyed: the modules held in function-local statics below are destroyed at exit, and
-// they must not outlive their context.
-mlir::MLIRContext& context() {
-  static mlir::MLIRContext* ctx = [] {
-    auto* c = new mlir::MLIRContext();
-    c->allowUnregisteredDialects();
-    c->getOrLoadDialect<mlir::func::FuncDialect>();
-    return c;
-  }();
-  return *ctx;
-}
+mlir::MLIRContext& context() { return bench_support::mlir_context(); }
+std::string print(mlir::Operation* op) { return bench_support::mlir_print(op); }
 
-std::string print(mlir::Operation* op) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  op->print(os);
-  return s;
-}
-
-// Thread CPU time, the clock Google Benchmark's rates are based on (walk_bench does the same).
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
+using bench_support::cpu_seconds;
 
 // ============================================================================ 1. the walk
 

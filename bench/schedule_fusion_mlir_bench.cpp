@@ -29,6 +29,7 @@
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "bench_support.hpp"
+#include "mlir_support.hpp"
 #include "synthetic_function.hpp"
 
 #include <llvm/Support/raw_ostream.h>
@@ -58,24 +59,8 @@ namespace ref = neuronrw::ref;
 using bench_support::segment;
 using make_fn = ref::module (*)(std::size_t);
 
-// Never destroyed: the parsed modules held in the static cache below are destroyed at exit, and
-// they must not outlive their context.
-mlir::MLIRContext& context() {
-  static mlir::MLIRContext* ctx = [] {
-    auto* c = new mlir::MLIRContext();
-    c->allowUnregisteredDialects();
-    c->getOrLoadDialect<mlir::func::FuncDialect>();
-    return c;
-  }();
-  return *ctx;
-}
-
-std::string print(mlir::Operation* op) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  op->print(os);
-  return s;
-}
+mlir::MLIRContext& context() { return bench_support::mlir_context(); }
+std::string print(mlir::Operation* op) { return bench_support::mlir_print(op); }
 
 /// One input: the reference module's text parsed by MLIR, and whether the adapter's output was
 /// checked against the reference IR's (the first plan+apply run at this size does it).

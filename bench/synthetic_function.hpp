@@ -28,8 +28,11 @@ namespace ref = neuronrw::ref;
 
 constexpr std::size_t segment = 100;
 
-/// Appends the function described above, named `name`, to `m`.
-inline void add_synthetic_function(ref::module& m, std::size_t n_ops, const char* name = "synthetic") {
+/// Appends `name(%w, %chain) -> tensor<16x8xf32>` to `m`; `fill(emit, w, chain)` writes its
+/// body through `emit(op name, {operands})` (one result each, returned) and returns the value
+/// the function returns.
+template <class Fill>
+void add_function(ref::module& m, const char* name, Fill&& fill) {
   auto t = m.intern_type("tensor<16x8xf32>");
   auto f = m.create_op("func.func", {}, {});
   auto& fi = m.make_function(f);
@@ -40,29 +43,34 @@ inline void add_synthetic_function(ref::module& m, std::size_t n_ops, const char
   m.push_back(m.body(), f);
   const ref::type_ref args[] = {t, t};
   auto body = m.add_region(f, args);
-  const ref::value_ref w = m.arguments(body)[0];
-  ref::value_ref chain = m.arguments(body)[1];
   const ref::type_ref one[] = {t};
-  auto emit = [&](const char* name, std::initializer_list<ref::value_ref> operands) {
-    auto o = m.create_op(name, std::span<const ref::value_ref>(operands.begin(), operands.size()), one);
+  auto emit = [&](const char* op_name, std::initializer_list<ref::value_ref> operands) {
+    auto o = m.create_op(op_name, std::span<const ref::value_ref>(operands.begin(), operands.size()), one);
     m.push_back(body, o);
     return m.result(o, 0);
   };
-  ref::value_ref acc = chain;
-  for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
-    const ref::value_ref shard = emit("mhlo.slice", {w});  // this layer's weight shard
-    const ref::value_ref g = emit("mhlo.all_gather", {shard});
-    ref::value_ref user = g;
-    for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
-      user = emit("mhlo.multiply", {user, acc});  // uses the gather (transitively): moves
-      chain = emit("mhlo.negate", {chain});        // unrelated, feeds the reduce_scatter: stays
-    }
-    chain = emit("mhlo.negate", {chain});
-    chain = emit("mhlo.reduce_scatter", {g, chain});  // the next segment's chain starts here
-    acc = user;                                        // and its users read this one's
-  }
-  const ref::value_ref ret[] = {acc};
+  const ref::value_ref ret[] = {fill(emit, m.arguments(body)[0], m.arguments(body)[1])};
   m.push_back(body, m.create_op("func.return", ret, {}));
+}
+
+/// Appends the function described above, named `name`, to `m`.
+inline void add_synthetic_function(ref::module& m, std::size_t n_ops, const char* name = "synthetic") {
+  add_function(m, name, [n_ops](auto&& emit, ref::value_ref w, ref::value_ref chain) {
+    ref::value_ref acc = chain;
+    for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
+      const ref::value_ref shard = emit("mhlo.slice", {w});  // this layer's weight shard
+      const ref::value_ref g = emit("mhlo.all_gather", {shard});
+      ref::value_ref user = g;
+      for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
+        user = emit("mhlo.multiply", {user, acc});  // uses the gather (transitively): moves
+        chain = emit("mhlo.negate", {chain});        // unrelated, feeds the reduce_scatter: stays
+      }
+      chain = emit("mhlo.negate", {chain});
+      chain = emit("mhlo.reduce_scatter", {g, chain});  // the next segment's chain starts here
+      acc = user;                                        // and its users read this one's
+    }
+    return acc;
+  });
 }
 
 /// Appends the shared-live-in function described above, named `name`, to `m`. Per 100-op segment:
@@ -70,39 +78,22 @@ inline void add_synthetic_function(ref::module& m, std::size_t n_ops, const char
 /// interleaved with 48 unrelated `add(chain, w)`; two more of those; the reduce_scatter(all_gather,
 /// chain). Every pair is clustered, moves 48 ops, and has the live-ins %w and the chain.
 inline void add_shared_live_in_function(ref::module& m, std::size_t n_ops, const char* name = "shared") {
-  auto t = m.intern_type("tensor<16x8xf32>");
-  auto f = m.create_op("func.func", {}, {});
-  auto& fi = m.make_function(f);
-  fi.sym_name = name;
-  fi.result_types = {t};
-  fi.result_attrs = {""};
-  fi.arg_attrs = {"", ""};
-  m.push_back(m.body(), f);
-  const ref::type_ref args[] = {t, t};
-  auto body = m.add_region(f, args);
-  const ref::value_ref w = m.arguments(body)[0];
-  ref::value_ref chain = m.arguments(body)[1];
-  const ref::type_ref one[] = {t};
-  auto emit = [&](const char* name, std::initializer_list<ref::value_ref> operands) {
-    auto o = m.create_op(name, std::span<const ref::value_ref>(operands.begin(), operands.size()), one);
-    m.push_back(body, o);
-    return m.result(o, 0);
-  };
-  ref::value_ref acc = chain;
-  for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
-    const ref::value_ref g = emit("mhlo.all_gather", {w});  // every cluster's live-in %w
-    ref::value_ref user = g;
-    for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
-      user = emit("mhlo.multiply", {user, acc});  // uses the gather (transitively): moves
-      chain = emit("mhlo.add", {chain, w});        // unrelated, reads %w, feeds the reduce_scatter
+  add_function(m, name, [n_ops](auto&& emit, ref::value_ref w, ref::value_ref chain) {
+    ref::value_ref acc = chain;
+    for (std::size_t done = 0; done + segment <= n_ops; done += segment) {
+      const ref::value_ref g = emit("mhlo.all_gather", {w});  // every cluster's live-in %w
+      ref::value_ref user = g;
+      for (std::size_t i = 0; i < (segment - 4) / 2; ++i) {
+        user = emit("mhlo.multiply", {user, acc});  // uses the gather (transitively): moves
+        chain = emit("mhlo.add", {chain, w});        // unrelated, reads %w, feeds the reduce_scatter
+      }
+      chain = emit("mhlo.add", {chain, w});
+      chain = emit("mhlo.add", {chain, w});
+      chain = emit("mhlo.reduce_scatter", {g, chain});
+      acc = user;
     }
-    chain = emit("mhlo.add", {chain, w});
-    chain = emit("mhlo.add", {chain, w});
-    chain = emit("mhlo.reduce_scatter", {g, chain});
-    acc = user;
-  }
-  const ref::value_ref ret[] = {acc};
-  m.push_back(body, m.create_op("func.return", ret, {}));
+    return acc;
+  });
 }
 
 inline ref::module shared_live_in_function(std::size_t n_ops) {

@@ -9,6 +9,11 @@
 //   bm_walk_ref       neuronrw::dependence_walk on the reference IR, boundary_set<>, no budget,
 //                     a reused block_scratch; the result is ordered by block position, which
 //                     the baselines do not do
+//   bm_walk_ref_ir    the same with the scratch's dense block copies off (block_copy_policy::never):
+//                     the walk stepping through the IR (prev_op, a producer's block per operand).
+//                     bm_walk_ref uses the default policy, which copies the block once the walks
+//                     have swept as many ops as it holds (here: from the second walk on); counter
+//                     `copies` = copies made
 //   bm_walk_archetype the same on the archetype IR (O(n) order queries by design), 1K/10K only
 //   bm_move_query     random move_before then is_before_in_block on the reference IR
 // The walk rows carry counters vs_csr and vs_boost: walk rate / baseline rate at the same size,
@@ -26,6 +31,7 @@
 //   bm_window_walk_ref  dependence_walk(scratch, g, op c, {.budget = 200, .window_floor = op c - w})
 //                       on the reference IR, boundary_set<>, one reused block_scratch; counter
 //                       vs_csr = its rate / bm_window_walk_csr's at the same N (target ≥ 0.5)
+//   bm_window_walk_ref_ir  the same through the IR (no dense block copy)
 // The walk row checks that every walk is complete (a window holds at most 200 ops, so the budget
 // never stops one) and that its total of visited ops equals the CSR row's; items/s = visited
 // ops/s.
@@ -66,6 +72,35 @@ struct csr_graph {
 
 using boost_graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 
+// The graph of n ops whose producers operands_of(i, f) calls f with, as a CSR array and as one
+// function of the reference IR (in `ops`); ops below `arg_users` read the function argument.
+template <class Operands>
+void build_csr_and_ref(std::size_t n, std::size_t arg_users, Operands&& operands_of, csr_graph& csr,
+                       nr::ref::module& m, std::vector<nr::ref::op_ref>& ops) {
+  csr.offsets.reserve(n + 1);
+  csr.offsets.push_back(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    operands_of(i, [&](std::uint32_t p) { csr.targets.push_back(p); });
+    csr.offsets.push_back(static_cast<std::uint32_t>(csr.targets.size()));
+  }
+  const auto t = m.intern_type("tensor<4xf32>");
+  auto f = m.create_op("func.func", {}, {});
+  m.make_function(f).sym_name = "f";
+  m.push_back(m.body(), f);
+  const nr::ref::type_ref arg_types[] = {t};
+  const auto body = m.add_region(f, arg_types);
+  const nr::ref::type_ref result_types[] = {t};
+  ops.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<nr::ref::value_ref> vals;
+    if (i < arg_users) vals.push_back(m.arguments(body)[0]);
+    operands_of(i, [&](std::uint32_t p) { vals.push_back(m.result(ops[p], 0)); });
+    auto o = m.create_op("foo.op", vals, result_types);
+    m.push_back(body, o);
+    ops.push_back(o);
+  }
+}
+
 struct graph_set {
   std::size_t n = 0;
   std::vector<std::uint32_t> other;  // the random earlier operand of op i (op 0: none)
@@ -92,35 +127,13 @@ std::unique_ptr<graph_set> make_graph(std::size_t n) {
     f(gs->other[i]);
   };
 
-  gs->csr.offsets.reserve(n + 1);
-  gs->csr.offsets.push_back(0);
-  for (std::size_t i = 0; i < n; ++i) {
-    operands_of(i, [&](std::uint32_t p) { gs->csr.targets.push_back(p); });
-    gs->csr.offsets.push_back(static_cast<std::uint32_t>(gs->csr.targets.size()));
-  }
+  build_csr_and_ref(n, 1, operands_of, gs->csr, gs->ref, gs->ref_ops);
 
   // add_vertex, not `bgl = boost_graph(n)`: the copy assignment trips g++ 12's
   // -Wmaybe-uninitialized inside Boost's copy_impl.
   for (std::size_t i = 0; i < n; ++i) boost::add_vertex(gs->bgl);
   for (std::size_t i = 0; i < n; ++i) operands_of(i, [&](std::uint32_t p) { boost::add_edge(i, p, gs->bgl); });
 
-  auto& m = gs->ref;
-  const auto t = m.intern_type("tensor<4xf32>");
-  auto f = m.create_op("func.func", {}, {});
-  m.make_function(f).sym_name = "f";
-  m.push_back(m.body(), f);
-  const nr::ref::type_ref arg_types[] = {t};
-  const auto body = m.add_region(f, arg_types);
-  const nr::ref::type_ref result_types[] = {t};
-  gs->ref_ops.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::vector<nr::ref::value_ref> vals;
-    if (i == 0) vals.push_back(m.arguments(body)[0]);
-    operands_of(i, [&](std::uint32_t p) { vals.push_back(m.result(gs->ref_ops[p], 0)); });
-    auto o = m.create_op("foo.op", vals, result_types);
-    m.push_back(body, o);
-    gs->ref_ops.push_back(o);
-  }
 
   if (n <= archetype_max) {
     gs->arch = std::make_unique<nr::archetype::ir>();
@@ -168,13 +181,7 @@ std::map<std::size_t, double>& boost_rate() {
   return m;
 }
 
-// Thread CPU time, the clock Google Benchmark's items_per_second is based on, so the ratio
-// counters agree with the printed rates.
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
+using bench_support::cpu_seconds;
 
 void finish(benchmark::State& state, std::size_t per_iteration) {
   state.SetItemsProcessed(static_cast<std::int64_t>(per_iteration) * static_cast<std::int64_t>(state.iterations()));
@@ -249,8 +256,10 @@ void bm_boost_bfs(benchmark::State& state) {
 // ------------------------------------------------------------------------------ the walk
 
 template <class G, class Op>
-void run_walk(benchmark::State& state, const G& g, Op start, std::size_t n) {
+void run_walk(benchmark::State& state, const G& g, Op start, std::size_t n,
+              nr::block_copy_policy policy = nr::block_copy_policy::amortized) {
   nr::block_scratch<G> scratch(g);
+  scratch.set_copy_policy(policy);
   std::size_t visited = 0;
   const double t0 = cpu_seconds();
   for (auto _ : state) {
@@ -262,12 +271,19 @@ void run_walk(benchmark::State& state, const G& g, Op start, std::size_t n) {
   if (visited != n - 1) return state.SkipWithError("the walk did not reach every op");
   finish(state, visited);
   ratio_counters(state, n, static_cast<double>(visited) * static_cast<double>(state.iterations()) / secs);
+  state.counters["copies"] = static_cast<double>(scratch.copies_made());
 }
 
 void bm_walk_ref(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   auto& gs = graph(n);
   run_walk(state, gs.ref, gs.ref_ops.back(), n);
+}
+
+void bm_walk_ref_ir(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& gs = graph(n);
+  run_walk(state, gs.ref, gs.ref_ops.back(), n, nr::block_copy_policy::never);
 }
 
 void bm_walk_archetype(benchmark::State& state) {
@@ -336,30 +352,7 @@ std::unique_ptr<window_set> make_windows(std::size_t n) {
     f(far[i]);
   };
 
-  ws->csr.offsets.reserve(n + 1);
-  ws->csr.offsets.push_back(0);
-  for (std::size_t i = 0; i < n; ++i) {
-    operands_of(i, [&](std::uint32_t p) { ws->csr.targets.push_back(p); });
-    ws->csr.offsets.push_back(static_cast<std::uint32_t>(ws->csr.targets.size()));
-  }
-
-  auto& m = ws->ref;
-  const auto t = m.intern_type("tensor<4xf32>");
-  auto f = m.create_op("func.func", {}, {});
-  m.make_function(f).sym_name = "f";
-  m.push_back(m.body(), f);
-  const nr::ref::type_ref arg_types[] = {t};
-  const auto body = m.add_region(f, arg_types);
-  const nr::ref::type_ref result_types[] = {t};
-  ws->ref_ops.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::vector<nr::ref::value_ref> vals;
-    if (i < 2) vals.push_back(m.arguments(body)[0]);
-    operands_of(i, [&](std::uint32_t p) { vals.push_back(m.result(ws->ref_ops[p], 0)); });
-    auto o = m.create_op("foo.op", vals, result_types);
-    m.push_back(body, o);
-    ws->ref_ops.push_back(o);
-  }
+  build_csr_and_ref(n, 2, operands_of, ws->csr, ws->ref, ws->ref_ops);
 
   ws->walks.reserve(window_walks);
   for (std::size_t k = 0; k < window_walks; ++k) {
@@ -438,11 +431,12 @@ void bm_window_walk_csr(benchmark::State& state) {
   window_csr()[n] = {static_cast<double>(total) * static_cast<double>(state.iterations()) / secs, total};
 }
 
-void bm_window_walk_ref(benchmark::State& state) {
+void run_window_walks(benchmark::State& state, nr::block_copy_policy policy) {
   const auto n = static_cast<std::size_t>(state.range(0));
   auto& ws = windows(n);
   const auto& g = ws.ref;
   nr::block_scratch<nr::ref::module> scratch(g);
+  scratch.set_copy_policy(policy);
   std::size_t total = 0;
   bool complete = true;
   const double t0 = cpu_seconds();
@@ -465,7 +459,11 @@ void bm_window_walk_ref(benchmark::State& state) {
   finish(state, total);
   const double rate = static_cast<double>(total) * static_cast<double>(state.iterations()) / secs;
   if (it != window_csr().end()) state.counters["vs_csr"] = rate / it->second.first;
+  state.counters["copies"] = static_cast<double>(scratch.copies_made());
 }
+
+void bm_window_walk_ref(benchmark::State& state) { run_window_walks(state, nr::block_copy_policy::amortized); }
+void bm_window_walk_ref_ir(benchmark::State& state) { run_window_walks(state, nr::block_copy_policy::never); }
 
 // ------------------------------------------------------------------------------ registration
 // Family by family, in this order: the baselines run before the walks (the ratio counters read
@@ -479,6 +477,7 @@ void register_all() {
   benchmark::RegisterBenchmark("bm_csr_bfs", bm_csr_bfs)->Apply(all)->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_boost_bfs", bm_boost_bfs)->Apply(all)->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_walk_ref", bm_walk_ref)->Apply(all)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_walk_ref_ir", bm_walk_ref_ir)->Apply(all)->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_walk_archetype", bm_walk_archetype)
       ->Apply(sizes<1'000, archetype_max>)
       ->Unit(benchmark::kMicrosecond);
@@ -486,6 +485,9 @@ void register_all() {
       ->Apply(sizes<10'000, 1'000'000>)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_window_walk_ref", bm_window_walk_ref)
+      ->Apply(sizes<10'000, 1'000'000>)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bm_window_walk_ref_ir", bm_window_walk_ref_ir)
       ->Apply(sizes<10'000, 1'000'000>)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_move_query", bm_move_query)->Apply(all);
