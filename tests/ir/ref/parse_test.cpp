@@ -252,6 +252,71 @@ TEST_CASE("the data model: functions, calls, returns, results, hints and source 
   CHECK(m.loc(ret) == neuronrw::source_loc{5, 3});
 }
 
+TEST_CASE("visibility is kept as written, `public` included, in both forms") {
+  // mlir-opt 22 prints an explicit `public` back (it stores sym_visibility = "public"), as JAX
+  // writes every entry function; only an absent visibility prints nothing.
+  auto r = parse_ok(
+      "func.func public @a() {\n  return\n}\n"
+      "func.func @b() {\n  return\n}\n"
+      "func.func private @c()\n"
+      "func.func nested @d()\n"
+      "\"func.func\"() <{function_type = () -> (), sym_name = \"e\", sym_visibility = \"public\"}> ({\n"
+      "  \"func.return\"() : () -> ()\n"
+      "}) : () -> ()\n"
+      "\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n"
+      "  \"func.return\"() : () -> ()\n"
+      "}) {sym_visibility = \"nested\"} : () -> ()\n");
+  auto& m = *r.value;
+  auto fs = ref::functions(m);
+  REQUIRE(fs.size() == 6);
+  std::vector<std::string> vis;
+  for (auto f : fs) vis.push_back(m.function(f).visibility);
+  CHECK(vis == std::vector<std::string>{"public", "", "private", "nested", "public", "nested"});
+  CHECK(ref::print(m) ==
+        "module {\n"
+        "  func.func public @a() {\n    return\n  }\n"
+        "  func.func @b() {\n    return\n  }\n"
+        "  func.func private @c()\n"
+        "  func.func nested @d()\n"
+        "  func.func public @e() {\n    return\n  }\n"
+        "  func.func nested @f() {\n    return\n  }\n"
+        "}\n");
+}
+
+TEST_CASE("a region with one empty block stays apart from a region with no block") {
+  // MLIR keeps `({ ^bb0: })` (one empty block) and `({ })` (no block) apart, and mlir-opt
+  // prints them differently; the label of a block that has ops or arguments changes nothing.
+  auto r = parse_ok(
+      "func.func @f() {\n"
+      "  %0 = \"x.one_empty_block\"() ({\n  ^bb0:\n  }) : () -> i32\n"
+      "  \"x.no_block\"() ({\n  }) : () -> ()\n"
+      "  \"x.labelled\"() ({\n  ^bb0:\n    \"x.yield\"() : () -> ()\n  }) : () -> ()\n"
+      "  \"x.unbound_result\"() ({\n  ^bb0:\n  }) : () -> i32\n"
+      "  return\n"
+      "}\n");
+  auto& m = *r.value;
+  const auto f = ref::functions(m)[0];
+  std::vector<bool> explicit_blocks;
+  for (auto o : m.ops(m.region_block(f)))
+    if (m.has_region(o)) explicit_blocks.push_back(m.explicit_block(m.region_block(o)));
+  CHECK(explicit_blocks == std::vector<bool>{true, false, true, true});
+  CHECK(ref::print(m) ==
+        "module {\n"
+        "  func.func @f() {\n"
+        "    %0 = \"x.one_empty_block\"() ({\n    ^bb0:\n    }) : () -> i32\n"
+        "    \"x.no_block\"() ({\n    }) : () -> ()\n"
+        "    \"x.labelled\"() ({\n      \"x.yield\"() : () -> ()\n    }) : () -> ()\n"
+        "    %1 = \"x.unbound_result\"() ({\n    ^bb0:\n    }) : () -> i32\n"
+        "    return\n"
+        "  }\n"
+        "}\n");
+  // Emptying a labelled block by moving its op out prints the empty block, as MLIR would.
+  const auto labelled = m.next_op(m.next_op(m.front(m.region_block(f))));
+  REQUIRE(m.name(labelled) == "x.labelled");
+  m.erase_op(m.front(m.region_block(labelled)));
+  CHECK(ref::print(m).find("\"x.labelled\"() ({\n    ^bb0:\n    })") != std::string::npos);
+}
+
 TEST_CASE("generic func forms give the same module as the pretty forms") {
   auto generic = parse_ok(
       "\"builtin.module\"() <{sym_name = \"m\"}> ({\n"

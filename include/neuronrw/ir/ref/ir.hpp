@@ -80,7 +80,7 @@ constexpr kind_id classify_op_name(std::string_view name) noexcept {
 /// Function-specific data of a `func.func` op (kept apart so ordinary ops stay small).
 struct func_info {
   std::string sym_name;
-  std::string visibility;              ///< "" (public), "private" or "nested"
+  std::string visibility;              ///< "" (none written: public), or "public", "private", "nested" as written
   std::vector<type_ref> result_types;
   std::vector<std::string> result_attrs;  ///< per result: "" or a dictionary text "{...}"
   std::vector<std::string> arg_attrs;     ///< per argument: "" or a dictionary text
@@ -385,6 +385,17 @@ class module {
     return b == npos ? op_ref{} : block_parent_[b];
   }
   std::span<const value_ref> arguments(block_ref b) const noexcept { return block_args_[b.id]; }
+  /// Whether block `b`, when it has neither ops nor arguments, stands for a region holding one
+  /// empty block (written `({` `^bb0:` `})`) rather than for a region with no block (`({` `})`).
+  /// MLIR keeps the two apart and prints them differently; a region here always holds one
+  /// block, and this bit says which of the two an empty one is. The parser sets it where a
+  /// block label was written; it is false otherwise and changes nothing else.
+  bool explicit_block(block_ref b) const noexcept { return block_explicit_[b.id] != 0; }
+  void set_explicit_block(block_ref b, bool on) {
+    if (journal_depth_ != 0)
+      note_cold([b, old = block_explicit_[b.id]](module& m) { m.block_explicit_[b.id] = old; });
+    block_explicit_[b.id] = on ? 1 : 0;
+  }
 
   /// @pre a and b are in the same block. O(1).
   bool is_before_in_block(op_ref a, op_ref b) const { return order_.is_before(a.id, b.id); }
@@ -636,6 +647,7 @@ class module {
     (void)l;
     block_parent_.push_back(parent);
     block_args_.emplace_back();
+    block_explicit_.push_back(0);
     return block_ref{static_cast<std::uint32_t>(block_parent_.size() - 1)};
   }
 
@@ -737,6 +749,7 @@ class module {
   // blocks
   std::vector<op_ref> block_parent_;
   std::vector<std::vector<value_ref>> block_args_;
+  std::vector<std::uint8_t> block_explicit_;  // explicit_block()
 
   // the undo journal (see "transactions")
   std::vector<undo_entry> journal_;

@@ -971,6 +971,7 @@ class text_parser {
       std::vector<type_ref> ts;
       for (auto a : oargs) ts.push_back(m_.type(a));
       const auto nb = m_.add_region(op, ts);
+      m_.set_explicit_block(nb, m_.explicit_block(ob));
       for (std::size_t i = 0; i < oargs.size(); ++i) {
         const auto na = m_.arguments(nb)[i], oa = m_.arguments(ob)[i];
         m_.set_arg_name_hint(na, m_.arg_name_hint(oa));
@@ -1104,7 +1105,10 @@ class text_parser {
     const auto b = m_.add_region(op);
     open_region_scope();
     skip_ws();
-    if (peek() == '^') parse_block_header(b, nullptr);
+    if (peek() == '^') {
+      parse_block_header(b, nullptr);
+      m_.set_explicit_block(b, true);  // `({ ^bb0: })` is one empty block, `({ })` none
+    }
     parse_block_body(block_context{b, false, false}, open);
     close_region_scope();
     leave_region();
@@ -1196,8 +1200,7 @@ class text_parser {
     skip_ws();
     std::string visibility;
     if (at_word("private") || at_word("public") || at_word("nested")) {
-      const auto w = lex_bare_id();
-      if (w != "public") visibility = std::string(w);
+      visibility = std::string(lex_bare_id());  // kept as written: mlir-opt prints an explicit `public`
       skip_ws();
     }
     if (peek() != '@') fail(pos_, "expected valid '@'-identifier for symbol name");
@@ -1444,7 +1447,7 @@ class text_parser {
       const auto v = string_value(*vis_e);
       if (v != "\"private\"" && v != "\"nested\"" && v != "\"public\"")
         fail(vis_e->value_at, "'sym_visibility' must be \"private\", \"nested\" or \"public\"");
-      f.visibility = v == "\"public\"" ? std::string() : v.substr(1, v.size() - 2);
+      f.visibility = v.substr(1, v.size() - 2);  // "public" too: mlir-opt prints it back
     }
     f.result_types = ft.results;
     f.result_attrs.assign(ft.results.size(), std::string());

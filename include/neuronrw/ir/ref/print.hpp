@@ -390,6 +390,9 @@ class printer {
         append_loc(out, m_.arg_loc_text(args[i]));
       }
       out += "):\n";
+    } else if (m_.explicit_block(b) && m_.empty(b)) {
+      out.append(indent, ' ');  // a region holding one empty block, as mlir-opt prints it
+      out += "^bb0:\n";
     }
     for (auto o : m_.ops(b)) print_op(out, o, indent + 2, false);
     out.append(indent, ' ');

@@ -105,11 +105,13 @@ inline void clone_block_ops(module& m, block_ref src, block_ref dst, value_map& 
       std::vector<type_ref> arg_types;
       for (auto a : m.arguments(sb)) arg_types.push_back(m.type(a));
       auto db = m.add_region(c, arg_types);
+      m.set_explicit_block(db, m.explicit_block(sb));
       auto sargs = m.arguments(sb);
       auto dargs = m.arguments(db);
       for (std::size_t i = 0; i < sargs.size(); ++i) {
         map[sargs[i].id] = dargs[i].id;
         m.set_arg_name_hint(dargs[i], m.arg_name_hint(sargs[i]));
+        m.set_arg_loc_text(dargs[i], m.arg_loc_text(sargs[i]));
       }
       clone_block_ops(m, sb, db, map);
     }

@@ -1,8 +1,8 @@
 // neuronrw/ir/ref/symbols.hpp — symbol definitions and references of the reference IR, read out
 // of the attribute and property texts it stores verbatim: which symbol a top-level op defines,
-// and every `@name` an attribute text refers to. The verifier checks the symbol table with them
-// and the rewrites (rewrite.hpp: has_symbol) ask the same question, so the two cannot disagree
-// about what is a symbol.
+// and which symbol a known symbol use (a call's callee, a composite's decomposition) names. The
+// verifier checks the symbol table with them and the rewrites (rewrite.hpp: has_symbol) ask the
+// same question, so the two cannot disagree about what is a symbol.
 //
 //   defined_symbol(m, op) -> std::optional<std::string>        plain name, or nullopt
 //   referenced_symbol(attribute_value) -> std::optional<std::string>   `@a::@b` -> "a"
@@ -35,37 +35,17 @@ inline std::optional<std::string> read_symbol_name(std::string_view text, std::s
   return std::string(text.substr(b, i - b));
 }
 
-/// Calls f(root_name) for every symbol reference outside string literals; for `@a::@b` only
-/// the root `a` is reported. One pass over the text.
-template <class F>
-void for_each_symbol_ref(std::string_view text, F&& f) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    char c = text[i];
-    if (c == '"') {
-      i = scan_mlir_string_literal(text, i).end;
-    } else if (c == '@') {
-      ++i;
-      auto name = read_symbol_name(text, i);
-      if (!name) continue;
-      f(*name);
-      // Nested components name symbols inside the root's table, not the module's.
-      while (i + 2 < text.size() && text.substr(i, 3) == "::@") {
-        i += 3;
-        if (!read_symbol_name(text, i)) break;
-      }
-    } else {
-      ++i;
-    }
-  }
-}
-
-/// The string value of key `key` at the outer level of an attribute dictionary text, where the
-/// text is `{...}`, `<{...}>` or a bare `k = v, ...` list: `sym_name = "f"` → "f". One pass.
-inline std::optional<std::string> find_dict_string(std::string_view text, std::string_view key) {
+/// Where the value of key `key` starts at the outer level of an attribute dictionary text (the
+/// text is `{...}`, `<{...}>` or a bare `k = v, ...` list), or npos. Keys of nested dictionaries
+/// and text inside string literals never match. One pass.
+inline std::size_t find_dict_value(std::string_view text, std::string_view key) {
   int depth = 0;  // counts ( [ { only: '<' '>' also occur unbalanced in `->`
   char prev = '{';  // last significant character seen
   std::size_t i = 0;
+  auto blanks = [&](std::size_t j) {
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t' || text[j] == '\r')) ++j;
+    return j;
+  };
   while (i < text.size()) {
     char c = text[i];
     if (c == '"') {
@@ -79,25 +59,27 @@ inline std::optional<std::string> find_dict_string(std::string_view text, std::s
       auto b = i;
       while (i < text.size() && mlir_is_bare_id_char(text[i])) ++i;
       auto word = text.substr(b, i - b);
-      auto j = i;
-      while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
-      if (word == key && j < text.size() && text[j] == '=') {
-        ++j;
-        while (j < text.size() && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t')) ++j;
-        if (j < text.size() && text[j] == '"') return read_mlir_string_literal(text, j);
-        return std::nullopt;
-      }
+      auto j = blanks(i);
+      if (word == key && j < text.size() && text[j] == '=') return blanks(j + 1);
       prev = 'a';
       continue;
     }
     if (c != ' ' && c != '\n' && c != '\t' && c != '\r') prev = c;
     ++i;
   }
-  return std::nullopt;
+  return std::string_view::npos;
 }
 
-/// The root name of the symbol reference at the outer level of `text` under `key`
-/// (`callee = @g` → "g"), for properties; or of a whole attribute value (`@g`).
+/// The string value of key `key` at the outer level of an attribute dictionary text:
+/// `sym_name = "f"` → "f"; nullopt when absent or not a string.
+inline std::optional<std::string> find_dict_string(std::string_view text, std::string_view key) {
+  auto j = find_dict_value(text, key);
+  if (j >= text.size() || text[j] != '"') return std::nullopt;
+  return read_mlir_string_literal(text, j);
+}
+
+/// The root name of the symbol reference (`@a::@b` → "a") an attribute value starts with
+/// (leading blanks allowed), or nullopt.
 inline std::optional<std::string> leading_symbol(std::string_view value) {
   std::size_t i = 0;
   while (i < value.size() && (value[i] == ' ' || value[i] == '\t' || value[i] == '\n')) ++i;
@@ -105,19 +87,13 @@ inline std::optional<std::string> leading_symbol(std::string_view value) {
   ++i;
   return read_symbol_name(value, i);
 }
+
+/// The root name of the symbol reference under key `key` at the outer level of a dictionary
+/// text (`callee = @g` → "g"), for properties; nullopt when absent or not a symbol reference.
 inline std::optional<std::string> find_dict_symbol(std::string_view text, std::string_view key) {
-  // The key is searched textually but only where it starts a `key = @...` entry; the callee
-  // property of func.call is the only use, and its dictionary has no nested entries.
-  std::size_t pos = 0;
-  while ((pos = text.find(key, pos)) != std::string_view::npos) {
-    bool starts = pos == 0 || !mlir_is_bare_id_char(text[pos - 1]);
-    auto j = pos + key.size();
-    pos = j;
-    if (!starts || (j < text.size() && mlir_is_bare_id_char(text[j]))) continue;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n')) ++j;
-    if (j < text.size() && text[j] == '=') return leading_symbol(text.substr(j + 1));
-  }
-  return std::nullopt;
+  auto j = find_dict_value(text, key);
+  if (j >= text.size()) return std::nullopt;
+  return leading_symbol(text.substr(j));
 }
 
 }  // namespace symbols_detail

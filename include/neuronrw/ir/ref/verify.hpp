@@ -55,20 +55,24 @@
 //                     operand number I
 //        'func.call' op incorrect number of results for callee
 //        'func.call' op result type mismatch at index I
-//   8. Every symbol reference `@name` / `@"quoted name"` (for `@a::@b`, its root `@a`) in an op's
-//      attribute values, properties text and a function's argument/result attributes, outside
-//      string literals, names a top-level symbol:
+//   8. The `decomposition` of a `stablehlo.composite` (attribute or property; for `@a::@b`, its
+//      root `@a`) names a top-level symbol:
 //        '@F' does not reference a valid symbol
-//      (a func.call's own callee is left to rule 7, so it is reported once). The module's own
-//      name (`module @m`) is accepted as a root too: `@m::@f` is how a nested module's symbols
-//      are named from outside, and this module may be nested by whoever reads it.
+//      The module's own name (`module @m`) is accepted as a root too: `@m::@f` is how a nested
+//      module's symbols are named from outside, and this module may be nested by whoever reads
+//      it. Symbol references are checked where MLIR checks them: a func.call's callee (rule 7)
+//      and the composite's decomposition (stablehlo-opt verifies it; FusionToComposite and the
+//      composite consumers resolve it). Every other `@name` inside attribute or properties text
+//      (`#sdy.sharding<@mesh, ...>`, `{target = @elsewhere}`, a call's other attributes) is
+//      opaque, as it is to mlir-opt for ops that declare no symbol uses.
 //
 // Where we are stricter than mlir-opt (deliberately: the reference IR has no op registry, so it
 // cannot know which unknown op is exempt, and its passes rely on SSA order in every block):
 // rule 3 applies to unregistered ops, which mlir-opt lets end with any op (or with no op after
 // block arguments); rule 4's dominance applies in every block, while mlir-opt treats the module
 // body and the regions of unregistered ops as graph regions (forward references allowed);
-// rule 8 checks the attributes of any op, which mlir-opt only does for symbol users it knows;
+// rule 8 checks a `stablehlo.composite`'s decomposition, which mlir-opt (no StableHLO dialect)
+// leaves unchecked while stablehlo-opt checks it;
 // a function ending in an unregistered terminator (`"x.yield"`) is rejected by rule 2.
 // tests/corpus/invalid/ holds one case of each, marked `// mlir-opt: accepts: WHY`.
 //
@@ -106,7 +110,6 @@ namespace verify_detail {
 
 // Symbol texts are read with ir/ref/symbols.hpp, string literals with neuronrw/mlir_string.hpp.
 using symbols_detail::find_dict_symbol;
-using symbols_detail::for_each_symbol_ref;
 using symbols_detail::leading_symbol;
 
 inline std::string_view type_text_or_null(const module& m, type_ref t) {
@@ -347,21 +350,15 @@ class verifier {
     }
   }
 
+  /// Rule 8: the `decomposition` of a `stablehlo.composite` (attribute or property) names a
+  /// top-level symbol. Every other `@name` in attribute or properties text is opaque.
   void check_symbol_refs(op_ref op) {
-    std::optional<std::string> callee;
-    if (m_.name(op) == "func.call") callee = callee_of(op);
-    auto check = [&](const std::string& name) {
-      if (callee && name == *callee) return;
-      if (!symbols_.contains(name) && (module_symbol_.empty() || name != module_symbol_))
-        error(op, quote(symbol_ref_text(name)) + " does not reference a valid symbol");
-    };
-    for (const auto& a : m_.attributes(op)) for_each_symbol_ref(a.value, check);
-    for_each_symbol_ref(m_.properties_text(op), check);
-    if (m_.is_function(op)) {
-      const auto& fi = m_.function(op);
-      for (const auto& t : fi.arg_attrs) for_each_symbol_ref(t, check);
-      for (const auto& t : fi.result_attrs) for_each_symbol_ref(t, check);
-    }
+    if (m_.name(op) != "stablehlo.composite") return;
+    std::optional<std::string> name;
+    if (auto* a = m_.find_attribute(op, "decomposition")) name = leading_symbol(a->value);
+    else name = find_dict_symbol(m_.properties_text(op), "decomposition");
+    if (name && !symbols_.contains(*name) && (module_symbol_.empty() || *name != module_symbol_))
+      error(op, quote(symbol_ref_text(*name)) + " does not reference a valid symbol");
   }
 
   const module& m_;
