@@ -264,11 +264,27 @@ class Gen:
                           "d.\\22quoted\\22", "x.op_1"])
         text = " " * indent
         group = None
+        split_names = []
         if nres and self.chance(0.08):
             pass  # results nobody names: mlir-opt numbers them all the same
         elif nres == 1:
             group = self.fresh(st)
             text += group + (":1" if self.chance(0.1) else "") + " = "
+        elif nres > 1 and self.chance(0.3):
+            # `%p, %q:2 = ...`: groups of one op's results, each named on its own
+            sizes, left = [], nres
+            while left:
+                k = self.r.randint(1, left)
+                sizes.append(k)
+                left -= k
+            parts, i = [], 0
+            for k in sizes:
+                g = self.fresh(st)
+                parts.append(g if k == 1 else "%s:%d" % (g, k))
+                for j in range(k):
+                    split_names.append((g if k == 1 else "%s#%d" % (g, j), res_types[i]))
+                    i += 1
+            text += ", ".join(parts) + " = "
         elif nres > 1:
             group = self.fresh(st)
             text += "%s:%d = " % (group, nres)
@@ -276,6 +292,8 @@ class Gen:
         if self.chance(0.3):
             entries = self.dict_entries(names, 1, r.randint(0, 3))
             text += " <{" + ", ".join(entries) + "}>"
+        elif self.chance(0.03):
+            text += " <#a0>"  # properties through an alias of a dictionary
         region_text = None
         if depth < 3 and self.chance(0.2):
             region_text = self.region(list(scope), st, indent, names, funcs, depth + 1)
@@ -293,6 +311,7 @@ class Gen:
             scope.append((group, res_types[0]))
         for i in range(nres if group is not None and nres > 1 else 0):
             scope.append(("%s#%d" % (group, i), res_types[i]))
+        scope.extend(split_names)
 
     def call_op(self, scope, st, block_ops, indent, names, funcs, in_function_body):
         fn = self.pick(funcs)
@@ -484,6 +503,16 @@ class Gen:
         body = "\n".join(tops)
         if self.chance(0.3):
             body = body.replace("tensor<4x?xf32>", "!t0")
+        resources = None
+        if self.chance(0.08):
+            # a blob in the file metadata dictionary, named by dense_resource (alignment 4, then
+            # two f32 ones); mlir-opt prints the blob only while something names it
+            used = self.chance(0.8)
+            body += '\n  %%blob = "x.const"() {value = dense_resource<%s> : tensor<2xf32>} : () -> tensor<2xf32>' % (
+                "weights" if used else "__elided__")
+            resources = self.pick([
+                '{-#\n  dialect_resources: {\n    builtin: {\n      weights: "0x040000000000803F0000803F"\n    }\n  }\n#-}',
+                '{-# dialect_resources: {builtin: {weights: "0x040000000000803F0000803F", unused: "0x0400000000000000"}} #-}'])
         head = ""
         k = r.randint(0, 9)
         mod_loc = self.loc(0.3)
@@ -514,7 +543,10 @@ class Gen:
                 pre.append(aliases[3 + i])
         if "!t0" in text and "!t0 = " not in "\n".join(pre):
             pre.append(aliases[6])
-        return "\n".join(pre + [text]) + "\n"
+        post = [resources] if resources else []
+        if resources and self.chance(0.3):
+            pre, post = pre + post, []  # the dictionary may come anywhere at the top level
+        return "\n".join(pre + [text] + post) + "\n"
 
 
 # ----------------------------------------------------------------------------- running the tools

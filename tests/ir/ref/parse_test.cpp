@@ -317,6 +317,29 @@ TEST_CASE("a region with one empty block stays apart from a region with no block
   CHECK(ref::print(m).find("\"x.labelled\"() ({\n    ^bb0:\n    })") != std::string::npos);
 }
 
+TEST_CASE("the file metadata dictionary (resource blobs) is kept and printed after the module") {
+  // mlir-opt keeps `{-# dialect_resources: ... #-}` and prints it after the module; the blob
+  // is what `dense_resource<weights>` means, so dropping it would change the module.
+  auto r = parse_ok(
+      "{-#\n  dialect_resources: {\n    builtin: {\n      weights: \"0x040000000000803F\"\n    }\n  }\n#-}\n"
+      "\"x.c\"() {v = dense_resource<weights> : tensor<1xf32>} : () -> ()\n");
+  const std::string printed =
+      "module {\n  \"x.c\"() {v = dense_resource<weights> : tensor<1xf32>} : () -> ()\n}\n"
+      "{-#\n  dialect_resources: { builtin: { weights: \"0x040000000000803F\" } }\n#-}\n";
+  CHECK(r.value->file_metadata == "dialect_resources: { builtin: { weights: \"0x040000000000803F\" } }");
+  CHECK(ref::print(*r.value) == printed);
+  CHECK(ref::print(*parse_ok(printed).value) == printed);
+  // A '#-}' inside a string does not end it; a missing end and a second dictionary are errors.
+  CHECK(parse_ok("module {\n}\n{-# x: {k: \"#-}\"} #-}\n").value->file_metadata == "x: {k: \"#-}\"}");
+  auto open = ref::parse("module {\n}\n{-# x: {k: \"v\"}\n", "t.mlir");
+  REQUIRE_FALSE(open.ok());
+  CHECK(open.error.str() == "t.mlir:3:1: error: expected '#-}' to end the file metadata dictionary");
+  auto twice = ref::parse("{-# a: {} #-}\nmodule {\n}\n{-# b: {} #-}\n", "t.mlir");
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.error.str() ==
+        "t.mlir:4:1: error: a second file metadata dictionary ('{-# ... #-}') is not supported by the reference IR");
+}
+
 TEST_CASE("generic func forms give the same module as the pretty forms") {
   auto generic = parse_ok(
       "\"builtin.module\"() <{sym_name = \"m\"}> ({\n"

@@ -812,6 +812,30 @@ TEST_CASE("a stablehlo.composite's decomposition must name a symbol, as attribut
                 "t.mlir:5:3: error: '@\"also gone\"' does not reference a valid symbol"});
 }
 
+TEST_CASE("a call inside an unknown op's region resolves in the module (more lenient than mlir-opt)") {
+  // func.func @g() { return }
+  // func.func @f() {
+  //   "x.op"() ({
+  //     func.call @g() : () -> ()
+  //     "x.yield"() : () -> ()
+  //   }) : () -> ()
+  //   return
+  // }
+  // mlir-opt: "4:5: error: 'func.call' op 'g' does not reference a valid function": an op with
+  // one region and no dialect may be a symbol table, so it looks @g up in x.op's region.
+  // docs/reference-ir.md lists this as the one place the verifier is more lenient.
+  builder t;
+  auto g = t.func("g", {}, {}, {1, 1});
+  t.ret(t.body(g), {}, {1, 18});
+  auto f = t.func("f", {}, {}, {2, 1});
+  auto x = t.op(t.body(f), "x.op", {}, {}, {3, 3});
+  auto xb = t.m.add_region(x);
+  t.call(xb, "g", {}, {}, {4, 5});
+  t.op(xb, "x.yield", {}, {}, {5, 5});
+  t.ret(t.body(f), {}, {7, 3});
+  CHECK(messages(t.m).empty());
+}
+
 TEST_CASE("a call's callee is checked by rule 7 only; its other symbol attributes are opaque") {
   builder t;
   auto f = t.func("f", {}, {}, {1, 1});

@@ -136,6 +136,10 @@ class module {
   std::string attributes_text;               ///< "{...}" or empty
   std::string module_loc_text;               ///< trailing "loc(...)" of the module or empty
   std::vector<std::string> alias_definitions;  ///< "#loc1 = loc(...)", "!t = i32" in input order
+  /// The file metadata dictionary's entries, the text between `{-#` and `#-}`
+  /// (`dialect_resources: {...}`, `external_resources: {...}`: the blobs `dense_resource<...>`
+  /// names), or empty. Printed after the module, where mlir-opt prints it.
+  std::string file_metadata;
   std::string source_name;                   ///< file name used in diagnostics
 
   // ---------------------------------------------------------------- creating ops

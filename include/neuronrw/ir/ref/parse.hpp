@@ -723,6 +723,10 @@ class text_parser {
         parse_alias();
         continue;
       }
+      if (src_.substr(pos_, 3) == "{-#") {
+        parse_file_metadata();
+        continue;
+      }
       if (module_done) fail(pos_, "unexpected " + describe_here() + " after the module");
       if (!implicit && at_word("module")) {
         parse_module_pretty();
@@ -739,6 +743,20 @@ class text_parser {
       parse_operation(block_context{m_.body(), false, true});
     }
     pop_isolated_scope();
+  }
+
+  /// `{-# entries #-}`: the file metadata dictionary (resource blobs), kept verbatim.
+  void parse_file_metadata() {
+    const std::size_t start = pos_;
+    if (!m_.file_metadata.empty())
+      fail(start, "a second file metadata dictionary ('{-# ... #-}') is not supported by the reference IR");
+    pos_ += 3;
+    const std::size_t b = pos_;
+    // Balanced like any attribute text, up to the '#' of the closing `#-}`.
+    scan_balanced("#", false);
+    if (src_.substr(pos_, 3) != "#-}") fail(start, "expected '#-}' to end the file metadata dictionary");
+    m_.file_metadata = clean(b, pos_);
+    pos_ += 3;
   }
 
   /// `#name = attribute` or `!name = type`, up to the end of its line (or of its brackets).

@@ -92,6 +92,11 @@ class printer {
     out += '}';
     append_loc(out, m_.module_loc_text);
     out += '\n';
+    if (!m_.file_metadata.empty()) {  // after the module, as mlir-opt prints it
+      out += "{-#\n  ";
+      out += m_.file_metadata;
+      out += "\n#-}\n";
+    }
   }
 
   /// One op (with its region) at indentation 0, named as in the whole module; no final newline.

@@ -74,7 +74,9 @@
 // rule 8 checks a `stablehlo.composite`'s decomposition, which mlir-opt (no StableHLO dialect)
 // leaves unchecked while stablehlo-opt checks it;
 // a function ending in an unregistered terminator (`"x.yield"`) is rejected by rule 2.
-// tests/corpus/invalid/ holds one case of each, marked `// mlir-opt: accepts: WHY`.
+// docs/reference-ir.md ("The verifier against mlir-opt's") names a test of each. One check is
+// more lenient: a func.call inside an unknown op's region resolves in the module, where mlir-opt
+// looks it up in that op's region (an op with one region and no dialect may be a symbol table).
 //
 // Robustness: ops that were erased or detached are not walked, nor are ops in blocks that are
 // not reachable from the module body; a reachable use of a value they define is reported by
