@@ -2,8 +2,8 @@
 // function, printed in the generic form (mlir-opt has no StableHLO or Shardy dialect): module
 // attributes, a Shardy mesh as a top-level symbol and `#sdy.sharding<@mesh, ...>` naming it,
 // `mhlo.sharding` / `jax.result_info` argument and result attributes, an explicit `public`,
-// properties-form collectives, and named, callsite and fused locations with aliases after the
-// module (where mlir-opt prints them).
+// properties-form collectives, named, callsite and fused locations with aliases after the
+// module (where mlir-opt prints them), and a constant held as a resource blob.
 #loc1 = loc("x")
 #loc2 = loc("/src/model.py":41:10)
 module @jit_train_step attributes {jax.uses_shape_polymorphism = false, mhlo.frontend_attributes = {xla.sdy.use_tuple_args = "t"}, mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
@@ -18,6 +18,7 @@ module @jit_train_step attributes {jax.uses_shape_polymorphism = false, mhlo.fro
       "stablehlo.return"(%6) : (tensor<f32>) -> () loc(#loc7)
     }) : (tensor<8x64xf32>) -> tensor<4x64xf32> loc(#loc8)
     %4 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32> loc(#loc)
+    %8 = "stablehlo.constant"() <{value = dense_resource<params> : tensor<2xf32>}> : () -> tensor<2xf32> loc(#loc)
     %5 = "stablehlo.reduce"(%3, %4) <{dimensions = array<i64: 0, 1>}> ({
     ^bb0(%arg2: tensor<f32> loc("loss"("/src/model.py":52:9)), %arg3: tensor<f32> loc("loss"("/src/model.py":52:9))):
       %6 = "stablehlo.add"(%arg2, %arg3) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc(#loc9)
@@ -36,3 +37,10 @@ module @jit_train_step attributes {jax.uses_shape_polymorphism = false, mhlo.fro
 #loc8 = loc("reduce_scatter"("/src/parallel.py":20:4 to 20:30))
 #loc9 = loc("loss"("/src/model.py":52:9))
 #loc10 = loc(callsite(#loc1 at #loc3))
+{-#
+  dialect_resources: {
+    builtin: {
+      params: "0x040000000000803F00000040"
+    }
+  }
+#-}
