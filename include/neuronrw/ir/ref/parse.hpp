@@ -547,29 +547,73 @@ class text_parser {
     if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected valid '@'-identifier for symbol name");
     return std::string(lex_bare_id());
   }
-  /// `@a` or `@a::@b`, the cursor on '@'; returns its text.
-  std::string parse_symbol_ref() {
-    const std::size_t b = pos_;
-    for (;;) {
-      ++pos_;
-      parse_symbol_name();
-      if (peek() == ':' && peek(1) == ':' && peek(2) == '@') {
-        pos_ += 2;
-        continue;
-      }
-      return std::string(src_.substr(b, pos_ - b));
-    }
-  }
-  /// The value of `e` (re-read from the source) is exactly one symbol reference.
-  void check_symbol_ref_value(const dict_entry& e) {
+  /// The value of `e` (re-read from the source) is exactly one flat symbol reference (`@f`, not
+  /// `@f::@g`), as a func.call's callee must be.
+  void check_flat_symbol_ref_value(const dict_entry& e, std::string_view op_name) {
     const std::size_t save = pos_;
     pos_ = e.value_at;
     if (peek() != '@') fail(pos_, "expected a symbol reference for '" + e.name + "'");
-    parse_symbol_ref();
+    ++pos_;
+    parse_symbol_name();
+    if (peek() == ':' && peek(1) == ':' && peek(2) == '@')
+      fail(e.value_at, "'" + std::string(op_name) + "' op attribute '" + e.name +
+                           "' failed to satisfy constraint: flat symbol reference attribute");
     skip_ws();
     if (pos_ < e.value_end) fail(pos_, "unexpected text after the symbol reference");
     pos_ = save;
   }
+  /// `no_inline` of func.func and func.call is a unit attribute: bare, `= unit`, or an alias.
+  void check_unit_value(const dict_entry& e, std::string_view op_name) const {
+    if (!is_unit_value(e))
+      fail(e.value_at, "'" + std::string(op_name) + "' op attribute '" + e.name +
+                           "' failed to satisfy constraint: unit attribute");
+  }
+  static bool is_unit_value(const dict_entry& e) noexcept {
+    return e.value.empty() || e.value == "unit" || e.value.starts_with('#');
+  }
+  /// `{k = v, k2}` of `es`, for a dictionary some of whose entries the parser consumed.
+  static std::string dict_text_of(const std::vector<dict_entry>& es) {
+    if (es.empty()) return {};
+    std::string t = "{";
+    for (const auto& e : es) {
+      if (t.size() > 1) t += ", ";
+      t += e.name;
+      if (!e.value.empty()) t += " = " + e.value;
+    }
+    return t + "}";
+  }
+  /// The attributes of a registered op written in the generic form, read as MLIR reads them:
+  /// an inherent attribute (a name in `inherent`) may come as a property or in the attribute
+  /// dictionary and the property wins; a property that is no inherent attribute of the op is
+  /// dropped, as mlir-opt drops it. Returns the dictionary's entries in order, each inherent
+  /// one replaced by its property when there is one, then the inherent properties the
+  /// dictionary does not name, in property order.
+  static std::vector<dict_entry> merge_inherent(std::vector<dict_entry>&& props, std::vector<dict_entry>&& attrs,
+                                                std::initializer_list<std::string_view> inherent) {
+    auto is_inherent = [&](const std::string& n) {
+      return std::find(inherent.begin(), inherent.end(), n) != inherent.end();
+    };
+    std::vector<dict_entry> out;
+    out.reserve(props.size() + attrs.size());
+    std::vector<bool> used(props.size(), false);
+    for (auto& a : attrs) {
+      std::size_t i = 0;
+      if (is_inherent(a.name))
+        while (i < props.size() && props[i].name != a.name) ++i;
+      else
+        i = props.size();
+      if (i < props.size()) {
+        used[i] = true;
+        out.push_back(std::move(props[i]));
+      } else {
+        out.push_back(std::move(a));
+      }
+    }
+    for (std::size_t i = 0; i < props.size(); ++i)
+      if (!used[i] && is_inherent(props[i].name)) out.push_back(std::move(props[i]));
+    return out;
+  }
+
   /// The value of `e` (re-read from the source) is exactly one string literal; returns it with
   /// its quotes.
   std::string string_value(const dict_entry& e) {
@@ -728,7 +772,7 @@ class text_parser {
         continue;
       }
       if (module_done) fail(pos_, "unexpected " + describe_here() + " after the module");
-      if (!implicit && at_word("module")) {
+      if (!implicit && (at_word("module") || at_word("builtin.module"))) {
         parse_module_pretty();
         module_done = true;
         continue;
@@ -781,8 +825,9 @@ class text_parser {
     m_.alias_definitions.push_back(std::move(def));
   }
 
+  /// `[builtin.]module [@name] [attributes {...}] { ... } [loc]`.
   void parse_module_pretty() {
-    pos_ += 6;
+    pos_ += at_word("module") ? 6 : 14;
     skip_ws();
     if (peek() == '@') {
       ++pos_;
@@ -795,7 +840,7 @@ class text_parser {
       if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
       const std::size_t b = pos_;
       auto es = parse_dict();
-      m_.attributes_text = es.empty() ? std::string() : clean(b, pos_);
+      set_module_attributes(std::move(es), b, pos_, false);
       skip_ws();
     }
     if (peek() != '{' || eof()) fail(pos_, "expected '{' to begin the module body");
@@ -805,19 +850,36 @@ class text_parser {
     m_.module_loc_text = parse_optional_loc();
   }
 
+  /// The module's attribute dictionary `es` (its text is [b, e)): a
+  /// `sym_name` in it names the module, as in MLIR, where it is the op's inherent attribute
+  /// (`module @m attributes {sym_name = "n"}` is module @n); `sym_visibility` stays an entry,
+  /// which is where mlir-opt prints it. The text is kept as written unless an entry was taken
+  /// out or `rebuilt` (entries merged from properties).
+  void set_module_attributes(std::vector<dict_entry> es, std::size_t b, std::size_t e, bool rebuilt) {
+    for (auto it = es.begin(); it != es.end(); ++it)
+      if (it->name == "sym_name") {
+        m_.sym_name = symbol_from_string(*it);
+        es.erase(it);
+        rebuilt = true;
+        break;
+      }
+    for (const auto& x : es)
+      if (x.name == "sym_visibility" && !x.value.starts_with('#')) string_value(x);  // a string, as MLIR requires
+    m_.attributes_text = es.empty() ? std::string() : rebuilt ? dict_text_of(es) : clean(b, e);
+  }
+
   void parse_module_generic() {
+    const std::size_t start = pos_;
     pos_ += 16;
     expect('(', "expected '(' to start the operand list");
     expect(')', "'builtin.module' takes no operands");
     skip_ws();
+    std::vector<dict_entry> props;
     if (peek() == '<') {
       ++pos_;
       skip_ws();
       if (peek() != '{') fail(pos_, "expected '{' to begin the properties of 'builtin.module'");
-      for (auto& e : parse_dict()) {
-        if (e.name != "sym_name") fail(e.name_at, "unsupported property '" + e.name + "' of 'builtin.module'");
-        m_.sym_name = symbol_from_string(e);
-      }
+      props = parse_dict();
       expect('>', "expected '>' to close the properties");
     }
     expect('(', "expected '(' before the region of 'builtin.module'");
@@ -832,6 +894,8 @@ class text_parser {
       skip_ws();
       if (peek() != ':') fail(pos_, "expected ':' after block name");
       ++pos_;
+    } else if (peek() == '}') {
+      fail(start, "'builtin.module' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks");
     }
     parse_block_body(block_context{m_.body(), false, true}, open);
     skip_ws();
@@ -842,12 +906,16 @@ class text_parser {
     }
     expect(')', "expected ')' after the region");
     skip_ws();
+    std::vector<dict_entry> attrs;
+    std::size_t b = pos_, e = pos_;
     if (peek() == '{') {
-      const std::size_t b = pos_;
-      auto es = parse_dict();
-      m_.attributes_text = es.empty() ? std::string() : clean(b, pos_);
+      attrs = parse_dict();
+      e = pos_;
       skip_ws();
     }
+    const bool had_props = !props.empty();
+    auto es = merge_inherent(std::move(props), std::move(attrs), {"sym_name", "sym_visibility"});
+    set_module_attributes(std::move(es), b, e, had_props);
     if (peek() != ':') fail(pos_, "expected ':' followed by operation type");
     ++pos_;
     auto f = parse_function_type();
@@ -969,7 +1037,8 @@ class text_parser {
       }
       if (id == "return" || id == "call")
         fail(name_at, "'" + std::string(id) + "' needs the 'func.' prefix outside a function body");
-      if (id == "module") fail(name_at, "nested modules are not supported by the reference IR");
+      if (id == "module" || id == "builtin.module")
+        fail(name_at, "nested modules are not supported by the reference IR");
       fail(name_at, "custom op '" + std::string(id) +
                         "' is not supported by the reference IR (write it in the generic form)");
     }
@@ -1083,28 +1152,31 @@ class text_parser {
       for (std::size_t i = 0; i < f.results.size(); ++i) m_.set_type(m_.result(op, i), f.results[i]);
     }
     if (is_call) {
-      std::vector<dict_entry> rest;
+      std::vector<dict_entry> pes;
       if (!props.empty()) {
         const std::size_t save = pos_;
         pos_ = props_at + 1;
         skip_ws();
         if (peek() != '{') fail(pos_, "expected a dictionary of properties for 'func.call'");
-        rest = parse_dict();
+        pes = parse_dict();
         skip_ws();
         if (pos_ + 1 < props_end) fail(pos_, "unexpected text after the properties of 'func.call'");
         pos_ = save;
       }
-      for (auto& e : attrs) rest.push_back(std::move(e));
+      // func.call's inherent attributes (LLVM 22): callee, arg_attrs, res_attrs, no_inline.
+      auto rest = merge_inherent(std::move(pes), std::move(attrs), {"callee", "arg_attrs", "res_attrs", "no_inline"});
       std::vector<attribute> as;
       for (auto& e : rest)
         if (e.name == "callee") {
-          check_symbol_ref_value(e);
+          check_flat_symbol_ref_value(e, "func.call");
           as.push_back(attribute{e.name, e.value});
         }
       if (as.empty()) fail(name_at, "'func.call' requires a 'callee' symbol reference");
-      if (as.size() > 1) fail(name_at, "'func.call' has two 'callee' attributes");
-      for (auto& e : rest)
-        if (e.name != "callee") as.push_back(attribute{std::move(e.name), std::move(e.value)});
+      for (auto& e : rest) {
+        if (e.name == "callee") continue;
+        if (e.name == "no_inline") check_unit_value(e, "func.call");
+        as.push_back(attribute{std::move(e.name), std::move(e.value)});
+      }
       m_.attributes(op) = std::move(as);
     } else {
       m_.attributes(op) = to_attributes(std::move(attrs));
@@ -1183,7 +1255,12 @@ class text_parser {
                   std::uint64_t bound) {
     skip_ws();
     if (peek() != '@') fail(pos_, "expected symbol reference to the callee");
-    auto callee = parse_symbol_ref();
+    const std::size_t callee_at = pos_;
+    ++pos_;
+    parse_symbol_name();
+    if (peek() == ':' && peek(1) == ':' && peek(2) == '@')
+      fail(callee_at, "'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference attribute");
+    std::string callee(src_.substr(callee_at, pos_ - callee_at));
     skip_ws();
     if (peek() != '(') fail(pos_, "expected '(' to start the operand list");
     auto uses = parse_operand_list();
@@ -1191,7 +1268,12 @@ class text_parser {
     std::vector<attribute> attrs{attribute{"callee", std::move(callee)}};
     if (peek() == '{') {
       for (auto& e : parse_dict()) {
-        if (e.name == "callee") fail(e.name_at, "duplicate key 'callee' in dictionary attribute");
+        if (e.name == "no_inline") check_unit_value(e, "func.call");
+        if (e.name == "callee") {  // the dictionary's callee replaces the written one, as in MLIR
+          check_flat_symbol_ref_value(e, "func.call");
+          attrs.front().value = std::move(e.value);
+          continue;
+        }
         attrs.push_back(attribute{std::move(e.name), std::move(e.value)});
       }
       skip_ws();
@@ -1298,11 +1380,16 @@ class text_parser {
       }
       skip_ws();
     }
+    std::vector<std::string> arg_attrs;
+    for (auto& a : args) arg_attrs.push_back(a.attrs);
     if (at_word("attributes")) {
+      const std::size_t attributes_at = pos_;
       pos_ += 10;
       skip_ws();
       if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
-      m_.attributes(op) = to_attributes(parse_dict());
+      auto es = parse_dict();
+      take_signature_attributes(es, start, attributes_at, arg_attrs, result_attrs);
+      m_.attributes(op) = to_attributes(std::move(es));
       skip_ws();
     }
     {
@@ -1311,7 +1398,7 @@ class text_parser {
       f.visibility = std::move(visibility);
       f.result_types = std::move(results);
       f.result_attrs = std::move(result_attrs);
-      for (auto& a : args) f.arg_attrs.push_back(a.attrs);
+      f.arg_attrs = std::move(arg_attrs);
     }
     if (peek() == '{' && !eof()) {
       if (!args.empty() && !named) fail(pos_, "a function body needs named arguments ('%name: type')");
@@ -1336,6 +1423,40 @@ class text_parser {
       for (auto& a : args) f.decl_arg_types.push_back(a.type);
     }
     if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+  }
+
+  /// The inherent attributes of a pretty `func.func`'s `attributes {...}` (`es`), taken out as
+  /// MLIR's function parser takes them (LLVM 22): `sym_name`, `function_type` and
+  /// `sym_visibility` come from the signature and are an error here; `arg_attrs` / `res_attrs`
+  /// set the argument / result dictionaries when the signature writes none (else they occur
+  /// twice), are dropped when not an array (as MLIR drops an inherent attribute of the wrong
+  /// kind) and must have one dictionary per argument / result; a `no_inline` that is not a unit
+  /// is dropped for the same reason. `start` is the op's position, `attributes_at` the keyword's.
+  void take_signature_attributes(std::vector<dict_entry>& es, std::size_t start, std::size_t attributes_at,
+                                 std::vector<std::string>& arg_attrs, std::vector<std::string>& result_attrs) {
+    for (const auto& e : es)
+      if (e.name == "sym_name" || e.name == "function_type" || e.name == "sym_visibility")
+        fail(attributes_at, "custom op 'func.func' '" + e.name +
+                                "' is an inferred attribute and should not be specified in the explicit attribute "
+                                "dictionary");
+    auto take = [&](const char* key, std::vector<std::string>& dicts, const char* what) {
+      auto it = std::find_if(es.begin(), es.end(), [&](const dict_entry& e) { return e.name == key; });
+      if (it == es.end()) return;
+      if (std::any_of(dicts.begin(), dicts.end(), [](const std::string& d) { return !d.empty(); }))
+        fail(start, std::string("custom op 'func.func' attribute '") + key + "' occurs more than once in the attribute list");
+      const dict_entry e = std::move(*it);
+      es.erase(it);
+      if (!e.value.starts_with('[')) return;
+      auto ds = parse_dict_array(e);
+      if (ds.size() != dicts.size())
+        fail(start, std::string("'func.func' op expects ") + what + " attribute array to have the same number of "
+                        "elements as the number of function " + what + "s, got " + std::to_string(ds.size()) +
+                        ", but expected " + std::to_string(dicts.size()));
+      dicts = std::move(ds);
+    };
+    take("arg_attrs", arg_attrs, "argument");
+    take("res_attrs", result_attrs, "result");
+    std::erase_if(es, [](const dict_entry& e) { return e.name == "no_inline" && !is_unit_value(e); });
   }
 
   /// `[{a}, {}, ...]` of `arg_attrs` / `res_attrs` (re-read from the source).
@@ -1428,28 +1549,28 @@ class text_parser {
     if (!sig.inputs.empty() || !sig.results.empty())
       fail(sig.at, "expected '() -> ()' as the type of 'func.func'");
 
-    // Inherent attributes may come as properties (MLIR ≥ 18) or in the attribute dictionary.
+    // Inherent attributes (LLVM 22) may come as properties or in the attribute dictionary; a
+    // property wins, and a property the op does not have is dropped (merge_inherent).
+    const auto merged = merge_inherent(std::move(props), std::move(attrs),
+                                       {"function_type", "sym_name", "sym_visibility", "arg_attrs", "res_attrs",
+                                        "no_inline"});
     const dict_entry *type_e = nullptr, *name_e = nullptr, *vis_e = nullptr, *args_e = nullptr,
                      *res_e = nullptr;
     std::vector<attribute> extra;
-    auto take = [&](std::vector<dict_entry>& es) {
-      for (auto& e : es) {
-        const dict_entry** slot = e.name == "function_type"    ? &type_e
-                                  : e.name == "sym_name"       ? &name_e
-                                  : e.name == "sym_visibility" ? &vis_e
-                                  : e.name == "arg_attrs"      ? &args_e
-                                  : e.name == "res_attrs"      ? &res_e
-                                                               : nullptr;
-        if (slot == nullptr) {
-          extra.push_back(attribute{e.name, e.value});
-          continue;
-        }
-        if (*slot != nullptr) fail(e.name_at, "'" + e.name + "' is given twice");
+    for (const auto& e : merged) {
+      const dict_entry** slot = e.name == "function_type"    ? &type_e
+                                : e.name == "sym_name"       ? &name_e
+                                : e.name == "sym_visibility" ? &vis_e
+                                : e.name == "arg_attrs"      ? &args_e
+                                : e.name == "res_attrs"      ? &res_e
+                                                             : nullptr;
+      if (slot != nullptr) {
         *slot = &e;
+        continue;
       }
-    };
-    take(props);
-    take(attrs);
+      if (e.name == "no_inline") check_unit_value(e, "func.func");
+      extra.push_back(attribute{e.name, e.value});
+    }
     if (type_e == nullptr) fail(name_at, "'func.func' requires a 'function_type'");
     if (name_e == nullptr) fail(name_at, "'func.func' requires a 'sym_name'");
     const std::size_t save = pos_;
@@ -1473,17 +1594,17 @@ class text_parser {
     if (args_e != nullptr) {
       auto as = parse_dict_array(*args_e);
       if (as.size() != ft.inputs.size())
-        fail(args_e->value_at, "'arg_attrs' has " + std::to_string(as.size()) +
-                                   " entries but the function has " + std::to_string(ft.inputs.size()) +
-                                   " arguments");
+        fail(name_at, "'func.func' op expects argument attribute array to have the same number of elements as the "
+                      "number of function arguments, got " + std::to_string(as.size()) + ", but expected " +
+                          std::to_string(ft.inputs.size()));
       m_.function(op).arg_attrs = std::move(as);
     }
     if (res_e != nullptr) {
       auto rs = parse_dict_array(*res_e);
       if (rs.size() != ft.results.size())
-        fail(res_e->value_at, "'res_attrs' has " + std::to_string(rs.size()) +
-                                  " entries but the function has " + std::to_string(ft.results.size()) +
-                                  " results");
+        fail(name_at, "'func.func' op expects result attribute array to have the same number of elements as the "
+                      "number of function results, got " + std::to_string(rs.size()) + ", but expected " +
+                          std::to_string(ft.results.size()));
       m_.function(op).result_attrs = std::move(rs);
     }
     if (definition) {

@@ -88,6 +88,17 @@ inline std::optional<std::string> leading_symbol(std::string_view value) {
   return read_symbol_name(value, i);
 }
 
+/// Whether the symbol reference an attribute value starts with is nested (`@a::@b`), which a
+/// func.call's callee may not be (MLIR: a flat symbol reference).
+inline bool leading_symbol_is_nested(std::string_view value) {
+  std::size_t i = 0;
+  while (i < value.size() && (value[i] == ' ' || value[i] == '\t' || value[i] == '\n')) ++i;
+  if (i >= value.size() || value[i] != '@') return false;
+  ++i;
+  if (!read_symbol_name(value, i)) return false;
+  return value.substr(i, 3) == "::@";
+}
+
 /// The root name of the symbol reference under key `key` at the outer level of a dictionary
 /// text (`callee = @g` → "g"), for properties; nullopt when absent or not a symbol reference.
 inline std::optional<std::string> find_dict_symbol(std::string_view text, std::string_view key) {

@@ -49,6 +49,8 @@
 //        type of return operand I ('T') doesn't match function result type ('R') in function @F
 //   7. `func.call` (callee from its `callee` attribute or property):
 //        'func.call' op requires attribute 'callee'
+//        'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference
+//                     attribute   (`@a::@b`)
 //        'func.call' op 'G' does not reference a valid function
 //        'func.call' op incorrect number of operands for callee
 //        'func.call' op operand type mismatch: expected operand type 'T', but provided 'U' for
@@ -300,15 +302,24 @@ class verifier {
     }
   }
 
-  std::optional<std::string> callee_of(op_ref op) const {
-    if (auto* a = m_.find_attribute(op, "callee")) return leading_symbol(a->value);
-    return find_dict_symbol(m_.properties_text(op), "callee");
+  /// The text a call's callee starts (its attribute's value, else its property's), or none.
+  std::optional<std::string_view> callee_text(op_ref op) const {
+    if (auto* a = m_.find_attribute(op, "callee")) return std::string_view(a->value);
+    const std::string_view props = m_.properties_text(op);
+    const auto j = symbols_detail::find_dict_value(props, "callee");
+    if (j >= props.size()) return std::nullopt;
+    return props.substr(j);
   }
 
   void check_call(op_ref op) {
-    auto callee = callee_of(op);
+    const auto text = callee_text(op);
+    auto callee = text ? leading_symbol(*text) : std::nullopt;
     if (!callee) {
       error(op, "'func.call' op requires attribute 'callee'");
+      return;
+    }
+    if (symbols_detail::leading_symbol_is_nested(*text)) {
+      error(op, "'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference attribute");
       return;
     }
     auto it = symbols_.find(*callee);
