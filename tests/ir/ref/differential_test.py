@@ -9,13 +9,16 @@ tests/corpus/exports/:
      explicit, so none depends on where an op sits in which text),
      mlir-opt -d X'  ==  mlir-opt -d (neuronrw-opt X')
   3. neuronrw-opt is a fixed point on its own output: neuronrw-opt N == N for N of 1 and 2.
+  4. the same as 1 on mlir-opt's generic form: with Xg = mlir-opt --mlir-print-op-generic X
+     (every op generic, inherent attributes as properties, as tools print exports),
+     mlir-opt Xg  ==  mlir-opt (neuronrw-opt Xg).
 
 mlir-opt runs with --allow-unregistered-dialect. All modules go through each tool in one process
 (--split-input-file); a module that breaks a check is reported with its seed, its index and its
 text, and with both sides of the difference.
 
 usage: differential_test.py NEURONRW_OPT MLIR_OPT [--count N] [--seed S] [--files F ...]
-                            [--no-generated] [--keep DIR]
+                            [--dir D ...] [--no-generated] [--keep FILE]
 Exits 77 (meson's "skipped") with a message when mlir-opt is absent.
 """
 import argparse
@@ -326,14 +329,27 @@ class Gen:
             else "(" + ", ".join(res) + ")"
         sig = "(%s) -> %s" % (", ".join(fn["args"]), sig_res)
         k = self.r.randint(0, 2)
+        entries = self.dict_entries(names, 1, self.r.randint(1, 2)) if self.chance(0.3) else []
         if k == 0 and in_function_body:
             text += "call @%s(%s)" % (fn["name"], ", ".join(args))
         elif k <= 1:
             text += "func.call @%s(%s)" % (fn["name"], ", ".join(args))
         else:
-            text += '"func.call"(%s) <{callee = @%s}>' % (", ".join(args), fn["name"])
-        if self.chance(0.3):
-            text += " " + self.dict_text(names, 1, self.r.randint(1, 2))
+            props = ["callee = @" + fn["name"]]
+            if self.chance(0.15):  # a property func.call does not have is dropped
+                props.append(self.pick(["x_dropped = 1 : i64", "sym_name = \"c\""]))
+            if self.chance(0.1):
+                props.append(self.pick(["no_inline", "arg_attrs = []", "res_attrs = []"]))
+            if self.chance(0.1):  # the property wins over the dictionary's callee
+                entries.append(self.pick(["callee = @\"no such symbol\"", "callee = \"not a symbol\""]))
+            self.r.shuffle(props)
+            text += '"func.call"(%s) <{%s}>' % (", ".join(args), ", ".join(props))
+        if k <= 1 and self.chance(0.1):  # the pretty form's dictionary callee names the callee
+            entries.append("callee = @" + fn["name"])
+        if self.chance(0.06):
+            entries.append("no_inline")
+        if entries:
+            text += " {" + ", ".join(entries) + "}"
         text += " : " + sig + self.loc()
         block_ops.append(text)
         if len(res) == 1:
@@ -411,14 +427,31 @@ class Gen:
         res_attrs = [self.arg_attrs(names) for _ in fn["results"]]
         if not pretty:
             return self.generic_function(fn, names, funcs, fattrs, res_attrs, head_loc, st)
+        arg_attrs = [self.arg_attrs(names) for _ in fn["args"]]
+        # MLIR reads arg_attrs / res_attrs in `attributes {...}` when the signature writes no
+        # dictionary, and drops an inherent attribute of the wrong kind there.
+        inherent = []
+        for key, dicts in (("arg_attrs", arg_attrs), ("res_attrs", res_attrs)):
+            if any(d.strip() not in ("", "{}") for d in dicts):
+                if self.chance(0.15):
+                    inherent.append("%s = [%s]" % (key, ", ".join(d.strip() or "{}" for d in dicts)))
+                    dicts[:] = [""] * len(dicts)
+            elif self.chance(0.1):
+                inherent.append(key + " = " + self.pick(["3", "\"x\"", "[%s]" % ", ".join("{}" for _ in dicts)]))
+        if self.chance(0.08):
+            inherent.append(self.pick(["no_inline", "no_inline = unit", "no_inline = 1 : i64"]))
+        if inherent:
+            self.r.shuffle(inherent)
+            body = fattrs[1:-1].strip() if fattrs else ""
+            fattrs = "{" + ", ".join(([body] if body else []) + inherent) + "}"
         scope, params = [], []
-        for t in fn["args"]:
+        for t, a in zip(fn["args"], arg_attrs):
             if fn["decl"]:
-                params.append(t + self.arg_attrs(names))
+                params.append(t + a)
                 continue
             n = self.fresh(st)
             scope.append((n, t))
-            params.append("%s: %s%s%s" % (n, t, self.arg_attrs(names), self.loc(0.3)))
+            params.append("%s: %s%s%s" % (n, t, a, self.loc(0.3)))
         text = " " * indent + "func.func %s@%s(%s)" % (fn["vis"], fn["name"], ", ".join(params))
         rs = fn["results"]
         if len(rs) == 1 and not res_attrs[0] and not rs[0].startswith("(") and self.chance(0.6):
@@ -456,6 +489,19 @@ class Gen:
         if self.chance(0.3):
             cut = self.r.randint(0, len(props))
             props, in_dict = props[:cut], props[cut:]
+        # A property wins over the dictionary's entry of the same name; a property the op does
+        # not have is dropped; no_inline is an inherent unit attribute.
+        shadowed = {"sym_name": 'sym_name = "shadowed"', "sym_visibility": 'sym_visibility = "private"',
+                    "function_type": "function_type = (i64) -> i64", "arg_attrs": "arg_attrs = [{x.shadowed}]",
+                    "res_attrs": "res_attrs = []"}
+        for p in list(props):
+            key = p.split(" = ")[0]
+            if key in shadowed and self.chance(0.1):
+                in_dict.append(shadowed[key])
+        if self.chance(0.1):
+            props.append(self.pick(["x_dropped = 1 : i64", "callee = @nothing", "value = unit"]))
+        if self.chance(0.08):
+            (props if self.chance(0.5) else in_dict).append("no_inline")
         text = " " * indent + '"func.func"() ' + ("<{" + ", ".join(props) + "}> " if props else "") + "("
         if fn["decl"]:
             text += "{\n" + " " * indent + "})"
@@ -519,10 +565,25 @@ class Gen:
         if k == 0:
             text = "\n".join(line[2:] if line.startswith("  ") else line for line in body.split("\n"))
         elif k == 1:
-            attrs = " {sym_name = \"gm\"}" if self.chance(0.5) else ""
-            text = '"builtin.module"() ({\n%s\n}) %s: () -> ()%s' % (body, attrs[1:] + " " if attrs else "", mod_loc)
+            # sym_name / sym_visibility as properties or attributes (the property wins); a
+            # property builtin.module does not have is dropped
+            props, attrs = [], []
+            if self.chance(0.4):
+                props.append('sym_name = "gp"')
+            if self.chance(0.2):
+                props.append('sym_visibility = "private"')
+            if self.chance(0.2):
+                props.append("x_dropped = 1 : i64")
+            if self.chance(0.5):
+                attrs.append('sym_name = "gm"')
+            if self.chance(0.3):
+                attrs.append(self.pick(["x.unit", "mhlo.num_partitions = 2 : i32", 'sym_visibility = "nested"']))
+            self.r.shuffle(props)
+            text = '"builtin.module"() %s({\n%s\n}) %s: () -> ()%s' % (
+                "<{" + ", ".join(props) + "}> " if props else "", body,
+                "{" + ", ".join(attrs) + "} " if attrs else "", mod_loc)
         else:
-            head = "module"
+            head = self.pick(["module", "module", "module", "builtin.module"])
             if self.chance(0.3):
                 head += " @" + self.pick(["m", "jit_main", '"my module"'])
             if self.chance(0.5):
@@ -530,6 +591,7 @@ class Gen:
                     "{mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32}",
                     "{}", "{x.unit, jax.uses_shape_polymorphism = false}",
                     "{mhlo.frontend_attributes = {xla.sdy.meshes = \"{mesh = #sdy.mesh<[\\\"x\\\"=2]>}\"}}",
+                    '{x.a = 1 : i32, sym_name = "renamed"}', '{sym_visibility = "private"}',
                     self.dict_text(names, 1, 2, True)])
             text = head + " {\n" + body + "\n}" + mod_loc
         pre = [a for a in aliases if self.chance(0.5)]
@@ -572,10 +634,12 @@ class Tools:
     def __init__(self, nopt, mopt):
         self.nopt, self.mopt = nopt, mopt
 
-    def mlir(self, modules, debuginfo=False):
+    def mlir(self, modules, debuginfo=False, generic=False):
         cmd = [self.mopt, "--allow-unregistered-dialect", "--split-input-file", "--output-split-marker=" + SPLIT]
         if debuginfo:
             cmd.append("--mlir-print-debuginfo")
+        if generic:
+            cmd.append("--mlir-print-op-generic")
         return self.batch(cmd, modules)
 
     def neuronrw(self, modules):
@@ -603,7 +667,7 @@ def diff(a, b, la, lb):
 
 
 def check(tools, modules, labels, log):
-    """Runs checks 1-3 on the modules; returns the number of failed modules."""
+    """Runs checks 1-4 on the modules; returns the number of failed modules."""
     failed = set()
 
     def fail(i, what):
@@ -663,6 +727,23 @@ def check(tools, modules, labels, log):
         if t2 is None or t2 + "\n" != nd:
             fail(i, "with locations, neuronrw-opt is not a fixed point on its own output:\n" +
                  (err if t2 is None else diff(nd, t2 + "\n", "N'", "neuronrw-opt N'")))
+    # 4. on mlir-opt's generic form Xg
+    xg = tools.mlir([modules[i] for i in ok], generic=True)
+    xg_ok = [(i, x + "\n") for i, (x, _) in zip(ok, xg) if x is not None]
+    ref_g = tools.mlir([x for _, x in xg_ok])
+    n_g = tools.neuronrw([x for _, x in xg_ok])
+    good_g = []
+    for (i, x), (rg, _), (ng, err) in zip(xg_ok, ref_g, n_g):
+        if ng is None:
+            fail(i, "neuronrw-opt rejects mlir-opt's --mlir-print-op-generic output:\n%s\n--- Xg ---\n%s" % (err, x))
+        else:
+            good_g.append((i, x, rg, ng + "\n"))
+    b_g = tools.mlir([ng for _, _, _, ng in good_g])
+    for (i, x, rg, ng), (bg, err) in zip(good_g, b_g):
+        if bg != rg:
+            fail(i, "generic form: mlir-opt Xg != mlir-opt (neuronrw-opt Xg):\n" +
+                 (err if bg is None else diff(rg or "", bg, "mlir-opt Xg", "mlir-opt (neuronrw-opt Xg)")) +
+                 "--- Xg ---\n" + x + "--- neuronrw-opt Xg ---\n" + ng)
     return len(failed)
 
 
@@ -673,6 +754,7 @@ def main():
     ap.add_argument("--count", type=int, default=2000, help="generated modules (default 2000)")
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--files", nargs="*", default=[], help="hand-written modules, each checked whole")
+    ap.add_argument("--dir", nargs="*", default=[], help="directories whose *.mlir files are hand-written modules")
     ap.add_argument("--no-generated", action="store_true")
     ap.add_argument("--keep", help="write the generated modules to this file")
     a = ap.parse_args()
@@ -682,6 +764,12 @@ def main():
         return 77
     tools = Tools(a.neuronrw_opt, a.mlir_opt)
     modules, labels = [], []
+    for d in a.dir:
+        found = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".mlir"))
+        if not found:
+            print("error: no *.mlir file in %s" % d)
+            return 2
+        a.files.extend(found)
     for f in a.files:
         with open(f, encoding="utf-8") as h:
             modules.append(h.read())
