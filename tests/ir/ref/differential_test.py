@@ -9,9 +9,9 @@ tests/corpus/exports/:
      explicit, so none depends on where an op sits in which text),
      mlir-opt -d X'  ==  mlir-opt -d (neuronrw-opt X')
   3. neuronrw-opt is a fixed point on its own output: neuronrw-opt N == N for N of 1 and 2.
-  4. the same as 1 on mlir-opt's generic form: with Xg = mlir-opt --mlir-print-op-generic X
+  4. the same as 1 and 3 on mlir-opt's generic form: with Xg = mlir-opt --mlir-print-op-generic X
      (every op generic, inherent attributes as properties, as tools print exports),
-     mlir-opt Xg  ==  mlir-opt (neuronrw-opt Xg).
+     mlir-opt Xg  ==  mlir-opt (neuronrw-opt Xg), and neuronrw-opt a fixed point on its output.
 
 mlir-opt runs with --allow-unregistered-dialect. All modules go through each tool in one process
 (--split-input-file); a module that breaks a check is reported with its seed, its index and its
@@ -666,6 +666,33 @@ def diff(a, b, la, lb):
     return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), la, lb, n=2))
 
 
+def check_form(tools, items, refs, fail, what, name, read):
+    """Checks one form of the modules: items are (index, text NAME) with refs[k] = mlir-opt's
+    output for items[k] (mlir-opt reading with `read`: Tools.mlir's options). mlir-opt NAME ==
+    mlir-opt (neuronrw-opt NAME), and neuronrw-opt is a fixed point on its own output."""
+    prefix = what + ", " if what else ""
+    ns = tools.neuronrw([x for _, x in items])
+    good = []
+    for (i, x), r, (n, err) in zip(items, refs, ns):
+        if n is None:
+            fail(i, "%sneuronrw-opt rejects %s, which mlir-opt reads:\n%s\n--- %s ---\n%s" % (prefix, name, err, name, x))
+        else:
+            good.append((i, x, r, n + "\n"))
+    back = tools.mlir([n for _, _, _, n in good], **read)
+    for (i, x, r, n), (b, err) in zip(good, back):
+        if b is None:
+            fail(i, "%smlir-opt rejects neuronrw-opt's output:\n%s\n--- neuronrw-opt %s ---\n%s" % (prefix, err, name, n))
+        elif b != r:
+            fail(i, "%smlir-opt %s != mlir-opt (neuronrw-opt %s):\n" % (prefix, name, name) +
+                 diff(r or "", b, "mlir-opt " + name, "mlir-opt (neuronrw-opt %s)" % name) +
+                 "--- %s ---\n%s--- neuronrw-opt %s ---\n%s" % (name, x, name, n))
+    again = tools.neuronrw([n for _, _, _, n in good])
+    for (i, x, r, n), (t2, err) in zip(good, again):
+        if t2 is None or t2 + "\n" != n:
+            fail(i, "%sneuronrw-opt is not a fixed point on its own output:\n" % prefix +
+                 (err if t2 is None else diff(n, t2 + "\n", "N", "neuronrw-opt N")))
+
+
 def check(tools, modules, labels, log):
     """Runs checks 1-4 on the modules; returns the number of failed modules."""
     failed = set()
@@ -682,70 +709,17 @@ def check(tools, modules, labels, log):
             fail(i, "mlir-opt rejects a module of the subset (a generator or corpus bug):\n" + err)
         else:
             ok.append(i)
-    if not ok:
-        return len(failed)
-    # 1. without locations
-    n = tools.neuronrw([modules[i] for i in ok])
-    n_ok = []
-    for i, (t, err) in zip(ok, n):
-        if t is None:
-            fail(i, "neuronrw-opt rejects a module mlir-opt accepts:\n" + err)
-        else:
-            n_ok.append((i, t + "\n"))
-    b = tools.mlir([t for _, t in n_ok])
-    for (i, t), (bt, err) in zip(n_ok, b):
-        if bt is None:
-            fail(i, "mlir-opt rejects neuronrw-opt's output:\n%s\n--- neuronrw-opt ---\n%s" % (err, t))
-        elif bt != ref[i][0]:
-            fail(i, "mlir-opt X != mlir-opt (neuronrw-opt X):\n" + diff(ref[i][0], bt, "mlir-opt X", "mlir-opt (neuronrw-opt X)") +
-                 "--- neuronrw-opt X ---\n" + t)
-    # 3. fixed point on N
-    again = tools.neuronrw([t for _, t in n_ok])
-    for (i, t), (t2, err) in zip(n_ok, again):
-        if t2 is None or t2 + "\n" != t:
-            fail(i, "neuronrw-opt is not a fixed point on its own output:\n" +
-                 (err if t2 is None else diff(t, t2 + "\n", "N", "neuronrw-opt N")))
-    # 2. with locations, on X' = mlir-opt --mlir-print-debuginfo X
-    xs = tools.mlir([modules[i] for i in ok], debuginfo=True)
-    xs_ok = [(i, x + "\n") for i, (x, _) in zip(ok, xs) if x is not None]
-    ref_d = tools.mlir([x for _, x in xs_ok], debuginfo=True)
-    n_d = tools.neuronrw([x for _, x in xs_ok])
-    good = []
-    for (i, x), (rd, _), (nd, err) in zip(xs_ok, ref_d, n_d):
-        if nd is None:
-            fail(i, "neuronrw-opt rejects mlir-opt's --mlir-print-debuginfo output:\n%s\n--- X' ---\n%s" % (err, x))
-        else:
-            good.append((i, x, rd, nd + "\n"))
-    b_d = tools.mlir([nd for _, _, _, nd in good], debuginfo=True)
-    for (i, x, rd, nd), (bd, err) in zip(good, b_d):
-        if bd != rd:
-            fail(i, "with locations, mlir-opt -d X' != mlir-opt -d (neuronrw-opt X'):\n" +
-                 (err if bd is None else diff(rd or "", bd, "mlir-opt -d X'", "mlir-opt -d (neuronrw-opt X')")) +
-                 "--- X' ---\n" + x + "--- neuronrw-opt X' ---\n" + nd)
-    again_d = tools.neuronrw([nd for _, _, _, nd in good])
-    for (i, x, rd, nd), (t2, err) in zip(good, again_d):
-        if t2 is None or t2 + "\n" != nd:
-            fail(i, "with locations, neuronrw-opt is not a fixed point on its own output:\n" +
-                 (err if t2 is None else diff(nd, t2 + "\n", "N'", "neuronrw-opt N'")))
-    # 4. on mlir-opt's generic form Xg
-    xg = tools.mlir([modules[i] for i in ok], generic=True)
-    xg_ok = [(i, x + "\n") for i, (x, _) in zip(ok, xg) if x is not None]
-    ref_g = tools.mlir([x for _, x in xg_ok])
-    n_g = tools.neuronrw([x for _, x in xg_ok])
-    good_g = []
-    for (i, x), (rg, _), (ng, err) in zip(xg_ok, ref_g, n_g):
-        if ng is None:
-            fail(i, "neuronrw-opt rejects mlir-opt's --mlir-print-op-generic output:\n%s\n--- Xg ---\n%s" % (err, x))
-        else:
-            good_g.append((i, x, rg, ng + "\n"))
-    b_g = tools.mlir([ng for _, _, _, ng in good_g])
-    for (i, x, rg, ng), (bg, err) in zip(good_g, b_g):
-        if bg != rg:
-            fail(i, "generic form: mlir-opt Xg != mlir-opt (neuronrw-opt Xg):\n" +
-                 (err if bg is None else diff(rg or "", bg, "mlir-opt Xg", "mlir-opt (neuronrw-opt Xg)")) +
-                 "--- Xg ---\n" + x + "--- neuronrw-opt Xg ---\n" + ng)
+    # 1 and 3, on X itself
+    check_form(tools, [(i, modules[i]) for i in ok], [ref[i][0] for i in ok], fail, "", "X", {})
+    # 2 and 3 with locations, on X' = mlir-opt --mlir-print-debuginfo X read with locations;
+    # 4 and 3 on mlir-opt's generic form Xg = mlir-opt --mlir-print-op-generic X
+    for what, name, make, read in (("with locations", "X'", {"debuginfo": True}, {"debuginfo": True}),
+                                   ("generic form", "Xg", {"generic": True}, {})):
+        xs = tools.mlir([modules[i] for i in ok], **make)
+        items = [(i, x + "\n") for i, (x, _) in zip(ok, xs) if x is not None]
+        refs = [r for r, _ in tools.mlir([x for _, x in items], **read)]
+        check_form(tools, items, refs, fail, what, name, read)
     return len(failed)
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
