@@ -549,18 +549,32 @@ class text_parser {
   }
   /// The value of `e` (re-read from the source) is exactly one flat symbol reference (`@f`, not
   /// `@f::@g`), as a func.call's callee must be.
-  void check_flat_symbol_ref_value(const dict_entry& e, std::string_view op_name) {
+  void check_flat_symbol_ref_value(const dict_entry& e) {
     const std::size_t save = pos_;
     pos_ = e.value_at;
     if (peek() != '@') fail(pos_, "expected a symbol reference for '" + e.name + "'");
-    ++pos_;
-    parse_symbol_name();
-    if (peek() == ':' && peek(1) == ':' && peek(2) == '@')
-      fail(e.value_at, "'" + std::string(op_name) + "' op attribute '" + e.name +
-                           "' failed to satisfy constraint: flat symbol reference attribute");
+    parse_flat_callee();
     skip_ws();
     if (pos_ < e.value_end) fail(pos_, "unexpected text after the symbol reference");
     pos_ = save;
+  }
+  /// `@f`, the cursor on '@'; returns its text. A nested reference (`@f::@g`) is an error: a
+  /// func.call's callee is a flat symbol reference.
+  std::string parse_flat_callee() {
+    const std::size_t at = pos_;
+    ++pos_;
+    parse_symbol_name();
+    if (peek() == ':' && peek(1) == ':' && peek(2) == '@')
+      fail(at, "'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference attribute");
+    return std::string(src_.substr(at, pos_ - at));
+  }
+  /// mlir-opt's message for an `arg_attrs` / `res_attrs` array (`what`: "argument" / "result")
+  /// of the wrong length.
+  [[noreturn]] void fail_attr_array_size(std::size_t at, std::string_view what, std::size_t got,
+                                         std::size_t expected) const {
+    const std::string w(what);
+    fail(at, "'func.func' op expects " + w + " attribute array to have the same number of elements as the number of "
+                 "function " + w + "s, got " + std::to_string(got) + ", but expected " + std::to_string(expected));
   }
   /// `no_inline` of func.func and func.call is a unit attribute: bare, `= unit`, or an alias.
   void check_unit_value(const dict_entry& e, std::string_view op_name) const {
@@ -1168,7 +1182,7 @@ class text_parser {
       std::vector<attribute> as;
       for (auto& e : rest)
         if (e.name == "callee") {
-          check_flat_symbol_ref_value(e, "func.call");
+          check_flat_symbol_ref_value(e);
           as.push_back(attribute{e.name, e.value});
         }
       if (as.empty()) fail(name_at, "'func.call' requires a 'callee' symbol reference");
@@ -1255,12 +1269,7 @@ class text_parser {
                   std::uint64_t bound) {
     skip_ws();
     if (peek() != '@') fail(pos_, "expected symbol reference to the callee");
-    const std::size_t callee_at = pos_;
-    ++pos_;
-    parse_symbol_name();
-    if (peek() == ':' && peek(1) == ':' && peek(2) == '@')
-      fail(callee_at, "'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference attribute");
-    std::string callee(src_.substr(callee_at, pos_ - callee_at));
+    auto callee = parse_flat_callee();
     skip_ws();
     if (peek() != '(') fail(pos_, "expected '(' to start the operand list");
     auto uses = parse_operand_list();
@@ -1270,7 +1279,7 @@ class text_parser {
       for (auto& e : parse_dict()) {
         if (e.name == "no_inline") check_unit_value(e, "func.call");
         if (e.name == "callee") {  // the dictionary's callee replaces the written one, as in MLIR
-          check_flat_symbol_ref_value(e, "func.call");
+          check_flat_symbol_ref_value(e);
           attrs.front().value = std::move(e.value);
           continue;
         }
@@ -1448,10 +1457,7 @@ class text_parser {
       es.erase(it);
       if (!e.value.starts_with('[')) return;
       auto ds = parse_dict_array(e);
-      if (ds.size() != dicts.size())
-        fail(start, std::string("'func.func' op expects ") + what + " attribute array to have the same number of "
-                        "elements as the number of function " + what + "s, got " + std::to_string(ds.size()) +
-                        ", but expected " + std::to_string(dicts.size()));
+      if (ds.size() != dicts.size()) fail_attr_array_size(start, what, ds.size(), dicts.size());
       dicts = std::move(ds);
     };
     take("arg_attrs", arg_attrs, "argument");
@@ -1593,18 +1599,12 @@ class text_parser {
     f.arg_attrs.assign(ft.inputs.size(), std::string());
     if (args_e != nullptr) {
       auto as = parse_dict_array(*args_e);
-      if (as.size() != ft.inputs.size())
-        fail(name_at, "'func.func' op expects argument attribute array to have the same number of elements as the "
-                      "number of function arguments, got " + std::to_string(as.size()) + ", but expected " +
-                          std::to_string(ft.inputs.size()));
+      if (as.size() != ft.inputs.size()) fail_attr_array_size(name_at, "argument", as.size(), ft.inputs.size());
       m_.function(op).arg_attrs = std::move(as);
     }
     if (res_e != nullptr) {
       auto rs = parse_dict_array(*res_e);
-      if (rs.size() != ft.results.size())
-        fail(name_at, "'func.func' op expects result attribute array to have the same number of elements as the "
-                      "number of function results, got " + std::to_string(rs.size()) + ", but expected " +
-                          std::to_string(ft.results.size()));
+      if (rs.size() != ft.results.size()) fail_attr_array_size(name_at, "result", rs.size(), ft.results.size());
       m_.function(op).result_attrs = std::move(rs);
     }
     if (definition) {
