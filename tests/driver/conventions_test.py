@@ -10,14 +10,13 @@ pass flags, the neuronrw-mlir-opt names, host.program), --dump-pass-pipeline, ev
 of the pipeline and option syntax (exit 2, caret under the column), diagnostics with their source
 line and caret, --remarks, --split-input-file (chunks, markers, whole-file lines),
 --verify-diagnostics (each designator, -re, near misses, unexpected and missing diagnostics,
-only-expected), the IR dumps, --mlir-timing, --mlir-pass-statistics, and --quiet / progress on
-a pseudo-terminal. Each check prints one line; the script exits 1 if any failed.
+only-expected), the IR dumps, --mlir-timing, --mlir-pass-statistics, and --quiet / no progress
+when stderr is not a terminal (on a terminal: tests/lit/neuronrw-opt/progress.mlir). Each check
+prints one line; the script exits 1 if any failed.
 """
 import json
 import os
-import pty
 import re
-import select
 import stat
 import subprocess
 import sys
@@ -497,46 +496,7 @@ for args in (["--progress-delay=0"], ["--progress-delay=0", "--quiet"], ["--quie
 expect("--progress-delay takes milliseconds", run(["--progress-delay=soon", small]), 2,
        stderr="neuronrw-opt: --progress-delay takes a number of milliseconds\n" + HINT)
 
-
-def on_terminal(args):
-    """(exit code, stdout, what the terminal received on stderr) with stderr on a pseudo-terminal."""
-    master, slave = pty.openpty()
-    p = subprocess.Popen([opt] + args, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    seen = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 10)
-        if not ready:
-            break
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out = p.stdout.read().decode()
-    rc = p.wait()
-    os.close(master)
-    return rc, out, seen.decode()
-
-
-try:
-    os.close(os.openpty()[0])
-    have_pty = True
-except OSError as e:  # a sandbox without pseudo-terminals
-    have_pty = False
-    print(f"skip the progress checks on a terminal: no pseudo-terminal ({e})")
-rc, out, tty = on_terminal(["--progress-delay=0", "--schedule-fusion", small]) if have_pty else (0, after, "")
-steps = [f"neuronrw-opt: parsing {small}: ", f"neuronrw-opt: schedule-fusion on {small}: ", f"neuronrw-opt: printing {small}: "]
-if have_pty:
-    check("on a terminal: a progress line for each step (parsing, the pass, printing), each erased",
-          rc == 0 and out == after and all("\r\x1b[K" + s in tty for s in steps) and tty.endswith("\r\x1b[K"), repr(tty))
-    rc, out, tty = on_terminal(["--progress-delay=0", "--split-input-file", "--schedule-fusion", good_chunks, "-o", os.devnull])
-    check("on a terminal: the chunk is named", rc == 0 and f"schedule-fusion on {good_chunks} (chunk 2/3): " in tty, repr(tty))
-    rc, out, tty = on_terminal(["--progress-delay=0", "--quiet", "--schedule-fusion", small])
-    check("on a terminal with --quiet: no progress", rc == 0 and out == after and tty == "", repr(tty))
-    rc, out, tty = on_terminal(["--schedule-fusion", small])
-    check("on a terminal, steps under the delay (1 s): no progress", rc == 0 and tty == "", repr(tty))
+# On a terminal (a progress line per step, erased; none with --quiet or under the delay):
+# tests/lit/neuronrw-opt/progress.mlir, which needs lit's feature `terminal`.
 
 check.exit()

@@ -30,7 +30,7 @@
 //
 // -after-failure: the module as the failed pass left it (unchanged), after the error; no output.
 // RUN: sed -e 's/"ScheduleFusion"/"NoSuchKind"/' %s > %t.kind
-// RUN: exit-code 1 neuronrw-opt %t.kind --pass-pipeline='builtin.module(fusion-to-composite{validate-fusion-kind})' \
+// RUN: not neuronrw-opt %t.kind --pass-pipeline='builtin.module(fusion-to-composite{validate-fusion-kind})' \
 // RUN:   --mlir-print-ir-after-failure --mlir-print-ir-after-all -o %t.out 2>&1 | FileCheck %s --check-prefix=FAILED
 // RUN: test ! -e %t.out
 // FAILED:      error: fusion-to-composite: unknown_fusion_kind: Unexpected FusionOp type 'NoSuchKind'.

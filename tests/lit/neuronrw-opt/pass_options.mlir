@@ -1,4 +1,4 @@
-// Pass options, the MLIR way (the same pipelines as tests/adapters/mlir/opt/pass_options.mlir
+// Pass options, the MLIR way (the same pipelines as tests/lit/neuronrw-mlir-opt/pass_options.mlir
 // give neuronrw-mlir-opt): in a --pass-pipeline (`pass{opt=value ...}`) or on the pass flag
 // (`--pass=opt=value ...` quoted, or with commas). The walk from the reduce_scatter visits 3 ops
 // (%a, %b, %c): budget=3 (or the default, 100) clusters the pair, budget=2 refuses it.
@@ -58,18 +58,18 @@
 // NOSKIP:      func.func private @my.fused.0(
 // NOSKIP-NEXT:   %0 = "mhlo.fusion"(%arg0, %arg1) ({
 //
-// Bad options: a usage error (exit 2) naming the pass and the option, the text with a caret
+// Bad options: a usage error (exit 2, which tests/driver/conventions_test.py checks) naming the pass and the option, the text with a caret
 // under the column, no output.
-// RUN: exit-code 2 neuronrw-opt %s --pass-pipeline='builtin.module(schedule-fusion{budget=abc})' -o %t.bad 2>&1 \
+// RUN: not neuronrw-opt %s --pass-pipeline='builtin.module(schedule-fusion{budget=abc})' -o %t.bad 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADVALUE
 // RUN: test ! -e %t.bad
 // BADVALUE:      neuronrw-opt: --pass-pipeline:1:39: error: option 'budget' of pass 'schedule-fusion' takes an unsigned integer, not 'abc'
 // BADVALUE-NEXT: builtin.module(schedule-fusion{budget=abc})
 // BADVALUE-NEXT: {{^                                      \^$}}
-// RUN: exit-code 2 neuronrw-opt %s --pass-pipeline='builtin.module(fusion-to-composite{no-such-option=1})' 2>&1 \
+// RUN: not neuronrw-opt %s --pass-pipeline='builtin.module(fusion-to-composite{no-such-option=1})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOOPTION
 // NOOPTION: --pass-pipeline:1:36: error: pass 'fusion-to-composite' has no option 'no-such-option' (options: composite-op dry-run symbol-prefix validate-fusion-kind)
-// RUN: exit-code 2 neuronrw-opt %s '--schedule-fusion=group-op=nodot' 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: not neuronrw-opt %s '--schedule-fusion=group-op=nodot' 2>&1 | FileCheck %s --check-prefix=INVALID
 // INVALID:      neuronrw-opt: --schedule-fusion:1:10: error: option 'group-op' of pass 'schedule-fusion' must be an op name 'dialect.op', not 'nodot'
 // INVALID-NEXT: group-op=nodot
 // INVALID-NEXT: {{^         \^$}}

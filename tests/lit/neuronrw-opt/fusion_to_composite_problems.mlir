@@ -1,5 +1,5 @@
 // Every FusionToComposite problem code, as the error fusion-to-composite reports at the op
-// concerned (neuronrw-mlir-opt's texts: tests/adapters/mlir/opt/fusion_to_composite_problems.mlir).
+// concerned (neuronrw-mlir-opt's texts: tests/lit/neuronrw-mlir-opt/fusion_to_composite_problems.mlir).
 // A module with a problem is refused whole: the pass fails, nothing is printed for its chunk.
 //
 // RUN: neuronrw-opt %s --split-input-file --verify-diagnostics -o /dev/null \
@@ -11,7 +11,7 @@
 //
 // Without --verify-diagnostics: exit 1, one error per problem, in file order, and no output file.
 // RUN: grep -v 'expected-' %s > %t.in
-// RUN: exit-code 1 neuronrw-opt %t.in --split-input-file --fusion-to-composite=validate-fusion-kind=true \
+// RUN: not neuronrw-opt %t.in --split-input-file --fusion-to-composite=validate-fusion-kind=true \
 // RUN:   -o %t.out 2>&1 | grep 'error:' | sed 's/^.*error: //' | FileCheck %s --check-prefix=ERRORS
 // RUN: test ! -e %t.out
 // ERRORS: fusion-to-composite: unknown_fusion_kind: Unexpected FusionOp type 'NoSuchKind'.
@@ -27,7 +27,7 @@
 // Without validate-fusion-kind an unknown kind is no problem: the first chunk alone is lowered,
 // its kind carried over (the other chunks still fail: exit 1), and the chunks' outputs are
 // separated by the marker.
-// RUN: exit-code 1 neuronrw-opt %s --split-input-file --fusion-to-composite 2>/dev/null \
+// RUN: not neuronrw-opt %s --split-input-file --fusion-to-composite 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=NOVALIDATE
 // NOVALIDATE: func.func @unknown_fusion_kind(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // NOVALIDATE-NEXT: %f = "stablehlo.composite"(%w) {CompositeKind = "NoSuchKind", composite_attributes = {}, decomposition = @hilo.FusedComposite.0, name = "composite.Fused", version = 0 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -61,16 +61,16 @@
 // NOSKIP-NEXT:   %0 = "mhlo.fusion"(%arg0, %arg1) ({
 //
 // Bad options: MLIR's option parser and the pass's own check refuse them, exit 1, no output.
-// RUN: exit-code 1 neuronrw-mlir-opt %s --allow-unregistered-dialect \
+// RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect \
 // RUN:   --pass-pipeline='builtin.module(neuronrw-schedule-fusion{budget=abc})' 2>&1 | FileCheck %s --check-prefix=BADVALUE
 // BADVALUE: for the --budget option: 'abc' value invalid for ulong argument!
 // BADVALUE: failed to add `neuronrw-schedule-fusion` with options `budget=abc`
 // BADVALUE-NOT: module
-// RUN: exit-code 1 neuronrw-mlir-opt %s --allow-unregistered-dialect \
+// RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect \
 // RUN:   --pass-pipeline='builtin.module(neuronrw-fusion-to-composite{no-such-option=1})' 2>&1 | FileCheck %s --check-prefix=NOOPTION
 // NOOPTION: error: <Pass-Options-Parser>: no such option no-such-option
 // NOOPTION: failed to add `neuronrw-fusion-to-composite` with options `no-such-option=1`
-// RUN: exit-code 1 neuronrw-mlir-opt %s --allow-unregistered-dialect --mlir-print-op-on-diagnostic=false \
+// RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect --mlir-print-op-on-diagnostic=false \
 // RUN:   '--neuronrw-schedule-fusion=group-op=nodot' 2>&1 | FileCheck %s --check-prefix=INVALID
 // INVALID: error: neuronrw-schedule-fusion: invalid options: group-op and terminator must be op names `dialect.op`
 // INVALID-SAME: group-op='nodot'

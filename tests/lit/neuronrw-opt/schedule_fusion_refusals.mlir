@@ -1,7 +1,7 @@
 // Every ScheduleFusion refusal code the reference IR can reach, as the remark schedule-fusion
 // emits at the refused reduce_scatter (with remarks=true or --remarks), plus the note at the op
 // the refusal names when that op is not the candidate. The texts are neuronrw-mlir-opt's (the
-// same cases: tests/adapters/mlir/opt/schedule_fusion_refusals.mlir). reschedule_refused cannot
+// same cases: tests/lit/neuronrw-mlir-opt/schedule_fusion_refusals.mlir). reschedule_refused cannot
 // be reached from text the reference IR verifies (see tests/driver/lit_coverage.py); both
 // flavours, the neuronrw-mlir-opt pass names and every way of turning remarks on must produce
 // exactly these diagnostics. The budget is 3 everywhere, so budget_exceeded stays small.
