@@ -58,8 +58,8 @@
 // NOSKIP:      func.func private @my.fused.0(
 // NOSKIP-NEXT:   %0 = "mhlo.fusion"(%arg0, %arg1) ({
 //
-// Bad options: a usage error (exit 2, which tests/driver/conventions_test.py checks) naming the pass and the option, the text with a caret
-// under the column, no output.
+// Bad options: a usage error (exit 2, which tests/driver/conventions_test.py checks) naming the
+// pass and the option, the text with a caret under the column, no output.
 // RUN: not neuronrw-opt %s --pass-pipeline='builtin.module(schedule-fusion{budget=abc})' -o %t.bad 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADVALUE
 // RUN: test ! -e %t.bad
