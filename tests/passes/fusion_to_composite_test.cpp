@@ -76,8 +76,8 @@ void inline_back(ref::module& m, std::string_view terminator = "mhlo.return") {
       auto o = stack.back();
       stack.pop_back();
       if (m.name(o) == "stablehlo.composite") return o;
-      if (m.has_region(o))
-        for (auto i : m.ops(m.region_block(o))) stack.push_back(i);
+      for (auto b : m.region_blocks(o))
+        for (auto i : m.ops(b)) stack.push_back(i);
     }
     return {};
   };

@@ -84,7 +84,8 @@ void for_each_op(const ref::module& m, F&& f) {
     auto o = stack.back();
     stack.pop_back();
     f(o);
-    if (m.has_region(o)) push(m.region_block(o));
+    const auto rs = m.region_blocks(o);  // pushed last first: walked in order
+    for (auto r = rs.rbegin(); r != rs.rend(); ++r) push(*r);
   }
 }
 
@@ -135,12 +136,12 @@ A to_archetype(const ref::module& m) {
       auto x = a.add(ab, m.name(o), operands, types);
       for (auto& at : m.attributes(o)) a.op(x).attrs.emplace_back(at.name, at.value);
       for (std::size_t i = 0; i < types.size(); ++i) vmap[m.result(o, i).id] = a.result(x, i).id;
-      if (m.has_region(o)) {
+      for (const auto rb : m.region_blocks(o)) {
         std::vector<std::string> at;
-        for (auto v : m.arguments(m.region_block(o))) at.emplace_back(m.type_text(v));
+        for (auto v : m.arguments(rb)) at.emplace_back(m.type_text(v));
         const int b = a.add_region(x, at);
-        map_args(m.region_block(o), b);
-        self(self, m.region_block(o), b);
+        map_args(rb, b);
+        self(self, rb, b);
       }
     }
   };

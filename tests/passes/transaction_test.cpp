@@ -158,7 +158,9 @@ std::string ref_state(const ref::module& m, const ref::module& fresh) {
     const ref::op_ref o{i};
     s += "op " + std::to_string(i) + " " + std::string(m.name(o)) + (m.erased(o) ? " erased" : "") + (m.is_function(o) ? " function" : "") + " block " +
          id(m.block_of(o)) + " prev " + id(m.block_of(o).valid() ? m.prev_op(o) : ref::op_ref{}) + " region " +
-         id(m.region_block(o)) + " operands";
+         id(m.region_block(o));
+    for (std::size_t r = 1; r < m.num_regions(o); ++r) s += "," + id(m.region_blocks(o)[r]);
+    s += " operands";
     for (auto v : m.operands(o)) s += " " + id(v);
     for (auto& a : m.attributes(o)) s += " " + a.name + "=" + a.value;
     s += "\n";
@@ -304,6 +306,11 @@ TEST_CASE("reference IR: every journaled primitive is undone on its own") {
       {"replace_all_uses", [&](ref::module& m) { m.replace_all_uses(m.result(nth_op(m, 0), 0), m.result(nth_op(m, 1), 0)); }},
       {"erase_op", [&](ref::module& m) { m.erase_op(ref::functions(m).front()); }},
       {"add_region", [&](ref::module& m) { m.add_region(nth_op(m, 1), std::vector<ref::type_ref>{m.intern_type("i32")}); }},
+      {"add_region (a second one)", [&](ref::module& m) { m.add_region(ref::functions(m).front()); }},
+      {"add_region (a third one)", [&](ref::module& m) {
+         m.add_region(ref::functions(m).front());
+         m.add_region(ref::functions(m).front(), std::vector<ref::type_ref>{m.intern_type("f32")});
+       }},
       {"add_block_argument", [&](ref::module& m) { m.add_block_argument(m.region_block(ref::functions(m).front()), m.intern_type("i32")); }},
       {"make_function", [&](ref::module& m) { m.make_function(nth_op(m, 1)).sym_name = "g"; }},
       {"set_attribute", [&](ref::module& m) { m.set_attribute(nth_op(m, 1), "k", "1 : i32"); }},

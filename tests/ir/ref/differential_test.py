@@ -297,10 +297,12 @@ class Gen:
             text += " <{" + ", ".join(entries) + "}>"
         elif self.chance(0.03):
             text += " <#a0>"  # properties through an alias of a dictionary
-        region_text = None
         if depth < 3 and self.chance(0.2):
-            region_text = self.region(list(scope), st, indent, names, funcs, depth + 1)
-            text += " (" + region_text + ")"
+            # One region mostly; two or three as stablehlo.while / if / case have, each region
+            # seeing the enclosing scope but not its siblings'.
+            regions = [self.region(list(scope), st, indent, names, funcs, depth + 1)
+                       for _ in range(self.pick([1, 1, 1, 2, 2, 3]))]
+            text += " (" + ", ".join(regions) + ")"
         if self.chance(0.5):
             text += " " + self.dict_text(names, 1)
         text += " : (%s) -> " % ", ".join(t for _, t in operands)

@@ -265,6 +265,62 @@ TEST_CASE("erase_op of an op with a region erases the region and drops every use
   CHECK(m.is_before_in_block(after, fresh));
 }
 
+TEST_CASE("add_region appends regions in order; erase_op and rollback cover every region") {
+  module m;
+  auto b = m.body();
+  auto x = leaf(m, b, "x.def");
+  auto vx = m.result(x, 0);
+  auto w = m.create_op("x.while", {}, {});
+  m.push_back(b, w);
+  CHECK(m.num_regions(w) == 0);
+  CHECK(m.region_blocks(w).empty());
+  const type_ref i32[] = {m.intern_type("i32")};
+  auto r0 = m.add_region(w, i32);
+  CHECK(m.num_regions(w) == 1);
+  auto r1 = m.add_region(w);
+  auto r2 = m.add_region(w, i32);
+  CHECK(collect(m.region_blocks(w)) == std::vector<block_ref>{r0, r1, r2});
+  CHECK(m.region_block(w) == r0);
+  for (auto r : {r0, r1, r2}) CHECK(m.parent_op_of_block(r) == w);
+  CHECK(m.arguments(r1).empty());
+  CHECK(m.arguments(r2).size() == 1);
+  value_ref uses_x[] = {vx};
+  auto in1 = m.create_op("x.use", uses_x, {});
+  m.push_back(r1, in1);
+  auto in2 = m.create_op("x.use", uses_x, {});
+  m.push_back(r2, in2);
+  CHECK(m.parent_op(in1) == w);
+  CHECK(m.parent_op(in2) == w);
+  // Moving the op into its second or third region is refused, as into its first.
+  CHECK_THROWS_AS(m.move_to_end(w, r2), std::invalid_argument);
+  CHECK(m.block_of(w) == b);
+
+  // A rolled-back transaction takes added regions away again, first or later ones.
+  auto v = m.create_op("x.v", {}, {});
+  m.push_back(b, v);
+  auto token = m.begin_transaction();
+  auto v0 = m.add_region(v);
+  auto v1 = m.add_region(v);
+  m.push_back(v1, m.create_op("x.yield", {}, {}));
+  CHECK(collect(m.region_blocks(v)) == std::vector<block_ref>{v0, v1});
+  m.rollback(token);
+  CHECK(m.num_regions(v) == 0);
+  token = m.begin_transaction();
+  m.add_region(v);
+  m.commit(token);
+  token = m.begin_transaction();
+  m.add_region(v);
+  m.add_region(v);
+  m.rollback(token);
+  CHECK(m.num_regions(v) == 1);
+
+  // Erasing the op erases the ops of all its regions and drops their uses.
+  m.erase_op(w);
+  CHECK(m.erased(in1));
+  CHECK(m.erased(in2));
+  CHECK_FALSE(m.has_uses(vx));
+}
+
 TEST_CASE("block arguments") {
   module m;
   auto op = leaf(m, m.body(), "x.region");

@@ -58,7 +58,10 @@ const bad_case bad_cases[] = {
      "return\n}\n",
      "t.mlir:6:9: error: use of undeclared SSA value name '%x'"},
     // regions and blocks
-    {"\"a.b\"() ({\n}, {\n}) : () -> ()\n", "t.mlir:2:4: error: the reference IR supports at most one region per op"},
+    {"\"a.b\"() ({\n}, ) : () -> ()\n", "t.mlir:2:3: error: expected '{' to begin a region"},
+    {"\"a.b\"() ({\n} {\n}) : () -> ()\n", "t.mlir:2:2: error: expected ')' to end region list"},
+    {"\"a.b\"() ({\n}, {\n  \"x.y\"() : () -> ()\n^bb1:\n}) : () -> ()\n",
+     "t.mlir:4:1: error: the reference IR supports at most one block per region"},
     {"\"a.b\"()[^bb1] : () -> ()\n", "t.mlir:1:8: error: successors are not supported by the reference IR"},
     {"\"a.b\"() ({\n^bb0:\n  \"x.y\"() : () -> ()\n^bb1:\n  \"x.y\"() : () -> ()\n}) : () -> ()\n",
      "t.mlir:4:1: error: the reference IR supports at most one block per region"},
@@ -502,6 +505,83 @@ TEST_CASE("forward references inside a region resolve; unnamed results are allow
         "  %0:2 = \"x.unnamed\"() ({\n"
         "  }) : () -> (i32, i32)\n"
         "}\n");
+}
+
+TEST_CASE("an op with several regions: one block each, in order, each its own scope") {
+  // stablehlo.while (cond, body), stablehlo.if (two branches), stablehlo.case (any number): the
+  // names of one region are not seen in the next, so each may define %x again; a region may
+  // hold no block; each region may take block arguments of its own.
+  auto r = parse_ok(
+      "func.func @f(%a: tensor<i32>, %p: tensor<i1>) -> tensor<i32> {\n"
+      "  %0 = \"stablehlo.while\"(%a) ({\n"
+      "  ^bb0(%x: tensor<i32>):\n"
+      "    %c = \"stablehlo.compare\"(%x, %a) : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    \"stablehlo.return\"(%c) : (tensor<i1>) -> ()\n"
+      "  }, {\n"
+      "  ^bb0(%x: tensor<i32>):\n"
+      "    %c = \"stablehlo.add\"(%x, %x) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+      "    \"stablehlo.return\"(%c) : (tensor<i32>) -> ()\n"
+      "  }) : (tensor<i32>) -> tensor<i32>\n"
+      "  %1 = \"stablehlo.case\"(%0) ({\n"
+      "    \"stablehlo.return\"(%0) : (tensor<i32>) -> ()\n"
+      "  }, {\n"
+      "  }, {\n"
+      "  ^bb0:\n"
+      "  }) : (tensor<i32>) -> tensor<i32>\n"
+      "  return %1 : tensor<i32>\n"
+      "}\n");
+  auto& m = *r.value;
+  const auto body = m.region_block(ref::functions(m)[0]);
+  const auto w = m.front(body), c = m.next_op(w);
+  REQUIRE(m.num_regions(w) == 2);
+  REQUIRE(m.num_regions(c) == 3);
+  const auto cond = m.region_blocks(w)[0], loop = m.region_blocks(w)[1];
+  CHECK(m.region_block(w) == cond);
+  CHECK(m.parent_op_of_block(cond) == w);
+  CHECK(m.parent_op_of_block(loop) == w);
+  CHECK(m.name(m.front(cond)) == "stablehlo.compare");
+  CHECK(m.name(m.front(loop)) == "stablehlo.add");
+  // Each region's %x is its own block argument; %a from the function is seen in both.
+  CHECK(m.operand(m.front(cond), 0) == m.arguments(cond)[0]);
+  CHECK(m.operand(m.front(loop), 0) == m.arguments(loop)[0]);
+  CHECK(m.operand(m.front(cond), 1) == m.arguments(body)[0]);
+  const auto branches = m.region_blocks(c);
+  CHECK(m.size(branches[0]) == 1);
+  CHECK((m.empty(branches[1]) && !m.explicit_block(branches[1])));
+  CHECK((m.empty(branches[2]) && m.explicit_block(branches[2])));
+  // Printed as mlir-opt prints it (numbered, each region from the same counters).
+  ref::print_options numbered;
+  numbered.use_name_hints = false;
+  CHECK(ref::print(m, numbered) ==
+        "module {\n"
+        "  func.func @f(%arg0: tensor<i32>, %arg1: tensor<i1>) -> tensor<i32> {\n"
+        "    %0 = \"stablehlo.while\"(%arg0) ({\n"
+        "    ^bb0(%arg2: tensor<i32>):\n"
+        "      %2 = \"stablehlo.compare\"(%arg2, %arg0) : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "      \"stablehlo.return\"(%2) : (tensor<i1>) -> ()\n"
+        "    }, {\n"
+        "    ^bb0(%arg2: tensor<i32>):\n"
+        "      %2 = \"stablehlo.add\"(%arg2, %arg2) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+        "      \"stablehlo.return\"(%2) : (tensor<i32>) -> ()\n"
+        "    }) : (tensor<i32>) -> tensor<i32>\n"
+        "    %1 = \"stablehlo.case\"(%0) ({\n"
+        "      \"stablehlo.return\"(%0) : (tensor<i32>) -> ()\n"
+        "    }, {\n"
+        "    }, {\n"
+        "    ^bb0:\n"
+        "    }) : (tensor<i32>) -> tensor<i32>\n"
+        "    return %1 : tensor<i32>\n"
+        "  }\n"
+        "}\n");
+}
+
+TEST_CASE("a name of one region is not seen in its sibling") {
+  auto r = ref::parse(
+      "\"x.two\"() ({\n  %v = \"x.a\"() : () -> i32\n  \"x.yield\"() : () -> ()\n}, {\n"
+      "  \"x.use\"(%v) : (i32) -> ()\n  \"x.yield\"() : () -> ()\n}) : () -> ()\n",
+      "t.mlir");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error.str() == "t.mlir:5:11: error: use of undeclared SSA value name '%v'");
 }
 
 TEST_CASE("names defined in a closed region may be defined again, as mlir-opt prints them") {

@@ -30,7 +30,7 @@ ref::module parse_ok(std::string_view text) {
 void collect_ops(const ref::module& m, ref::block_ref b, std::vector<ref::op_ref>& out) {
   for (auto op : m.ops(b)) {
     out.push_back(op);
-    if (m.has_region(op)) collect_ops(m, m.region_block(op), out);
+    for (auto b : m.region_blocks(op)) collect_ops(m, b, out);
   }
 }
 
@@ -398,6 +398,51 @@ TEST_CASE("outline_region: nested regions are cloned with their arguments, uses 
   CHECK(m.operand(body_in_g, 1) != result(m, "t.pre"));
   CHECK(m.operand(body_in_g, 1) == m.result(find(m, "t.pre", 1), 0));
   CHECK(m.operand(body_in_g, 2) == m.arguments(m.region_block(f))[0]);
+}
+
+TEST_CASE("outline_region and group_ops: an op with several regions is cloned and rewired whole") {
+  ref::module m = parse_ok(R"(func.func @main(%a: i32, %n: i32) -> i32 {
+  %0 = "mhlo.fusion"(%a, %n) ({
+  ^bb0(%p: i32, %q: i32):
+    %w = "t.while"(%p) ({
+    ^bb0(%i: i32):
+      %c = "t.lt"(%i, %q) : (i32, i32) -> i1
+      "t.return"(%c) : (i1) -> ()
+    }, {
+    ^bb0(%i: i32):
+      %t = "t.step"(%i, %p) : (i32, i32) -> i32
+      "t.return"(%t) : (i32) -> ()
+    }) : (i32) -> i32
+    "mhlo.return"(%w) : (i32) -> ()
+  }) : (i32, i32) -> i32
+  return %0 : i32
+}
+)");
+  const auto f = ref::outline_region(m, {find(m, "mhlo.fusion"), "g", {}});
+  CHECK(ref::print_op(m, f) == R"(func.func private @g(%p: i32, %q: i32) -> i32 {
+  %w = "t.while"(%p) ({
+  ^bb0(%i: i32):
+    %c = "t.lt"(%i, %q) : (i32, i32) -> i1
+    "t.return"(%c) : (i1) -> ()
+  }, {
+  ^bb0(%i_1: i32):
+    %t = "t.step"(%i_1, %p) : (i32, i32) -> i32
+    "t.return"(%t) : (i32) -> ()
+  }) : (i32) -> i32
+  return %w : i32
+})");
+  check_valid_and_reads_back(m);
+  const auto w_in_g = find(m, "t.while", 1);
+  REQUIRE(m.num_regions(w_in_g) == 2);
+  CHECK(m.operand(find(m, "t.step", 1), 0) == m.arguments(m.region_blocks(w_in_g)[1])[0]);
+  CHECK(m.operand(find(m, "t.lt", 1), 1) == m.arguments(m.region_block(f))[1]);
+
+  // Grouping the while of @g rewires the uses of the live-ins in both of its regions.
+  const auto fargs = m.arguments(m.region_block(f));
+  const auto g = group(m, {w_in_g}, {fargs[0], fargs[1]}, {m.result(w_in_g, 0)});
+  CHECK(m.operand(find(m, "t.lt", 1), 1) == m.arguments(m.region_block(g))[1]);
+  CHECK(m.operand(find(m, "t.step", 1), 1) == m.arguments(m.region_block(g))[0]);
+  check_valid_and_reads_back(m);
 }
 
 TEST_CASE("outline_region: any return-kind terminator becomes func.return, any other stays") {

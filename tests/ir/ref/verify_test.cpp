@@ -607,6 +607,38 @@ TEST_CASE("a region that does not end with a terminator") {
                 "t.mlir:5:3: error: region of 'x.args' does not end with a terminator"});
 }
 
+TEST_CASE("an op with several regions: each must end with a terminator; siblings do not see each other") {
+  auto m = parse_ok(R"(func.func @f(%a: i32) -> i32 {
+  %w = "x.while"(%a) ({
+  ^bb0(%x: i32):
+    %c = "x.cond"(%x) : (i32) -> i1
+    "x.return"(%c) : (i1) -> ()
+  }, {
+  ^bb0(%x: i32):
+    %n = "x.next"(%x, %a) : (i32, i32) -> i32
+    "x.return"(%n) : (i32) -> ()
+  }) : (i32) -> i32
+  return %w : i32
+}
+)");
+  CHECK(messages(m).empty());
+  auto body = m.region_block(lookup_function(m, "f"));
+  auto w = m.front(body);
+  const auto cond = m.region_blocks(w)[0], loop = m.region_blocks(w)[1];
+  auto cond_def = m.front(cond), next = m.front(loop);
+  m.set_operand(next, 0, m.result(cond_def, 0));  // the body uses the condition region's value
+  CHECK(messages(m) ==
+        strings{"t.mlir:8:5: error: operand #0 uses a value defined outside its scope"});
+  m.set_operand(next, 0, m.arguments(cond)[0]);  // ... or its block argument
+  CHECK(messages(m) ==
+        strings{"t.mlir:8:5: error: operand #0 uses a value defined outside its scope"});
+  m.set_operand(next, 0, m.arguments(loop)[0]);
+  CHECK(messages(m).empty());
+  m.erase_op(m.back(loop));  // the body no longer ends with a terminator
+  CHECK(messages(m) ==
+        strings{"t.mlir:2:3: error: region #1 of 'x.while' does not end with a terminator"});
+}
+
 TEST_CASE("a terminator that is not the last op of its block") {
   // func.func @f(%a: i32) -> i32 {
   //   return %a : i32

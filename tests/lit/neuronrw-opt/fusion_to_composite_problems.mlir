@@ -17,6 +17,7 @@
 // ERRORS: fusion-to-composite: unknown_fusion_kind: Unexpected FusionOp type 'NoSuchKind'.
 // ERRORS-NEXT: fusion-to-composite: non_string_kind:
 // ERRORS-NEXT: fusion-to-composite: no_body:
+// ERRORS-NEXT: fusion-to-composite: no_body:
 // ERRORS-NEXT: fusion-to-composite: bad_terminator:
 // ERRORS-NEXT: fusion-to-composite: bad_terminator:
 // ERRORS-NEXT: fusion-to-composite: captured_value: operand #1
@@ -71,6 +72,21 @@ func.func @non_string_kind(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
 func.func @no_body(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error@+1 {{fusion-to-composite: no_body: fusion has no body to outline (it needs exactly one region block, ending with its return)}}
   %f = "mhlo.fusion"(%w) ({
+  }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f : tensor<4x8xf32>
+}
+
+// -----
+
+// no_body: two regions (as a while has), so no one body to outline.
+func.func @two_regions(%w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{fusion-to-composite: no_body: fusion has no body to outline (it needs exactly one region block, ending with its return)}}
+  %f = "mhlo.fusion"(%w) ({
+  ^bb0(%a: tensor<4x8xf32>):
+    "mhlo.return"(%a) : (tensor<4x8xf32>) -> ()
+  }, {
+  ^bb0(%a: tensor<4x8xf32>):
+    "mhlo.return"(%a) : (tensor<4x8xf32>) -> ()
   }) {FusionKind = "ScheduleFusion"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %f : tensor<4x8xf32>
 }

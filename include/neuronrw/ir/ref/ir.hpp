@@ -2,8 +2,9 @@
 // embedded default that every algorithm runs on when the user brings no compiler of their own.
 //
 // Shape: module → top block of ops (functions are `func.func` ops, as in MLIR) → each op has a
-// name, operands, typed results, an ordered attribute list and at most one region with one block
-// (with block arguments). Types and attribute values are opaque, balanced text: the reference IR
+// name, operands, typed results, an ordered attribute list and any number of regions, each with
+// one block (with block arguments): what the ML dialects use (`stablehlo.while` has two, `case`
+// one per branch); a region of several blocks, or a successor, is not modelled. Types and attribute values are opaque, balanced text: the reference IR
 // needs no type system, and keeping the text verbatim makes print(parse(x)) a fixed point.
 //
 // Layout (why it looks like this): the dependence walk and the order queries are the hot paths
@@ -166,14 +167,27 @@ class module {
     return op_ref{id};
   }
 
-  /// Gives `op` a region with one empty block whose arguments have `arg_types`; returns it.
-  /// @pre op has no region yet.
+  /// Gives `op` one more region (after those it has), with one empty block whose arguments have
+  /// `arg_types`; returns the block.
   block_ref add_region(op_ref op, std::span<const type_ref> arg_types = {}) {
-    assert(!hot_[op.id].region.valid());
     auto b = create_block(op);
     version_.tick();
-    if (journal_depth_ != 0) journal_.push_back({undo_kind::region, op.id, hot_[op.id].region.id, 0, 0});
-    hot_[op.id].region = b;
+    auto& h = hot_[op.id];
+    if (!h.region.valid()) {
+      if (journal_depth_ != 0) journal_.push_back({undo_kind::region, op.id, h.region.id, 0, 0});
+      h.region = b;
+    } else {
+      // Second and later regions: the op's list of region blocks, kept apart so the hot record
+      // (and every op with at most one region) stays as small as it was.
+      auto& c = cold_[op.id];
+      if (c.regions == npos) {
+        if (journal_depth_ != 0) note_cold([op](module& m) { m.cold_[op.id].regions = npos; });
+        c.regions = static_cast<std::uint32_t>(region_lists_.size());
+        region_lists_.push_back({h.region});
+      }
+      if (journal_depth_ != 0) note_cold([op](module& m) { m.region_lists_[m.cold_[op.id].regions].pop_back(); });
+      region_lists_[c.regions].push_back(b);
+    }
     for (auto t : arg_types) add_block_argument(b, t);
     return b;
   }
@@ -262,8 +276,9 @@ class module {
     walk_tree<walk_order::post, op_ref>(
         [op](auto&& push) { push(op); },
         [this](op_ref o, auto&& push) {
-          if (auto r = hot_[o.id].region; r.valid())
-            for (auto x = back(r); x.valid(); x = prev_op(x)) push(x);
+          const auto rs = region_blocks(o);
+          for (auto r = rs.rbegin(); r != rs.rend(); ++r)
+            for (auto x = back(*r); x.valid(); x = prev_op(x)) push(x);
         },
         [this](op_ref o) {
           drop_operands(o);
@@ -296,6 +311,15 @@ class module {
     if (journal_depth_ != 0)
       note_cold([op, old = cold_[op.id].properties](module& m) mutable { m.cold_[op.id].properties = std::move(old); });
     cold_[op.id].properties = std::move(t);
+  }
+  /// How the op is printed (ref::syntax_form): as read in the generic form, in its dialect's
+  /// custom form (ops of the syntax table, ir/ref/syntax/op_table.hpp), or generic with its
+  /// inherent attributes as properties. Set by the parser; a new op is generic.
+  std::uint8_t syntax_form(op_ref op) const { return cold_[op.id].syntax; }
+  void set_syntax_form(op_ref op, std::uint8_t f) {
+    if (journal_depth_ != 0)
+      note_cold([op, old = cold_[op.id].syntax](module& m) { m.cold_[op.id].syntax = old; });
+    cold_[op.id].syntax = f;
   }
   /// Name hint of the op's result group (printed as %hint or %hint:N).
   const std::string& name_hint(op_ref op) const { return cold_[op.id].name_hint; }
@@ -340,12 +364,18 @@ class module {
   value_range results(op_ref op) const noexcept;
 
   bool has_region(op_ref op) const noexcept { return hot_[op.id].region.valid(); }
-  /// The region's block, or an invalid handle.
+  /// The first region's block (the only one of a function, a fusion, a loop body), or an
+  /// invalid handle.
   block_ref region_block(op_ref op) const noexcept { return hot_[op.id].region; }
-  /// The region's block as a span of zero or one handle (what generic code iterates).
+  /// The blocks of the op's regions, one per region in order (what generic code iterates);
+  /// empty when it has none. An op without a region reads nothing but its hot record.
   std::span<const block_ref> region_blocks(op_ref op) const noexcept {
-    return {&hot_[op.id].region, hot_[op.id].region.valid() ? 1u : 0u};
+    const auto& h = hot_[op.id];
+    if (!h.region.valid()) return {};
+    if (const auto r = cold_[op.id].regions; r != npos) return region_lists_[r];
+    return {&h.region, 1};
   }
+  std::size_t num_regions(op_ref op) const noexcept { return region_blocks(op).size(); }
 
   const std::vector<attribute>& attributes(op_ref op) const { return cold_[op.id].attrs; }
   std::vector<attribute>& attributes(op_ref op) { return cold_[op.id].attrs; }
@@ -630,6 +660,7 @@ class module {
 
   struct op_cold {
     std::uint32_t name = npos;
+    std::uint32_t regions = npos;  // region_lists_ index when the op has two regions or more
     std::vector<attribute> attrs;
     source_loc loc;
     std::string loc_text;
@@ -637,6 +668,7 @@ class module {
     std::string name_hint;
     std::uint32_t func = npos;
     bool erased = false;
+    std::uint8_t syntax = 0;
   };
   struct value_cold {
     type_ref type;
@@ -740,6 +772,7 @@ class module {
   std::vector<std::uint32_t> op_result_begin_, op_result_count_;
   std::vector<op_cold> cold_;
   std::vector<func_info> funcs_;
+  std::vector<std::vector<block_ref>> region_lists_;  // the region blocks of ops with several
 
   // hot value fields
   std::vector<std::uint32_t> value_def_, value_index_, value_first_use_;

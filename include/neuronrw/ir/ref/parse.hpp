@@ -1,6 +1,6 @@
 // neuronrw/ir/ref/parse.hpp — the text parser of the reference IR: the MLIR subset of
-// docs/reference-ir.md (the func dialect's pretty forms, generic ops of any dialect, one region
-// with one block per op) read into a `ref::module`. Whatever `mlir-opt
+// docs/reference-ir.md (the func dialect's pretty forms, generic ops of any dialect, any number
+// of regions with one block each per op) read into a `ref::module`. Whatever `mlir-opt
 // --allow-unregistered-dialect` prints for such a module parses; bad input gives one located
 // diagnostic and no module.
 //
@@ -28,20 +28,11 @@
 
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
-#include <neuronrw/ir/ref/string_literal.hpp>
+#include <neuronrw/ir/ref/syntax/lexer.hpp>
+#include <neuronrw/ir/ref/syntax/values.hpp>
 #include <neuronrw/mlir_string.hpp>
 
 namespace neuronrw::ref {
-
-/// Parser knobs, filled with designated initializers.
-struct parse_options {
-  /// Keep `loc(...)` texts (of ops, block arguments, functions, the module) and `#x = loc(...)`
-  /// alias definitions; when false they are read and dropped.
-  bool keep_locations = true;
-  /// Deepest nesting of regions, and of brackets inside one type or attribute value, accepted
-  /// before the parser gives up with an error (bounds the parser's recursion).
-  std::uint32_t max_nesting = 256;
-};
 
 /// The module, or the first error (`value` is empty then: no partial output).
 struct parse_result {
@@ -52,42 +43,12 @@ struct parse_result {
 
 namespace detail {
 
-/// Internal: the first error, unwound to `text_parser::run`.
-struct parse_failure {
-  std::size_t at;
-  std::string message;
-};
-
-inline constexpr bool parse_is_letter(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-inline constexpr bool parse_is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-inline constexpr bool parse_is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-// bare-id ::= (letter|[_]) (letter|digit|[_$.])*: mlir_is_bare_id* (neuronrw/mlir_string.hpp).
-/// suffix-id ::= digit+ | (letter|[$._-]) (letter|digit|[$._-])*
-inline constexpr bool parse_is_suffix_id_char(char c) noexcept {
-  return parse_is_letter(c) || parse_is_digit(c) || c == '$' || c == '.' || c == '_' || c == '-';
-}
-/// The first character of a type keyword or dialect type (`i32`, `tensor<...>`, `!x.y`).
-inline constexpr bool parse_is_type_start(char c) noexcept {
-  return parse_is_letter(c) || c == '_' || c == '!';
-}
-inline constexpr bool parse_is_type_char(char c) noexcept {
-  return mlir_is_bare_id_char(c) || c == '!';
-}
-
-/// The recursive-descent parser. One instance parses one text.
-class text_parser {
+/// The module reader: the top level, modules, functions, blocks, regions and ops (the generic
+/// form, func.*'s pretty forms). One instance parses one text.
+class text_parser : public value_reader {
  public:
   text_parser(std::string_view text, std::string_view file, const parse_options& options)
-      : src_(text), file_(file), opt_(options) {
-    // A line ends at "\n", "\r\n" or a lone "\r" (MLIR's lexer ends a comment at either byte).
-    line_starts_.push_back(0);
-    for (std::size_t i = 0; i < src_.size(); ++i)
-      if (src_[i] == '\n' || (src_[i] == '\r' && (i + 1 == src_.size() || src_[i + 1] != '\n')))
-        line_starts_.push_back(i + 1);
+      : value_reader(text, file, options) {
     m_.source_name = std::string(file);
   }
 
@@ -102,26 +63,6 @@ class text_parser {
 
  private:
   // ------------------------------------------------------------------ records
-  struct dict_entry {
-    std::string name;
-    std::string value;  // "" for a unit attribute
-    std::size_t name_at = 0, value_at = 0, value_end = 0;
-  };
-  struct ssa_use {
-    std::string spelled;  // "%x#1", for messages
-    std::string name;     // "x"
-    std::uint32_t index = 0;
-    std::size_t at = 0;
-  };
-  struct result_group {
-    std::string name;
-    std::uint32_t count = 1;
-    std::size_t at = 0;
-  };
-  struct function_type {
-    std::vector<type_ref> inputs, results;
-    std::size_t at = 0;
-  };
   struct block_context {
     block_ref block;
     bool function_body = false;  // bare `return` / `call` allowed
@@ -149,544 +90,6 @@ class text_parser {
     std::unordered_map<std::string, std::vector<pending_use>> pending;
     std::vector<std::vector<std::string>> regions;
   };
-
-  // ------------------------------------------------------------------ positions and errors
-  source_loc loc_of(std::size_t at) const {
-    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), at);
-    const auto line = static_cast<std::size_t>(it - line_starts_.begin());
-    return source_loc{static_cast<std::uint32_t>(line),
-                      static_cast<std::uint32_t>(at - line_starts_[line - 1] + 1)};
-  }
-  std::string where(std::size_t at) const {
-    auto l = loc_of(at);
-    return std::to_string(l.line) + ":" + std::to_string(l.col);
-  }
-  [[noreturn]] void fail(std::size_t at, std::string message) const {
-    throw parse_failure{at, std::move(message)};
-  }
-  std::string describe_here() const {
-    if (eof()) return "end of input";
-    return std::string("'") + src_[pos_] + "'";
-  }
-
-  // ------------------------------------------------------------------ characters
-  bool eof() const noexcept { return pos_ >= src_.size(); }
-  char peek(std::size_t k = 0) const noexcept {
-    return pos_ + k < src_.size() ? src_[pos_ + k] : '\0';
-  }
-  bool at_arrow() const noexcept { return peek() == '-' && peek(1) == '>'; }
-
-  void skip_ws() noexcept {
-    const std::size_t n = src_.size();
-    while (pos_ < n) {
-      const char c = src_[pos_];
-      if (parse_is_space(c)) {
-        ++pos_;
-      } else if (c == '/' && peek(1) == '/') {
-        while (pos_ < n && src_[pos_] != '\n' && src_[pos_] != '\r') ++pos_;
-      } else {
-        break;
-      }
-    }
-  }
-  void skip_blanks() noexcept {
-    while (!eof() && (src_[pos_] == ' ' || src_[pos_] == '\t')) ++pos_;
-  }
-  void expect(char c, const char* message) {
-    skip_ws();
-    if (peek() != c || eof()) fail(pos_, message);
-    ++pos_;
-  }
-  /// The bare-id `word` at the cursor, not followed by more identifier characters.
-  bool at_word(std::string_view word) const noexcept {
-    return src_.substr(pos_, word.size()) == word && !mlir_is_bare_id_char(peek(word.size()));
-  }
-  bool at_loc() const noexcept {
-    if (!at_word("loc")) return false;
-    std::size_t i = pos_ + 3;
-    while (i < src_.size() && (src_[i] == ' ' || src_[i] == '\t')) ++i;
-    return i < src_.size() && src_[i] == '(';
-  }
-
-  std::string_view lex_bare_id() {
-    const std::size_t b = pos_;
-    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected identifier");
-    while (!eof() && mlir_is_bare_id_char(src_[pos_])) ++pos_;
-    return src_.substr(b, pos_ - b);
-  }
-  std::string_view lex_suffix_id(const char* message) {
-    const std::size_t b = pos_;
-    if (parse_is_digit(peek())) {
-      while (!eof() && parse_is_digit(src_[pos_])) ++pos_;
-    } else if (!eof() && parse_is_suffix_id_char(peek())) {
-      while (!eof() && parse_is_suffix_id_char(src_[pos_])) ++pos_;
-    } else {
-      fail(pos_, message);
-    }
-    return src_.substr(b, pos_ - b);
-  }
-  std::uint32_t lex_number(const char* message) {
-    const std::size_t b = pos_;
-    if (!parse_is_digit(peek())) fail(pos_, message);
-    std::uint64_t v = 0;
-    while (!eof() && parse_is_digit(src_[pos_])) {
-      v = v * 10 + static_cast<std::uint64_t>(src_[pos_] - '0');
-      if (v > 0xFFFFFFu) fail(b, "integer is too large");
-      ++pos_;
-    }
-    return static_cast<std::uint32_t>(v);
-  }
-
-  /// `at` is a '"'. Returns the offset just past the closing quote; checks the escapes MLIR knows.
-  std::size_t scan_string(std::size_t at) const {
-    const mlir_string_scan scan = scan_mlir_string_literal(src_, at);
-    if (scan.bad_escape != mlir_string_scan::npos) fail(scan.bad_escape, "unknown escape in string literal");
-    if (!scan.terminated) fail(at, "unterminated string literal");
-    return scan.end;
-  }
-
-  static char closer_of(char open) noexcept {
-    switch (open) {
-      case '(': return ')';
-      case '[': return ']';
-      case '{': return '}';
-      default: return '>';
-    }
-  }
-  static char opener_of(char close) noexcept {
-    switch (close) {
-      case ')': return '(';
-      case ']': return '[';
-      case '}': return '{';
-      default: return '<';
-    }
-  }
-  [[noreturn]] void fail_unbalanced(std::size_t open_at) const {
-    const char o = src_[open_at];
-    fail(open_at, std::string("unbalanced '") + o + "' (no matching '" + closer_of(o) + "')");
-  }
-
-  /// Advances over balanced text: (), [], {} and <> nest, `->` is an arrow, string literals and
-  /// `//` comments are skipped whole, and a '>' inside (), [] or {} (a comparison in an integer
-  /// set) is an ordinary character. With `group`, the cursor is on an opening bracket and the
-  /// scan ends just past its partner; otherwise it stops, without consuming, at a character of
-  /// `stops` outside every bracket, or at the end of input.
-  void scan_balanced(std::string_view stops, bool group) {
-    auto& st = bracket_stack_;
-    st.clear();
-    const std::size_t n = src_.size();
-    while (pos_ < n) {
-      const char c = src_[pos_];
-      if (st.empty() && !group && stops.find(c) != std::string_view::npos) return;
-      switch (c) {
-        case '"':
-          pos_ = scan_string(pos_);
-          continue;
-        case '/':
-          if (peek(1) == '/') {
-            while (pos_ < n && src_[pos_] != '\n' && src_[pos_] != '\r') ++pos_;
-            continue;
-          }
-          break;
-        case '-':
-          if (peek(1) == '>') {
-            pos_ += 2;
-            continue;
-          }
-          break;
-        case '(':
-        case '[':
-        case '{':
-        case '<':
-          if (st.size() >= opt_.max_nesting)
-            fail(pos_, "brackets are nested too deeply (limit " + std::to_string(opt_.max_nesting) +
-                           ")");
-          st.push_back(pos_);
-          break;
-        case ')':
-        case ']':
-        case '}':
-        case '>': {
-          if (st.empty()) fail(pos_, std::string("unexpected '") + c + "'");
-          const char open = src_[st.back()];
-          if (c == '>' && open != '<') break;
-          if (open != opener_of(c)) fail_unbalanced(st.back());
-          st.pop_back();
-          if (st.empty() && group) {
-            ++pos_;
-            return;
-          }
-          break;
-        }
-        default:
-          break;
-      }
-      ++pos_;
-    }
-    if (!st.empty()) fail_unbalanced(st.back());
-  }
-
-  /// The source text [b, e) as stored: trimmed, `//` comments dropped, and every run of
-  /// whitespace that spans a line break folded to one space (string literals are kept as is).
-  std::string clean(std::size_t b, std::size_t e) const {
-    while (b < e && parse_is_space(src_[b])) ++b;
-    while (e > b && parse_is_space(src_[e - 1])) --e;
-    const std::string_view s = src_.substr(b, e - b);
-    if (s.find('\n') == std::string_view::npos && s.find('\r') == std::string_view::npos &&
-        s.find("//") == std::string_view::npos)
-      return std::string(s);
-    std::string out;
-    out.reserve(s.size());
-    std::size_t i = 0;
-    while (i < s.size()) {
-      const char c = s[i];
-      if (c == '"') {  // the source was scanned already, so the literal is well formed
-        const std::size_t j = scan_mlir_string_literal(s, i).end;
-        out.append(s.substr(i, j - i));
-        i = j;
-        continue;
-      }
-      if (parse_is_space(c) || (c == '/' && i + 1 < s.size() && s[i + 1] == '/')) {
-        std::size_t j = i;
-        bool line_break = false;
-        while (j < s.size()) {
-          if (parse_is_space(s[j])) {
-            line_break = line_break || s[j] == '\n' || s[j] == '\r';
-            ++j;
-          } else if (s[j] == '/' && j + 1 < s.size() && s[j + 1] == '/') {
-            line_break = true;
-            while (j < s.size() && s[j] != '\n' && s[j] != '\r') ++j;
-          } else {
-            break;
-          }
-        }
-        if (line_break) {
-          if (j < s.size()) out += ' ';
-        } else {
-          out.append(s.substr(i, j - i));
-        }
-        i = j;
-        continue;
-      }
-      out += c;
-      ++i;
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    return out;
-  }
-
-  /// A dictionary's text, or "" for `{}`. The cursor is on '{'.
-  std::string dict_text() {
-    const std::size_t b = pos_;
-    scan_balanced({}, true);
-    std::string t = clean(b, pos_);
-    std::size_t i = 1;
-    while (i + 1 < t.size() && parse_is_space(t[i])) ++i;
-    return i + 1 >= t.size() ? std::string() : t;
-  }
-
-  std::string parse_loc() {
-    const std::size_t b = pos_;
-    pos_ += 3;
-    skip_blanks();
-    scan_balanced({}, true);
-    return clean(b, pos_);
-  }
-  /// An optional trailing `loc(...)`; "" when absent or when locations are dropped.
-  std::string parse_optional_loc() {
-    skip_ws();
-    if (!at_loc()) return {};
-    auto t = parse_loc();
-    return opt_.keep_locations ? t : std::string();
-  }
-
-  // ------------------------------------------------------------------ types
-  void scan_word_type() {
-    if (!parse_is_type_start(peek())) fail(pos_, "expected type");
-    while (!eof() && parse_is_type_char(src_[pos_])) ++pos_;
-    if (peek() == '<') scan_balanced({}, true);
-  }
-  /// One type: `i32`, `tensor<...>`, `!d.t<...>`, `(A, B)` or a function type `(A) -> B`.
-  type_ref parse_type() {
-    skip_ws();
-    const std::size_t b = pos_;
-    if (peek() == '(') {
-      scan_balanced({}, true);
-      const std::size_t after = pos_;
-      skip_ws();
-      if (at_arrow()) {
-        pos_ += 2;
-        skip_ws();
-        if (peek() == '(')
-          scan_balanced({}, true);
-        else
-          scan_word_type();
-      } else {
-        pos_ = after;
-      }
-    } else {
-      scan_word_type();
-    }
-    return m_.intern_type(clean(b, pos_));
-  }
-  /// `(` [type (`,` type)*] `)`, the cursor on '('.
-  std::vector<type_ref> parse_paren_type_list() {
-    ++pos_;
-    std::vector<type_ref> ts;
-    skip_ws();
-    if (peek() == ')') {
-      ++pos_;
-      return ts;
-    }
-    for (;;) {
-      ts.push_back(parse_type());
-      skip_ws();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == ')') {
-        ++pos_;
-        return ts;
-      }
-      fail(pos_, "expected ',' or ')' in type list");
-    }
-  }
-  /// `(A, B) -> R` or `(A) -> (R1, R2)`.
-  function_type parse_function_type() {
-    skip_ws();
-    function_type f;
-    f.at = pos_;
-    if (peek() != '(') fail(pos_, "expected '(' to begin a function type");
-    f.inputs = parse_paren_type_list();
-    skip_ws();
-    if (!at_arrow()) fail(pos_, "expected '->' in function type");
-    pos_ += 2;
-    skip_ws();
-    if (peek() == '(')
-      f.results = parse_paren_type_list();
-    else
-      f.results.push_back(parse_type());
-    return f;
-  }
-
-  // ------------------------------------------------------------------ attributes and symbols
-  /// `{` [entry (`,` entry)*] `}`, the cursor on '{'. Entry: name [`=` value].
-  std::vector<dict_entry> parse_dict() {
-    std::vector<dict_entry> es;
-    std::unordered_set<std::string> seen;  // filled only for large dictionaries
-    auto duplicate = [&](const std::string& name) {
-      if (es.size() < 16)
-        return std::any_of(es.begin(), es.end(), [&](const dict_entry& x) { return x.name == name; });
-      if (seen.empty())
-        for (auto& x : es) seen.insert(x.name);
-      return !seen.insert(name).second;
-    };
-    ++pos_;
-    skip_ws();
-    if (peek() == '}') {
-      ++pos_;
-      return es;
-    }
-    for (;;) {
-      skip_ws();
-      dict_entry e;
-      e.name_at = pos_;
-      if (peek() == '"') {
-        const std::size_t end = scan_string(pos_);
-        const auto raw = src_.substr(pos_, end - pos_);
-        const auto inner = raw.substr(1, raw.size() - 2);
-        e.name = std::string(mlir_is_bare_id(inner) ? inner : raw);
-        pos_ = end;
-      } else if (mlir_is_bare_id_start(peek())) {
-        e.name = std::string(lex_bare_id());
-      } else {
-        fail(pos_, "expected attribute name");
-      }
-      if (duplicate(e.name))
-        fail(e.name_at, "duplicate key '" + e.name + "' in dictionary attribute");
-      skip_ws();
-      if (peek() == '=') {
-        ++pos_;
-        skip_ws();
-        e.value_at = pos_;
-        scan_balanced(",}", false);
-        e.value_end = pos_;
-        e.value = clean(e.value_at, pos_);
-        if (e.value.empty()) fail(e.value_at, "expected attribute value");
-      }
-      es.push_back(std::move(e));
-      if (peek() == ',' && !eof()) {
-        ++pos_;
-        continue;
-      }
-      if (peek() == '}' && !eof()) {
-        ++pos_;
-        return es;
-      }
-      fail(pos_, "expected ',' or '}' in attribute dictionary");
-    }
-  }
-  static std::vector<attribute> to_attributes(std::vector<dict_entry>&& es) {
-    std::vector<attribute> as;
-    as.reserve(es.size());
-    for (auto& e : es) as.push_back(attribute{std::move(e.name), std::move(e.value)});
-    return as;
-  }
-
-  /// After `@`: a bare-id, or a string literal (stored as its plain value).
-  std::string parse_symbol_name() {
-    if (peek() == '"') {
-      const std::size_t end = scan_string(pos_);
-      const auto raw = src_.substr(pos_, end - pos_);
-      auto value = unquote(raw);  // symbol names are stored as their plain value
-      if (!value) fail(pos_, "invalid escape in symbol name");
-      pos_ = end;
-      return std::move(*value);
-    }
-    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected valid '@'-identifier for symbol name");
-    return std::string(lex_bare_id());
-  }
-  /// The value of `e` (re-read from the source) is exactly one flat symbol reference (`@f`, not
-  /// `@f::@g`), as a func.call's callee must be.
-  void check_flat_symbol_ref_value(const dict_entry& e) {
-    const std::size_t save = pos_;
-    pos_ = e.value_at;
-    if (peek() != '@') fail(pos_, "expected a symbol reference for '" + e.name + "'");
-    parse_flat_callee();
-    skip_ws();
-    if (pos_ < e.value_end) fail(pos_, "unexpected text after the symbol reference");
-    pos_ = save;
-  }
-  /// `@f`, the cursor on '@'; returns its text. A nested reference (`@f::@g`) is an error: a
-  /// func.call's callee is a flat symbol reference.
-  std::string parse_flat_callee() {
-    const std::size_t at = pos_;
-    ++pos_;
-    parse_symbol_name();
-    if (peek() == ':' && peek(1) == ':' && peek(2) == '@')
-      fail(at, "'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference attribute");
-    return std::string(src_.substr(at, pos_ - at));
-  }
-  /// mlir-opt's message for an `arg_attrs` / `res_attrs` array (`what`: "argument" / "result")
-  /// of the wrong length.
-  [[noreturn]] void fail_attr_array_size(std::size_t at, std::string_view what, std::size_t got,
-                                         std::size_t expected) const {
-    const std::string w(what);
-    fail(at, "'func.func' op expects " + w + " attribute array to have the same number of elements as the number of "
-                 "function " + w + "s, got " + std::to_string(got) + ", but expected " + std::to_string(expected));
-  }
-  /// `no_inline` of func.func and func.call is a unit attribute: bare, `= unit`, or an alias.
-  void check_unit_value(const dict_entry& e, std::string_view op_name) const {
-    if (!is_unit_value(e))
-      fail(e.value_at, "'" + std::string(op_name) + "' op attribute '" + e.name +
-                           "' failed to satisfy constraint: unit attribute");
-  }
-  static bool is_unit_value(const dict_entry& e) noexcept {
-    return e.value.empty() || e.value == "unit" || e.value.starts_with('#');
-  }
-  /// `{k = v, k2}` of `es`, for a dictionary some of whose entries the parser consumed.
-  static std::string dict_text_of(const std::vector<dict_entry>& es) {
-    if (es.empty()) return {};
-    std::string t = "{";
-    for (const auto& e : es) {
-      if (t.size() > 1) t += ", ";
-      t += e.name;
-      if (!e.value.empty()) t += " = " + e.value;
-    }
-    return t + "}";
-  }
-  /// The attributes of a registered op written in the generic form, read as MLIR reads them:
-  /// an inherent attribute (a name in `inherent`) may come as a property or in the attribute
-  /// dictionary and the property wins; a property that is no inherent attribute of the op is
-  /// dropped, as mlir-opt drops it. Returns the dictionary's entries in order, each inherent
-  /// one replaced by its property when there is one, then the inherent properties the
-  /// dictionary does not name, in property order.
-  static std::vector<dict_entry> merge_inherent(std::vector<dict_entry>&& props, std::vector<dict_entry>&& attrs,
-                                                std::initializer_list<std::string_view> inherent) {
-    auto is_inherent = [&](const std::string& n) {
-      return std::find(inherent.begin(), inherent.end(), n) != inherent.end();
-    };
-    std::vector<dict_entry> out;
-    out.reserve(props.size() + attrs.size());
-    std::vector<bool> used(props.size(), false);
-    for (auto& a : attrs) {
-      std::size_t i = 0;
-      if (is_inherent(a.name))
-        while (i < props.size() && props[i].name != a.name) ++i;
-      else
-        i = props.size();
-      if (i < props.size()) {
-        used[i] = true;
-        out.push_back(std::move(props[i]));
-      } else {
-        out.push_back(std::move(a));
-      }
-    }
-    for (std::size_t i = 0; i < props.size(); ++i)
-      if (!used[i] && is_inherent(props[i].name)) out.push_back(std::move(props[i]));
-    return out;
-  }
-
-  /// The value of `e` (re-read from the source) is exactly one string literal; returns it with
-  /// its quotes.
-  std::string string_value(const dict_entry& e) {
-    const std::size_t save = pos_;
-    pos_ = e.value_at;
-    if (peek() != '"') fail(pos_, "expected a string for '" + e.name + "'");
-    pos_ = scan_string(pos_);
-    std::string raw(src_.substr(e.value_at, pos_ - e.value_at));
-    skip_ws();
-    if (pos_ < e.value_end) fail(pos_, "unexpected text after the string");
-    pos_ = save;
-    return raw;
-  }
-  /// A symbol name given as a string, stored as its plain value, as in `parse_symbol_name`.
-  std::string symbol_from_string(const dict_entry& e) {
-    auto raw = string_value(e);
-    auto value = unquote(raw);
-    if (!value) fail(e.name_at, "invalid escape in symbol name");
-    return std::move(*value);
-  }
-
-  // ------------------------------------------------------------------ SSA names
-  ssa_use parse_ssa_use() {
-    ssa_use u;
-    u.at = pos_;
-    ++pos_;
-    u.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
-    if (peek() == '#') {
-      ++pos_;
-      u.index = lex_number("expected result number after '#'");
-    }
-    u.spelled = std::string(src_.substr(u.at, pos_ - u.at));
-    return u;
-  }
-  /// `(` [use (`,` use)*] `)`, the cursor on '('.
-  std::vector<ssa_use> parse_operand_list() {
-    std::vector<ssa_use> us;
-    ++pos_;
-    skip_ws();
-    if (peek() == ')') {
-      ++pos_;
-      return us;
-    }
-    for (;;) {
-      skip_ws();
-      if (peek() != '%') fail(pos_, "expected SSA operand");
-      us.push_back(parse_ssa_use());
-      skip_ws();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == ')') {
-        ++pos_;
-        return us;
-      }
-      fail(pos_, "expected ',' or ')' in operand list");
-    }
-  }
 
   name_scope& scope() { return scopes_.back(); }
   void push_isolated_scope() {
@@ -1066,8 +469,8 @@ class text_parser {
     const std::string name(m_.name(old));
     const auto op = m_.create_op(name, none, result_types, {}, m_.loc(old));
     m_.insert_before(op, old);
-    if (m_.has_region(old)) {
-      const auto ob = m_.region_block(old);
+    const std::vector<block_ref> old_regions(m_.region_blocks(old).begin(), m_.region_blocks(old).end());
+    for (const auto ob : old_regions) {
       const auto oargs = m_.arguments(ob);
       std::vector<type_ref> ts;
       for (auto a : oargs) ts.push_back(m_.type(a));
@@ -1087,7 +490,7 @@ class text_parser {
     return op;
   }
 
-  /// `"name"(operands) [<props>] [({region})] [{attrs}] : (types) -> results [loc]`.
+  /// `"name"(operands) [<props>] [({region}, ...)] [{attrs}] : (types) -> results [loc]`.
   void parse_generic_operation(const block_context& ctx, std::size_t start,
                                const std::vector<result_group>& groups, std::uint64_t bound) {
     const std::size_t name_at = pos_;
@@ -1131,17 +534,20 @@ class text_parser {
       const std::vector<type_ref> unknown(static_cast<std::size_t>(bound), placeholder_type_);
       op = m_.create_op(name, none, unknown, {}, loc_of(start));
       m_.push_back(ctx.block, op);
-      ++pos_;
-      skip_ws();
-      if (peek() != '{' || eof()) fail(pos_, "expected '{' to begin a region");
-      parse_op_region(op);
-      skip_ws();
-      if (peek() == ',') {
+      // `({...}, {...})`: each region its own scope; names defined in one are not seen in the next.
+      // A missing token is reported where mlir-opt reports it: just after the previous token.
+      for (;;) {
         ++pos_;
+        const std::size_t after_separator = pos_;
         skip_ws();
-        fail(pos_, "the reference IR supports at most one region per op");
+        if (peek() != '{' || eof()) fail(after_separator, "expected '{' to begin a region");
+        parse_op_region(op);
+        const std::size_t after_region = pos_;
+        skip_ws();
+        if (peek() == ',') continue;
+        if (peek() != ')') fail(after_region, "expected ')' to end region list");
+        break;
       }
-      if (peek() != ')') fail(pos_, "expected ')' after the region");
       ++pos_;
       skip_ws();
     }
@@ -1627,16 +1033,8 @@ class text_parser {
     if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
   }
 
-  std::string_view src_;
-  std::string_view file_;
-  parse_options opt_;
-  std::size_t pos_ = 0;
-  std::vector<std::size_t> line_starts_;
-  std::vector<std::size_t> bracket_stack_;
   std::vector<name_scope> scopes_;
   std::uint32_t region_depth_ = 0;
-  type_ref placeholder_type_;
-  module m_;
 };
 
 }  // namespace detail

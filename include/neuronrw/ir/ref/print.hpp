@@ -134,10 +134,11 @@ class printer {
   };
   void collect(op_ref op, std::vector<name_item>& items) const {
     if (m_.num_results(op) > 0) items.push_back(name_item{op, value_ref{}});
-    if (!m_.has_region(op) || m_.is_function(op)) return;
-    const auto b = m_.region_block(op);
-    for (auto a : m_.arguments(b)) items.push_back(name_item{op_ref{}, a});
-    for (auto o : m_.ops(b)) collect(o, items);
+    if (m_.is_function(op)) return;
+    for (const auto b : m_.region_blocks(op)) {
+      for (auto a : m_.arguments(b)) items.push_back(name_item{op_ref{}, a});
+      for (auto o : m_.ops(b)) collect(o, items);
+    }
   }
 
   void name_top_level() {
@@ -214,7 +215,8 @@ class printer {
   }
 
   /// mlir-opt's numbering: a region numbers its arguments and its ops' results, then each nested
-  /// region continues from the counters as they stand after its parent region.
+  /// region continues from the counters as they stand after its parent region (the regions of
+  /// one op each start from the same counters, so siblings reuse numbers, as in mlir-opt).
   void number_region(block_ref b, std::uint32_t v, std::uint32_t a) {
     for (auto arg : m_.arguments(b)) {
       arg_names_[arg.id] = "arg" + std::to_string(a++);
@@ -226,7 +228,8 @@ class printer {
         op_scope_[op.id] = scope_;
       }
     for (auto op : m_.ops(b))
-      if (m_.has_region(op) && !m_.is_function(op)) number_region(m_.region_block(op), v, a);
+      if (!m_.is_function(op))
+        for (const auto r : m_.region_blocks(op)) number_region(r, v, a);
   }
 
   void append_value(std::string& out, value_ref v) const {
@@ -367,7 +370,12 @@ class printer {
     }
     if (m_.has_region(op)) {
       out += " (";
-      print_region(out, m_.region_block(op), indent);
+      bool first = true;
+      for (const auto b : m_.region_blocks(op)) {
+        if (!first) out += ", ";
+        first = false;
+        print_region(out, b, indent);
+      }
       out += ')';
     }
     if (has_attrs(op)) {

@@ -327,12 +327,15 @@ class python_emitter {
       if (m_.num_operands(op)) out += " " + operand_list(op);
       out += "\n";
     } else {
-      std::string region_def;
-      if (m_.has_region(op)) {
-        auto b = m_.region_block(op);
-        region_def = scope_->fresh("region", "r");
+      // One nested `def` per region: `region=r` for one, `regions=(r, r_1, ...)` for several.
+      std::vector<std::string> region_defs;
+      const auto regions = m_.region_blocks(op);
+      for (std::size_t i = 0; i < regions.size(); ++i) {
+        const auto b = regions[i];
+        region_defs.push_back(scope_->fresh("region", "r"));
         indent(out, depth);
-        out += "def " + region_def + "(" + bind_arguments(b) + "):  # region of " + py_str(m_.name(op)) + "\n";
+        out += "def " + region_defs.back() + "(" + bind_arguments(b) + "):  # region " +
+               (regions.size() == 1 ? std::string() : "#" + std::to_string(i) + " ") + "of " + py_str(m_.name(op)) + "\n";
         if (m_.empty(b)) {
           indent(out, depth + 1);
           out += "pass\n";
@@ -341,7 +344,14 @@ class python_emitter {
       }
       const std::string args = operand_list(op);
       const std::string kws = keyword_args(op);
-      const std::string region_kw = region_def.empty() ? std::string() : "region=" + region_def;
+      std::string region_kw;
+      if (region_defs.size() == 1) {
+        region_kw = "region=" + region_defs[0];
+      } else if (!region_defs.empty()) {
+        region_kw = "regions=(";
+        for (std::size_t i = 0; i < region_defs.size(); ++i) region_kw += (i ? ", " : "") + region_defs[i];
+        region_kw += ")";
+      }
       const bool dotted = dotted_callee(m_.name(op));
       const std::string name_arg = dotted ? std::string() : py_str(m_.name(op));
       indent(out, depth);

@@ -22,7 +22,7 @@
 
 namespace neuronrw::ref {
 
-/// True when `op` is `ancestor` or nested (at any depth) inside ancestor's region.
+/// True when `op` is `ancestor` or nested (at any depth) inside one of ancestor's regions.
 inline bool is_inside(const module& m, op_ref op, op_ref ancestor) {
   for (auto o = op; o.valid(); o = m.parent_op(o))
     if (o == ancestor) return true;
@@ -61,8 +61,8 @@ inline op_ref group_ops(module& m, const group_request<op_ref, value_ref>& r) {
         for (auto op : r.ops) push(op);
       },
       [&m](op_ref op, auto&& push) {
-        if (m.has_region(op))
-          for (auto inner : m.ops(m.region_block(op))) push(inner);
+        for (const auto b : m.region_blocks(op))
+          for (auto inner : m.ops(b)) push(inner);
       },
       [&](op_ref op) {
         for (std::size_t j = 0; j < m.num_operands(op); ++j)
@@ -97,11 +97,13 @@ inline void clone_block_ops(module& m, block_ref src, block_ref dst, value_map& 
     auto c = m.create_op(m.name(o), operands, types, m.attributes(o), m.loc(o));
     m.set_loc_text(c, m.loc_text(o));
     m.set_properties_text(c, m.properties_text(o));
+    m.set_syntax_form(c, m.syntax_form(o));
     m.set_name_hint(c, m.name_hint(o));
     m.push_back(dst, c);
     for (std::size_t i = 0; i < types.size(); ++i) map[m.result(o, i).id] = m.result(c, i).id;
-    if (m.has_region(o)) {
-      auto sb = m.region_block(o);
+    // A copy: adding the clone's regions may move the module's lists of region blocks.
+    const std::vector<block_ref> src_regions(m.region_blocks(o).begin(), m.region_blocks(o).end());
+    for (const auto sb : src_regions) {
       std::vector<type_ref> arg_types;
       for (auto a : m.arguments(sb)) arg_types.push_back(m.type(a));
       auto db = m.add_region(c, arg_types);

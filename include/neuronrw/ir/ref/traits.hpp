@@ -40,7 +40,7 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   static bool is_before_in_block(const G& g, op_handle a, op_handle b) { return g.is_before_in_block(a, b); }
   static op_handle next_op(const G& g, op_handle o) { return g.next_op(o); }
   static op_handle prev_op(const G& g, op_handle o) { return g.prev_op(o); }
-  /// At most one region with one block: a span of zero or one block handle.
+  /// One block per region: a span of the op's region blocks, in order (empty without regions).
   static std::span<const block_handle> regions(const G& g, op_handle o) noexcept { return g.region_blocks(o); }
 
   // reschedulable

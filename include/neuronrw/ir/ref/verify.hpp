@@ -8,7 +8,7 @@
 //
 // returns every problem found (empty = valid). Each diagnostic carries `file = m.source_name`
 // and `loc = the op's source_loc`; their order is deterministic: ops in module walk order
-// (pre-order: an op, then the ops of its region, then its next sibling), and for one op the
+// (pre-order: an op, then the ops of its regions in order, then its next sibling), and for one op the
 // rules in the order listed below.
 //
 // Rules and their messages (fixed text; where mlir-opt (LLVM 22) reports the same problem the
@@ -26,10 +26,11 @@
 //        function '@F' has an empty body            (a definition whose body has no ops)
 //        function '@F' does not end with a terminator   (last op is not a terminator)
 //        function '@F' does not end with 'func.return'  (last op is another terminator)
-//   3. Any other op with a region: its block must be empty (no ops, no arguments) or end with a
-//      terminator — an op without results whose kind is `return` (`func.return`,
+//   3. Any other op with regions: each region's block must be empty (no ops, no arguments) or
+//      end with a terminator — an op without results whose kind is `return` (`func.return`,
 //      `mhlo.return`, ...) or whose name ends in `.yield` or `.terminator`:
-//        region of 'OP' does not end with a terminator
+//        region of 'OP' does not end with a terminator          (an op with one region)
+//        region #I of 'OP' does not end with a terminator       (an op with several)
 //   4. Operands. For operand #I of op U using value V, let B be V's defining block and A be U or
 //      the nearest ancestor of U (following parent_op) that lies in B:
 //        operand #I is null                                 (no value)
@@ -184,13 +185,16 @@ class verifier {
       const frame cur = f;  // `f` dangles once a frame is pushed
       if (m_.erased(op)) continue;
       check_op(op, cur);
-      auto rb = m_.region_block(op);
-      if (rb.valid() && rb.id < anchor_.size()) {
-        auto depth = static_cast<std::uint32_t>(stack.size() + 1);
+      // The op's regions, pushed last first so they are walked in order; all of them are one
+      // level below the op (op stays the anchor of its block until the last one is done).
+      const auto rbs = m_.region_blocks(op);
+      const auto depth = static_cast<std::uint32_t>(stack.size() + 1);
+      const bool is_fn = m_.is_function(op);
+      for (auto r = rbs.rbegin(); r != rbs.rend(); ++r) {
+        const auto rb = *r;
+        if (!rb.valid() || rb.id >= anchor_.size()) continue;
         depth_[rb.id] = depth;
-        bool is_fn = m_.is_function(op);
-        stack.push_back(frame{rb, m_.front(rb), is_fn ? op : cur.function,
-                              is_fn ? depth : cur.function_depth});
+        stack.push_back(frame{rb, m_.front(rb), is_fn ? op : cur.function, is_fn ? depth : cur.function_depth});
       }
     }
   }
@@ -231,10 +235,14 @@ class verifier {
   }
 
   void check_region_terminator(op_ref op) {
-    auto rb = m_.region_block(op);
-    if (!rb.valid()) return;
-    if (m_.empty(rb) ? !m_.arguments(rb).empty() : !is_terminator(m_, m_.back(rb)))
-      error(op, "region of " + quote(m_.name(op)) + " does not end with a terminator");
+    const auto rbs = m_.region_blocks(op);
+    for (std::size_t i = 0; i < rbs.size(); ++i) {
+      const auto rb = rbs[i];
+      if (m_.empty(rb) ? m_.arguments(rb).empty() : is_terminator(m_, m_.back(rb))) continue;
+      error(op, rbs.size() == 1 ? "region of " + quote(m_.name(op)) + " does not end with a terminator"
+                                : "region #" + std::to_string(i) + " of " + quote(m_.name(op)) +
+                                      " does not end with a terminator");
+    }
   }
 
   void check_operands(op_ref op, const frame& f) {

@@ -1,0 +1,336 @@
+// neuronrw/ir/ref/syntax/lexer.hpp — the character level of the reference IR's text reader:
+// positions and located errors, whitespace and comments, identifiers, numbers, string literals,
+// balanced bracket scanning and the cleaning of kept source text. Shared by the value reader
+// (types, attributes), the op-syntax interpreter and the module reader (ir/ref/parse.hpp).
+//
+// Customization points: none.
+//
+// Design: a cursor over the text (`pos_`); every scan is linear and bracket nesting is capped by
+// `parse_options::max_nesting`, so hostile input cannot exhaust the stack. The first error is
+// thrown as `parse_failure` and turned into the diagnostic by `parse()`.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/mlir_string.hpp>
+
+namespace neuronrw::ref {
+
+/// Parser knobs, filled with designated initializers.
+struct parse_options {
+  /// Keep `loc(...)` texts (of ops, block arguments, functions, the module) and `#x = loc(...)`
+  /// alias definitions; when false they are read and dropped.
+  bool keep_locations = true;
+  /// Deepest nesting of regions, and of brackets inside one type or attribute value, accepted
+  /// before the parser gives up with an error (bounds the parser's recursion).
+  std::uint32_t max_nesting = 256;
+};
+
+namespace detail {
+
+/// Internal: the first error, unwound to `text_parser::run`.
+struct parse_failure {
+  std::size_t at;
+  std::string message;
+};
+
+inline constexpr bool parse_is_letter(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+inline constexpr bool parse_is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+inline constexpr bool parse_is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+// bare-id ::= (letter|[_]) (letter|digit|[_$.])*: mlir_is_bare_id* (neuronrw/mlir_string.hpp).
+/// suffix-id ::= digit+ | (letter|[$._-]) (letter|digit|[$._-])*
+inline constexpr bool parse_is_suffix_id_char(char c) noexcept {
+  return parse_is_letter(c) || parse_is_digit(c) || c == '$' || c == '.' || c == '_' || c == '-';
+}
+/// The first character of a type keyword or dialect type (`i32`, `tensor<...>`, `!x.y`).
+inline constexpr bool parse_is_type_start(char c) noexcept {
+  return parse_is_letter(c) || c == '_' || c == '!';
+}
+inline constexpr bool parse_is_type_char(char c) noexcept {
+  return mlir_is_bare_id_char(c) || c == '!';
+}
+
+/// The cursor over one text, with the character-level scans every reader layer uses.
+class lexer {
+ public:
+  lexer(std::string_view text, std::string_view file, const parse_options& options)
+      : src_(text), file_(file), opt_(options) {
+    // A line ends at "\n", "\r\n" or a lone "\r" (MLIR's lexer ends a comment at either byte).
+    line_starts_.push_back(0);
+    for (std::size_t i = 0; i < src_.size(); ++i)
+      if (src_[i] == '\n' || (src_[i] == '\r' && (i + 1 == src_.size() || src_[i + 1] != '\n')))
+        line_starts_.push_back(i + 1);
+  }
+
+ protected:
+  // ------------------------------------------------------------------ positions and errors
+  source_loc loc_of(std::size_t at) const {
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), at);
+    const auto line = static_cast<std::size_t>(it - line_starts_.begin());
+    return source_loc{static_cast<std::uint32_t>(line),
+                      static_cast<std::uint32_t>(at - line_starts_[line - 1] + 1)};
+  }
+  std::string where(std::size_t at) const {
+    auto l = loc_of(at);
+    return std::to_string(l.line) + ":" + std::to_string(l.col);
+  }
+  [[noreturn]] void fail(std::size_t at, std::string message) const {
+    throw parse_failure{at, std::move(message)};
+  }
+  std::string describe_here() const {
+    if (eof()) return "end of input";
+    return std::string("'") + src_[pos_] + "'";
+  }
+
+  // ------------------------------------------------------------------ characters
+  bool eof() const noexcept { return pos_ >= src_.size(); }
+  char peek(std::size_t k = 0) const noexcept {
+    return pos_ + k < src_.size() ? src_[pos_ + k] : '\0';
+  }
+  bool at_arrow() const noexcept { return peek() == '-' && peek(1) == '>'; }
+
+  void skip_ws() noexcept {
+    const std::size_t n = src_.size();
+    while (pos_ < n) {
+      const char c = src_[pos_];
+      if (parse_is_space(c)) {
+        ++pos_;
+      } else if (c == '/' && peek(1) == '/') {
+        while (pos_ < n && src_[pos_] != '\n' && src_[pos_] != '\r') ++pos_;
+      } else {
+        break;
+      }
+    }
+  }
+  void skip_blanks() noexcept {
+    while (!eof() && (src_[pos_] == ' ' || src_[pos_] == '\t')) ++pos_;
+  }
+  void expect(char c, const char* message) {
+    skip_ws();
+    if (peek() != c || eof()) fail(pos_, message);
+    ++pos_;
+  }
+  /// The bare-id `word` at the cursor, not followed by more identifier characters.
+  bool at_word(std::string_view word) const noexcept {
+    return src_.substr(pos_, word.size()) == word && !mlir_is_bare_id_char(peek(word.size()));
+  }
+  bool at_loc() const noexcept {
+    if (!at_word("loc")) return false;
+    std::size_t i = pos_ + 3;
+    while (i < src_.size() && (src_[i] == ' ' || src_[i] == '\t')) ++i;
+    return i < src_.size() && src_[i] == '(';
+  }
+
+  std::string_view lex_bare_id() {
+    const std::size_t b = pos_;
+    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected identifier");
+    while (!eof() && mlir_is_bare_id_char(src_[pos_])) ++pos_;
+    return src_.substr(b, pos_ - b);
+  }
+  std::string_view lex_suffix_id(const char* message) {
+    const std::size_t b = pos_;
+    if (parse_is_digit(peek())) {
+      while (!eof() && parse_is_digit(src_[pos_])) ++pos_;
+    } else if (!eof() && parse_is_suffix_id_char(peek())) {
+      while (!eof() && parse_is_suffix_id_char(src_[pos_])) ++pos_;
+    } else {
+      fail(pos_, message);
+    }
+    return src_.substr(b, pos_ - b);
+  }
+  std::uint32_t lex_number(const char* message) {
+    const std::size_t b = pos_;
+    if (!parse_is_digit(peek())) fail(pos_, message);
+    std::uint64_t v = 0;
+    while (!eof() && parse_is_digit(src_[pos_])) {
+      v = v * 10 + static_cast<std::uint64_t>(src_[pos_] - '0');
+      if (v > 0xFFFFFFu) fail(b, "integer is too large");
+      ++pos_;
+    }
+    return static_cast<std::uint32_t>(v);
+  }
+
+  /// `at` is a '"'. Returns the offset just past the closing quote; checks the escapes MLIR knows.
+  std::size_t scan_string(std::size_t at) const {
+    const mlir_string_scan scan = scan_mlir_string_literal(src_, at);
+    if (scan.bad_escape != mlir_string_scan::npos) fail(scan.bad_escape, "unknown escape in string literal");
+    if (!scan.terminated) fail(at, "unterminated string literal");
+    return scan.end;
+  }
+
+  static char closer_of(char open) noexcept {
+    switch (open) {
+      case '(': return ')';
+      case '[': return ']';
+      case '{': return '}';
+      default: return '>';
+    }
+  }
+  static char opener_of(char close) noexcept {
+    switch (close) {
+      case ')': return '(';
+      case ']': return '[';
+      case '}': return '{';
+      default: return '<';
+    }
+  }
+  [[noreturn]] void fail_unbalanced(std::size_t open_at) const {
+    const char o = src_[open_at];
+    fail(open_at, std::string("unbalanced '") + o + "' (no matching '" + closer_of(o) + "')");
+  }
+
+  /// Advances over balanced text: (), [], {} and <> nest, `->` is an arrow, string literals and
+  /// `//` comments are skipped whole, and a '>' inside (), [] or {} (a comparison in an integer
+  /// set) is an ordinary character. With `group`, the cursor is on an opening bracket and the
+  /// scan ends just past its partner; otherwise it stops, without consuming, at a character of
+  /// `stops` outside every bracket, or at the end of input.
+  void scan_balanced(std::string_view stops, bool group) {
+    auto& st = bracket_stack_;
+    st.clear();
+    const std::size_t n = src_.size();
+    while (pos_ < n) {
+      const char c = src_[pos_];
+      if (st.empty() && !group && stops.find(c) != std::string_view::npos) return;
+      switch (c) {
+        case '"':
+          pos_ = scan_string(pos_);
+          continue;
+        case '/':
+          if (peek(1) == '/') {
+            while (pos_ < n && src_[pos_] != '\n' && src_[pos_] != '\r') ++pos_;
+            continue;
+          }
+          break;
+        case '-':
+          if (peek(1) == '>') {
+            pos_ += 2;
+            continue;
+          }
+          break;
+        case '(':
+        case '[':
+        case '{':
+        case '<':
+          if (st.size() >= opt_.max_nesting)
+            fail(pos_, "brackets are nested too deeply (limit " + std::to_string(opt_.max_nesting) +
+                           ")");
+          st.push_back(pos_);
+          break;
+        case ')':
+        case ']':
+        case '}':
+        case '>': {
+          if (st.empty()) fail(pos_, std::string("unexpected '") + c + "'");
+          const char open = src_[st.back()];
+          if (c == '>' && open != '<') break;
+          if (open != opener_of(c)) fail_unbalanced(st.back());
+          st.pop_back();
+          if (st.empty() && group) {
+            ++pos_;
+            return;
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      ++pos_;
+    }
+    if (!st.empty()) fail_unbalanced(st.back());
+  }
+
+  /// The source text [b, e) as stored: trimmed, `//` comments dropped, and every run of
+  /// whitespace that spans a line break folded to one space (string literals are kept as is).
+  std::string clean(std::size_t b, std::size_t e) const {
+    while (b < e && parse_is_space(src_[b])) ++b;
+    while (e > b && parse_is_space(src_[e - 1])) --e;
+    const std::string_view s = src_.substr(b, e - b);
+    if (s.find('\n') == std::string_view::npos && s.find('\r') == std::string_view::npos &&
+        s.find("//") == std::string_view::npos)
+      return std::string(s);
+    std::string out;
+    out.reserve(s.size());
+    std::size_t i = 0;
+    while (i < s.size()) {
+      const char c = s[i];
+      if (c == '"') {  // the source was scanned already, so the literal is well formed
+        const std::size_t j = scan_mlir_string_literal(s, i).end;
+        out.append(s.substr(i, j - i));
+        i = j;
+        continue;
+      }
+      if (parse_is_space(c) || (c == '/' && i + 1 < s.size() && s[i + 1] == '/')) {
+        std::size_t j = i;
+        bool line_break = false;
+        while (j < s.size()) {
+          if (parse_is_space(s[j])) {
+            line_break = line_break || s[j] == '\n' || s[j] == '\r';
+            ++j;
+          } else if (s[j] == '/' && j + 1 < s.size() && s[j + 1] == '/') {
+            line_break = true;
+            while (j < s.size() && s[j] != '\n' && s[j] != '\r') ++j;
+          } else {
+            break;
+          }
+        }
+        if (line_break) {
+          if (j < s.size()) out += ' ';
+        } else {
+          out.append(s.substr(i, j - i));
+        }
+        i = j;
+        continue;
+      }
+      out += c;
+      ++i;
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  }
+
+  /// A dictionary's text, or "" for `{}`. The cursor is on '{'.
+  std::string dict_text() {
+    const std::size_t b = pos_;
+    scan_balanced({}, true);
+    std::string t = clean(b, pos_);
+    std::size_t i = 1;
+    while (i + 1 < t.size() && parse_is_space(t[i])) ++i;
+    return i + 1 >= t.size() ? std::string() : t;
+  }
+
+  std::string parse_loc() {
+    const std::size_t b = pos_;
+    pos_ += 3;
+    skip_blanks();
+    scan_balanced({}, true);
+    return clean(b, pos_);
+  }
+  /// An optional trailing `loc(...)`; "" when absent or when locations are dropped.
+  std::string parse_optional_loc() {
+    skip_ws();
+    if (!at_loc()) return {};
+    auto t = parse_loc();
+    return opt_.keep_locations ? t : std::string();
+  }
+
+  std::string_view src_;
+  std::string_view file_;
+  parse_options opt_;
+  std::size_t pos_ = 0;
+  std::vector<std::size_t> line_starts_;
+  std::vector<std::size_t> bracket_stack_;
+};
+
+}  // namespace detail
+}  // namespace neuronrw::ref
