@@ -43,6 +43,8 @@ struct options {
   input_kind effective_kind = input_kind::mlir;
   bool name_hints = true;
   bool print_locations = true;
+  bool print_generic = false;  ///< --mlir-print-op-generic
+  bool print_custom = false;   ///< --print-op-custom
   bool emit_python = false;
   dot_mode dot = dot_mode::none;
   bool split = false;
@@ -80,7 +82,8 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
 /// Every option name without its dashes (for the "did you mean" hint).
 inline std::vector<std::string_view> known_names() {
   std::vector<std::string_view> n = {"help", "version", "list-passes", "o", "input-kind", "mlir-style-names",
-                                     "strip-locations", "emit-python", "emit-dot", "allow-unregistered-dialect",
+                                     "strip-locations", "mlir-print-op-generic", "print-op-custom", "emit-python", "emit-dot",
+                                     "allow-unregistered-dialect",
                                      "pass-pipeline", "dump-pass-pipeline", "split-input-file", "output-split-marker",
                                      "verify-diagnostics", "mlir-print-ir-before-all", "mlir-print-ir-after-all",
                                      "mlir-print-ir-after-change", "mlir-print-ir-after-failure", "mlir-timing",
@@ -181,6 +184,11 @@ inline void print_help(std::ostream& os) {
         "  --allow-unregistered-dialect            accepted for mlir-opt compatibility (no effect: the\n"
         "                                          reference IR reads every dialect)\n"
         "  --mlir-style-names                      print values as %0, %arg0 like mlir-opt\n"
+        "  --mlir-print-op-generic                 print every op in the generic form, inherent\n"
+        "                                          attributes as properties <{...}> (with\n"
+        "                                          --mlir-style-names: mlir-opt's own text)\n"
+        "  --print-op-custom                       print every StableHLO op in its custom (pretty)\n"
+        "                                          form where it has one (default: as read)\n"
         "  --strip-locations                       do not print loc(...) kept from the input\n"
         "  --emit-python                           print the final MLIR module as Python-like emitter\n"
         "                                          text (composites dispatched on CompositeKind)\n"
@@ -322,6 +330,16 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
       opt.name_hints = false;
       continue;
     }
+    if (name == "mlir-print-op-generic") {
+      if (auto rc = no_value()) return rc;
+      opt.print_generic = true;
+      continue;
+    }
+    if (name == "print-op-custom") {
+      if (auto rc = no_value()) return rc;
+      opt.print_custom = true;
+      continue;
+    }
     if (name == "strip-locations") {
       if (auto rc = no_value()) return rc;
       opt.print_locations = false;
@@ -391,6 +409,8 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
   if (opt.emit_python && kind != input_kind::mlir) return usage_error(err, "--emit-python needs MLIR input");
   if (opt.dot != dot_mode::none && kind != input_kind::mlir) return usage_error(err, "--emit-dot needs MLIR input");
   if (opt.dot != dot_mode::none && opt.emit_python) return usage_error(err, "--emit-dot and --emit-python exclude each other");
+  if (opt.print_generic && opt.print_custom)
+    return usage_error(err, "--mlir-print-op-generic and --print-op-custom exclude each other");
   if (opt.split_marker.empty()) opt.split_marker = kind == input_kind::mlir ? "// -----" : "# -----";
   if (!opt.output_split_marker) opt.output_split_marker = opt.split_marker;
   return std::nullopt;

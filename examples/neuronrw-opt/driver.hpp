@@ -114,6 +114,8 @@ struct doc_ops<input_kind::mlir> {
     nr::ref::print_options po;
     po.use_name_hints = o.name_hints;
     po.print_locations = o.print_locations;
+    if (o.print_generic) po.forms = nr::ref::op_forms::generic;
+    else if (o.print_custom) po.forms = nr::ref::op_forms::custom;
     return nr::ref::print(m, po);
   }
 };

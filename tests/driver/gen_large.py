@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes a large valid input for measuring the parsers' peak memory per input byte
-(docs/reliability.md): `mlir` — reference IR, functions of chained mhlo ops; `host` — a host
-program, host orchestrators of window allocations, views and device-tagged chip dispatches.
+(docs/reliability.md): `mlir` — reference IR, functions of chained mhlo ops; `stablehlo` — JAX
+export layers in StableHLO's custom forms (bench/text_vs_mlir_opt.py); `host` — a host program,
+host orchestrators of window allocations, views and device-tagged chip dispatches.
 
-usage: gen_large.py mlir|host MEGABYTES  (writes to standard output)
+usage: gen_large.py mlir|stablehlo|host MEGABYTES  (writes to standard output)
 """
 import sys
 
@@ -16,6 +17,32 @@ def mlir_function(i: int) -> str:
         prev = f"%v{j}"
     body.append(f"  return {prev} : tensor<4x8xf32>")
     body.append("}")
+    return "\n".join(body) + "\n"
+
+
+def stablehlo_function(i: int) -> str:
+    """A layer of a JAX export in StableHLO's custom forms (a function of 44 ops: matmuls, a
+    ReLU, residual adds, a compact reduce, a compare/select), as jax.export prints them."""
+    t, m = "tensor<8x16xf32>", "tensor<16x16xf32>"
+    body = [f"func.func private @layer{i}(%arg0: {t}, %arg1: {m}) -> ({t}, tensor<8xf32>) {{",
+            "  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>"]
+    prev = "%arg0"
+    for j in range(10):
+        v = 4 * j
+        body += [
+            f"  %{v} = stablehlo.dot_general {prev}, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : ({t}, {m}) -> {t}",
+            f"  %{v + 1} = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> {t}",
+            f"  %{v + 2} = stablehlo.maximum %{v}, %{v + 1} : {t}",
+            f"  %{v + 3} = stablehlo.add %{v + 2}, {prev} : {t}",
+        ]
+        prev = f"%{v + 3}"
+    body += [
+        f"  %40 = stablehlo.reduce({prev} init: %cst) applies stablehlo.add across dimensions = [1] : ({t}, tensor<f32>) -> tensor<8xf32>",
+        f"  %41 = stablehlo.compare  GT, {prev}, %arg0,  FLOAT : ({t}, {t}) -> tensor<8x16xi1>",
+        f"  %42 = stablehlo.select %41, {prev}, %arg0 : tensor<8x16xi1>, {t}",
+        f"  return %42, %40 : {t}, tensor<8xf32>",
+        "}",
+    ]
     return "\n".join(body) + "\n"
 
 
@@ -36,10 +63,11 @@ def main() -> None:
     target = int(mb * 1024 * 1024)
     out = sys.stdout
     size = 0
-    if kind == "mlir":
+    if kind in ("mlir", "stablehlo"):
+        make = mlir_function if kind == "mlir" else stablehlo_function
         i = 0
         while size < target:
-            s = mlir_function(i)
+            s = make(i)
             out.write(s)
             size += len(s)
             i += 1

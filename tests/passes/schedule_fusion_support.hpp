@@ -146,7 +146,7 @@ A to_archetype(const ref::module& m) {
     }
   };
   for (auto f : m.ops(m.body())) {
-    REQUIRE(m.is_function(f));
+    if (!m.is_function(f)) continue;  // a module-level op that is no function (`sdy.mesh`) holds no dataflow
     std::vector<std::string> at;
     if (m.has_region(f))
       for (auto v : m.arguments(m.region_block(f))) at.emplace_back(m.type_text(v));

@@ -26,6 +26,8 @@ namespace {
 namespace nr = neuronrw;
 namespace ref = neuronrw::ref;
 
+const ref::print_options generic_form{.forms = ref::op_forms::generic};
+
 std::string join(const nr::diagnostics& ds) {
   std::string s;
   for (const auto& d : ds) s += d.str() + "\n";
@@ -49,7 +51,10 @@ void schedule(ref::module& m, ref_outcome& r, bool composites, const nr::schedul
 
 void run_on(ref::module& m, ref_outcome& r, pipeline p, const scenario& s) {
   r.parsed = true;
-  r.input = ref::print(m);
+  // The generic form: all MLIR without the StableHLO dialect reads (an input in StableHLO's
+  // custom forms included); for a generic input it is the same module.
+  r.input = ref::print(m, generic_form);
+  r.custom_forms = m.custom_forms;
   nr::schedule_fusion_options opt;
   if (s.budget) opt.budget = static_cast<std::size_t>(*s.budget);
   r.ok = true;
@@ -70,7 +75,7 @@ void run_on(ref::module& m, ref_outcome& r, pipeline p, const scenario& s) {
                             ds[i].message});
     r.ok = ds.empty();
   }
-  r.output = ref::print(m);
+  r.output = ref::print(m, generic_form);
   r.verify_errors = join(ref::verify(m));
 }
 
@@ -85,6 +90,18 @@ ref_outcome run_ref(std::string_view text, std::string_view file, pipeline p, co
   }
   if (auto errs = ref::verify(*parsed.value); !errs.empty()) {
     r.error = join(errs);
+    return r;
+  }
+  if (parsed.value->custom_forms) {
+    // MLIR reads the generic form of such an input (differential_test.cpp): the passes run on
+    // that text here too, so both sides start from, and create ops in, the same form.
+    auto generic = ref::parse(ref::print(*parsed.value, generic_form), file);
+    if (!generic.ok()) {
+      r.error = "the generic form does not read back: " + generic.error.str();
+      return r;
+    }
+    run_on(*generic.value, r, p, s);
+    r.custom_forms = true;
     return r;
   }
   run_on(*parsed.value, r, p, s);

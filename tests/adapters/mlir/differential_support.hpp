@@ -90,10 +90,11 @@ struct problem {
 struct ref_outcome {
   bool parsed = false;          ///< ref::parse and ref::verify accepted the input
   std::string error;            ///< why not
-  std::string input;            ///< ref::print of the parsed input
+  std::string input;            ///< ref::print of the parsed input, in the generic form
+  bool custom_forms = false;    ///< the input used StableHLO's custom forms (MLIR reads `input`)
   bool ok = false;              ///< no pass refused (FusionToComposite problems)
   std::vector<problem> problems;  ///< FusionToComposite's refusals (the module is then unchanged)
-  std::string output;           ///< ref::print after the pipeline
+  std::string output;           ///< ref::print after the pipeline, in the generic form
   std::string verify_errors;    ///< ref::verify of the output (empty: fine)
   // The ScheduleFusion plan (pipelines that run it).
   std::size_t candidates = 0, clusters = 0;

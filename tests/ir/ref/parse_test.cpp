@@ -585,16 +585,23 @@ TEST_CASE("a name of one region is not seen in its sibling") {
 }
 
 TEST_CASE("names defined in a closed region may be defined again, as mlir-opt prints them") {
-  auto r = parse_ok(
-      "\"x.r\"() ({\n  %3 = \"x.a\"() : () -> i32\n}) : () -> ()\n"
-      "\"x.r\"() ({\n  %3 = \"x.a\"() : () -> i32\n}) : () -> ()\n"
-      "%3 = \"x.b\"() : () -> i32\n");
-  CHECK(ref::print(*r.value) ==
-        "module {\n"
-        "  \"x.r\"() ({\n    %3 = \"x.a\"() : () -> i32\n  }) : () -> ()\n"
-        "  \"x.r\"() ({\n    %0 = \"x.a\"() : () -> i32\n  }) : () -> ()\n"
-        "  %1 = \"x.b\"() : () -> i32\n"
-        "}\n");
+  const std::string body =
+      "  \"x.r\"() ({\n    %3 = \"x.a\"() : () -> i32\n  }) : () -> ()\n"
+      "  \"x.r\"() ({\n    %3 = \"x.a\"() : () -> i32\n  }) : () -> ()\n"
+      "  %3 = \"x.b\"() : () -> i32\n";
+  auto r = parse_ok(body);
+  // A name is free again once its region is closed, so the text prints back unchanged.
+  CHECK(ref::print(*r.value) == "module {\n" + body + "}\n");
+  // A name visible from the enclosing region is not reused inside a nested one.
+  auto shadow = parse_ok(
+      "%x = \"x.b\"() : () -> i32\n"
+      "\"x.r\"() ({\n  %y = \"x.a\"(%x) : (i32) -> i32\n}) : () -> ()\n");
+  auto& m = *shadow.value;
+  const auto r_op = *std::next(m.ops(m.body()).begin());
+  m.set_name_hint(*m.ops(m.region_block(r_op)).begin(), "x");
+  CHECK(ref::print(m) ==
+        "module {\n  %x = \"x.b\"() : () -> i32\n"
+        "  \"x.r\"() ({\n    %x_1 = \"x.a\"(%x) : (i32) -> i32\n  }) : () -> ()\n}\n");
 }
 
 TEST_CASE("attribute and type text is stored trimmed, with comments and line breaks folded") {

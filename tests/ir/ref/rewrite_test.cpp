@@ -425,8 +425,8 @@ TEST_CASE("outline_region and group_ops: an op with several regions is cloned an
     %c = "t.lt"(%i, %q) : (i32, i32) -> i1
     "t.return"(%c) : (i1) -> ()
   }, {
-  ^bb0(%i_1: i32):
-    %t = "t.step"(%i_1, %p) : (i32, i32) -> i32
+  ^bb0(%i: i32):
+    %t = "t.step"(%i, %p) : (i32, i32) -> i32
     "t.return"(%t) : (i32) -> ()
   }) : (i32) -> i32
   return %w : i32

@@ -142,6 +142,10 @@ class module {
   /// names), or empty. Printed after the module, where mlir-opt prints it.
   std::string file_metadata;
   std::string source_name;                   ///< file name used in diagnostics
+  /// The input spoke its dialects' custom forms (the parser read at least one op in one): ops
+  /// created afterwards, by the passes, print in theirs too where they have one (a composite of
+  /// FusionToComposite in a pretty StableHLO program is a pretty `stablehlo.composite`).
+  bool custom_forms = false;
 
   // ---------------------------------------------------------------- creating ops
   /// A new detached op. Results are fresh values of `result_types`.
@@ -160,6 +164,7 @@ class module {
     c.name = strings_.intern(name);
     c.attrs = std::move(attrs);
     c.loc = loc;
+    c.syntax = custom_forms ? 1 : 0;  // syntax_form::custom (ir/ref/syntax/op_syntax.hpp)
     if (journal_depth_ != 0) journal_.push_back({undo_kind::created, id, 0, 0, 0});
     for (auto v : operands) append_use(v, op_ref{id});
     for (std::uint32_t i = 0; i < result_types.size(); ++i)

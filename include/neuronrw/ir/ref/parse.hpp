@@ -1,8 +1,12 @@
 // neuronrw/ir/ref/parse.hpp — the text parser of the reference IR: the MLIR subset of
 // docs/reference-ir.md (the func dialect's pretty forms, generic ops of any dialect, any number
-// of regions with one block each per op) read into a `ref::module`. Whatever `mlir-opt
-// --allow-unregistered-dialect` prints for such a module parses; bad input gives one located
-// diagnostic and no module.
+// of regions with one block each per op, and the custom forms of the ops of the syntax table:
+// StableHLO, MHLO, Shardy, docs/stablehlo.md) read into a `ref::module`. Whatever `mlir-opt
+// --allow-unregistered-dialect` prints for such a module parses, and whatever JAX and XLA print;
+// bad input gives one located diagnostic and no module.
+//
+// Layers: syntax/lexer.hpp (characters), syntax/values.hpp (types, attributes, SSA uses),
+// syntax/op_reader.hpp (the op-syntax interpreter), and this file, the module reader.
 //
 // Customization points: none. The accepted format is described in docs/reference-ir.md.
 //
@@ -29,6 +33,9 @@
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/syntax/lexer.hpp>
+#include <neuronrw/ir/ref/syntax/op_reader.hpp>
+#include <neuronrw/ir/ref/syntax/op_syntax.hpp>
+#include <neuronrw/ir/ref/syntax/op_table.hpp>
 #include <neuronrw/ir/ref/syntax/values.hpp>
 #include <neuronrw/mlir_string.hpp>
 
@@ -45,16 +52,17 @@ namespace detail {
 
 /// The module reader: the top level, modules, functions, blocks, regions and ops (the generic
 /// form, func.*'s pretty forms). One instance parses one text.
-class text_parser : public value_reader {
+class text_parser : public op_syntax_reader {
  public:
   text_parser(std::string_view text, std::string_view file, const parse_options& options)
-      : value_reader(text, file, options) {
+      : op_syntax_reader(text, file, options) {
     m_.source_name = std::string(file);
   }
 
   parse_result run() {
     try {
       parse_top();
+      m_.custom_forms = read_custom_form_;
     } catch (const parse_failure& f) {
       return parse_result{std::nullopt, diagnostic{std::string(file_), loc_of(f.at), f.message}};
     }
@@ -452,6 +460,10 @@ class text_parser : public value_reader {
         parse_call(ctx, start, groups, bound);
         return;
       }
+      if (const auto* syntax = find_op_syntax(id)) {
+        parse_custom_operation(ctx, start, groups, bound, *syntax, name_at);
+        return;
+      }
       if (id == "return" || id == "call")
         fail(name_at, "'" + std::string(id) + "' needs the 'func.' prefix outside a function body");
       if (id == "module" || id == "builtin.module")
@@ -460,6 +472,161 @@ class text_parser : public value_reader {
                         "' is not supported by the reference IR (write it in the generic form)");
     }
     fail(pos_, "expected operation name in quotes");
+  }
+
+  /// The op being read in its custom form (custom ops nest through their regions).
+  struct custom_op_state {
+    const block_context* ctx = nullptr;
+    const op_syntax* syntax = nullptr;
+    std::size_t start = 0;
+    std::uint64_t bound = 0;
+    op_ref op;
+  };
+
+  /// `[%r = ] D.OP <custom form> [loc]`: read by the op-syntax interpreter, stored as the
+  /// generic op (inherent attributes in generic spelling), printed back in the custom form.
+  void parse_custom_operation(const block_context& ctx, std::size_t start, const std::vector<result_group>& groups,
+                              std::uint64_t bound, const op_syntax& s, std::size_t name_at) {
+    custom_op_state st{&ctx, &s, start, bound, op_ref{}};
+    auto* saved = custom_;
+    custom_ = &st;
+    custom_parts p;
+    read_custom(s, p, name_at, start);
+    custom_ = saved;
+    infer_matching_types(s, p);
+    std::vector<ssa_use> uses;
+    std::vector<type_ref> types;
+    for (std::size_t i = 0; i < p.operands.size(); ++i) {
+      if (!p.operand_types_set[i] && !p.operands[i].empty())
+        fail(name_at, "'" + s.name + "': the custom form gave no type for operand '" + s.operands[i].name + "'");
+      if (p.operand_types_set[i] && p.operand_types[i].size() != p.operands[i].size())
+        fail(name_at, "'" + s.name + "': " + std::to_string(p.operands[i].size()) + " '" + s.operands[i].name +
+                          "' operands but " + std::to_string(p.operand_types[i].size()) + " types");
+      for (std::size_t k = 0; k < p.operands[i].size(); ++k) {
+        uses.push_back(std::move(p.operands[i][k]));
+        types.push_back(p.operand_types[i][k]);
+      }
+    }
+    std::vector<type_ref> results;
+    for (std::size_t i = 0; i < p.result_types.size(); ++i) {
+      if (!p.result_types_set[i] && !s.results[i].variadic && !s.results[i].optional)
+        fail(name_at, "'" + s.name + "': the custom form gave no type for result '" + s.results[i].name + "'");
+      for (auto t : p.result_types[i]) results.push_back(t);
+    }
+    check_result_count(start, results.size(), bound);
+    // Attributes: the dictionary's entries as written, then the inherent ones the format bound.
+    std::vector<attribute> as;
+    as.reserve(p.dictionary.size() + p.inherent.size());
+    for (auto& d : p.dictionary) {
+      for (const auto& x : p.inherent)
+        if (x && x->name == d.name) fail(d.name_at, "'" + s.name + "': attribute '" + d.name + "' is given twice");
+      as.push_back(attribute{std::move(d.name), std::move(d.value)});
+    }
+    for (auto& x : p.inherent)
+      if (x) as.push_back(attribute{std::move(x->name), std::move(x->value)});
+    op_ref op = st.op;
+    const std::vector<value_ref> none(uses.size());
+    if (!op.valid()) {
+      op = m_.create_op(s.name, none, results, {}, loc_of(start));
+      m_.push_back(ctx.block, op);
+    } else {
+      if (m_.num_operands(op) != uses.size())
+        fail(name_at, "'" + s.name + "': operands after a region are not supported by the reference IR");
+      if (m_.num_results(op) != results.size()) {
+        op = rebuild_with_results(op, results);
+      } else {
+        for (std::size_t i = 0; i < results.size(); ++i) m_.set_type(m_.result(op, i), results[i]);
+      }
+    }
+    m_.attributes(op) = std::move(as);
+    m_.set_syntax_form(op, syntax_bits(syntax_form::custom, p.alternative));
+    read_custom_form_ = true;
+    resolve_operands(op, uses, types);
+    define_results(op, groups);
+    if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+  }
+
+  /// The one operand group and the one result group whose types the format does not spell
+  /// take each other's types (op_syntax::operand_typed).
+  static void infer_matching_types(const op_syntax& s, custom_parts& p) {
+    std::size_t untyped_operand = s.operands.size(), untyped_result = s.results.size();
+    for (std::size_t i = 0; i < s.operands.size(); ++i)
+      if (!p.operand_types_set[i]) untyped_operand = i;
+    for (std::size_t i = 0; i < s.results.size(); ++i)
+      if (!p.result_types_set[i]) untyped_result = i;
+    if (untyped_operand < s.operands.size() && !s.operand_typed[untyped_operand]) {
+      for (std::size_t i = 0; i < s.results.size(); ++i)
+        if (p.result_types_set[i] && p.result_types[i].size() == p.operands[untyped_operand].size()) {
+          p.operand_types[untyped_operand] = p.result_types[i];
+          p.operand_types_set[untyped_operand] = true;
+          break;
+        }
+    }
+    if (untyped_result < s.results.size() && !s.result_typed[untyped_result]) {
+      for (std::size_t i = 0; i < s.operands.size(); ++i)
+        if (p.operand_types_set[i] && p.operand_types[i].size() == 1 && !p.operands[i].empty()) {
+          p.result_types[untyped_result] = p.operand_types[i];
+          p.result_types_set[untyped_result] = true;
+          break;
+        }
+    }
+  }
+
+  /// The op of the custom form being read, created at its first region (a region needs its
+  /// parent): operands so far, `bound` results typed later.
+  op_ref custom_op_now(const custom_parts& p) {
+    auto& st = *custom_;
+    if (st.op.valid()) return st.op;
+    std::size_t n = 0;
+    for (const auto& g : p.operands) n += g.size();
+    if (placeholder_type_ == type_ref{}) placeholder_type_ = m_.intern_type("");
+    const std::vector<type_ref> unknown(static_cast<std::size_t>(st.bound), placeholder_type_);
+    const std::vector<value_ref> none(n);
+    st.op = m_.create_op(st.syntax->name, none, unknown, {}, loc_of(st.start));
+    m_.push_back(st.ctx->block, st.op);
+    return st.op;
+  }
+
+  void read_custom_region(custom_parts& p, std::span<const region_arg> args) override {
+    const auto op = custom_op_now(p);
+    if (args.empty()) {
+      parse_op_region(op);
+      return;
+    }
+    // Entry-block arguments declared outside the region (`%iterArg = ...`, `reducer(...)`).
+    const std::size_t open = pos_;
+    enter_region(open);
+    ++pos_;
+    const auto b = m_.add_region(op);
+    open_region_scope();
+    for (const auto& a : args) {
+      auto v = m_.add_block_argument(b, a.type, a.name);
+      if (!a.loc.empty() && opt_.keep_locations) m_.set_arg_loc_text(v, a.loc);
+      define_value(a.name, value_entry{v.id, 1}, a.at);
+    }
+    skip_ws();
+    if (peek() == '^') fail(pos_, "this region's arguments were declared before it: it takes no block header");
+    parse_block_body(block_context{b, false, false}, open);
+    close_region_scope();
+    leave_region();
+    ++p.regions_read;
+  }
+
+  void build_reducer_region(custom_parts& p, std::string_view inner_op, type_ref scalar, std::size_t at) override {
+    const auto op = custom_op_now(p);
+    const type_ref ts[] = {scalar, scalar};
+    const auto b = m_.add_region(op, ts);
+    const auto args = m_.arguments(b);
+    const value_ref ins[] = {args[0], args[1]};
+    const auto inner = m_.create_op(inner_op, ins, std::span<const type_ref>(ts, 1), {}, loc_of(at));
+    m_.set_syntax_form(inner, syntax_bits(syntax_form::custom));
+    m_.push_back(b, inner);
+    const std::string dialect(inner_op.substr(0, inner_op.find('.')));
+    const value_ref r[] = {m_.result(inner, 0)};
+    const auto ret = m_.create_op(dialect + ".return", r, {}, {}, loc_of(at));
+    m_.set_syntax_form(ret, syntax_bits(syntax_form::custom));
+    m_.push_back(b, ret);
+    ++p.regions_read;
   }
 
   /// Replaces `old` (created before its signature was read, without results) by an op with
@@ -599,8 +766,38 @@ class text_parser : public value_reader {
       }
       m_.attributes(op) = std::move(as);
     } else {
-      m_.attributes(op) = to_attributes(std::move(attrs));
-      if (!props.empty()) m_.set_properties_text(op, std::move(props));
+      // An op of the syntax table with properties that are all its inherent attributes: they
+      // join its attributes (as MLIR's getAttrs() lists them) and print back as properties.
+      std::vector<dict_entry> pes;
+      const op_syntax* syn = props.empty() ? nullptr : find_op_syntax(name);
+      if (syn != nullptr) {
+        const std::size_t save = pos_;
+        pos_ = props_at + 1;
+        skip_ws();
+        bool ok = peek() == '{';
+        if (ok) {
+          pes = parse_dict();
+          skip_ws();
+          ok = pos_ + 1 == props_end;
+        }
+        pos_ = save;
+        ok = ok && !pes.empty();  // `<{}>` stays as written, as mlir-opt keeps it
+        for (const auto& e : pes) ok = ok && syn->is_inherent(e.name);
+        if (!ok) syn = nullptr;
+      }
+      auto as = to_attributes(std::move(attrs));
+      if (syn != nullptr) {
+        for (auto& e : pes) {
+          for (const auto& a : as)
+            if (a.name == e.name) fail(e.name_at, "'" + name + "': attribute '" + e.name + "' is given as a property and as an attribute");
+          as.push_back(attribute{std::move(e.name), std::move(e.value)});
+        }
+        m_.attributes(op) = std::move(as);
+        m_.set_syntax_form(op, syntax_bits(syntax_form::properties));
+      } else {
+        m_.attributes(op) = std::move(as);
+        if (!props.empty()) m_.set_properties_text(op, std::move(props));
+      }
     }
     resolve_operands(op, uses, f.inputs);
     define_results(op, groups);
@@ -1035,6 +1232,8 @@ class text_parser : public value_reader {
 
   std::vector<name_scope> scopes_;
   std::uint32_t region_depth_ = 0;
+  custom_op_state* custom_ = nullptr;
+  bool read_custom_form_ = false;
 };
 
 }  // namespace detail

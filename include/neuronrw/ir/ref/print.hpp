@@ -1,6 +1,8 @@
 // neuronrw/ir/ref/print.hpp — the text printer of the reference IR: a `ref::module` as the MLIR
 // text `mlir-opt --allow-unregistered-dialect` prints (func dialect in pretty form, every other op
-// in generic form), which `mlir-opt --verify-each` accepts and `ref::parse` reads back.
+// in generic form), which `mlir-opt --verify-each` accepts and `ref::parse` reads back; ops of the
+// syntax table (StableHLO) in the form they were read, custom or generic (print_options::forms:
+// every op generic, exactly as `mlir-opt --mlir-print-op-generic` prints, or every custom form).
 //
 // Customization points: none. The printed format is described in docs/reference-ir.md.
 //
@@ -9,7 +11,8 @@
 // fixed point: types, attribute values and locations are stored verbatim and printed back as is.
 //
 // Naming (use_name_hints): the module top level is one naming scope and each function (with all
-// its nested regions) another. A value prints as its hint when the hint is free in its scope; a
+// its nested regions) another. A value prints as its hint when the hint is free where it is (a
+// name given in a region is free again after it, so sibling regions share names as in MLIR); a
 // repeated hint `x` becomes `x_1`, `x_2`, ...; a value without a hint gets the first free number
 // (`%0, %1, ...` for results, `%arg0, ...` for block arguments) in print order, never a name some
 // other value's hint asks for. Without hints, values are numbered as mlir-opt numbers them.
@@ -22,13 +25,29 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <unordered_set>
 #include <vector>
 
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/syntax/op_printer.hpp>
+#include <neuronrw/ir/ref/syntax/op_syntax.hpp>
+#include <neuronrw/ir/ref/syntax/op_table.hpp>
 #include <neuronrw/mlir_string.hpp>
 
 namespace neuronrw::ref {
+
+/// Which form each op is printed in.
+enum class op_forms : std::uint8_t {
+  /// Each op as it was read: custom forms stay custom, generic ones generic (ops created by a
+  /// pass are generic, or custom where the pass says so).
+  as_read,
+  /// Every op generic, the module and func.* included, inherent attributes of the ops MLIR or
+  /// the syntax table knows as properties `<{...}>`: `mlir-opt --mlir-print-op-generic`'s text.
+  generic,
+  /// Every op of the syntax table in its dialect's custom form where it has one.
+  custom,
+};
 
 /// Printer knobs, filled with designated initializers.
 struct print_options {
@@ -36,6 +55,8 @@ struct print_options {
   bool use_name_hints = true;
   /// Print the stored `loc(...)` texts and `#x = loc(...)` alias definitions.
   bool print_locations = true;
+  /// The form of each op (as read by default).
+  op_forms forms = op_forms::as_read;
 };
 
 namespace detail {
@@ -77,20 +98,38 @@ class printer {
       out += a;
       out += '\n';
     }
-    out += "module";
-    if (!m_.sym_name.empty()) {
-      out += " @";
-      append_symbol(out, m_.sym_name);
-    }
-    if (!m_.attributes_text.empty()) {
-      out += " attributes ";
-      out += m_.attributes_text;
-    }
-    out += " {\n";
     name_top_level();
-    for (auto op : m_.ops(m_.body())) print_op(out, op, 2, false);
-    out += '}';
-    append_loc(out, m_.module_loc_text);
+    if (generic_) {
+      out += "\"builtin.module\"()";
+      if (!m_.sym_name.empty()) {
+        out += " <{sym_name = ";
+        out += mlir_string_literal(m_.sym_name);
+        out += "}>";
+      }
+      out += " ({\n";
+      for (auto op : m_.ops(m_.body())) print_op(out, op, 2, false);
+      out += "})";
+      if (!m_.attributes_text.empty()) {
+        out += ' ';
+        out += m_.attributes_text;
+      }
+      out += " : () -> ()";
+      append_loc(out, m_.module_loc_text);
+    } else {
+      out += "module";
+      if (!m_.sym_name.empty()) {
+        out += " @";
+        append_symbol(out, m_.sym_name);
+      }
+      if (!m_.attributes_text.empty()) {
+        out += " attributes ";
+        out += m_.attributes_text;
+      }
+      out += " {\n";
+      for (auto op : m_.ops(m_.body())) print_op(out, op, 2, false);
+      out += '}';
+      append_loc(out, m_.module_loc_text);
+    }
     out += '\n';
     if (!m_.file_metadata.empty()) {  // after the module, as mlir-opt prints it
       out += "{-#\n  ";
@@ -130,14 +169,17 @@ class printer {
   // ------------------------------------------------------------------ naming
   struct name_item {
     op_ref op;        // a result group, or
-    value_ref value;  // a block argument
+    value_ref value;  // a block argument, or (neither)
+    int mark = 0;     // the start (+1) or the end (-1) of a region: its names are free again
   };
   void collect(op_ref op, std::vector<name_item>& items) const {
     if (m_.num_results(op) > 0) items.push_back(name_item{op, value_ref{}});
     if (m_.is_function(op)) return;
     for (const auto b : m_.region_blocks(op)) {
+      items.push_back(name_item{op_ref{}, value_ref{}, +1});
       for (auto a : m_.arguments(b)) items.push_back(name_item{op_ref{}, a});
       for (auto o : m_.ops(b)) collect(o, items);
+      items.push_back(name_item{op_ref{}, value_ref{}, -1});
     }
   }
 
@@ -154,13 +196,47 @@ class printer {
       std::vector<name_item> items;
       for (auto op : m_.ops(m_.body())) collect(op, items);
       assign_hints(items);
+    } else if (generic_) {
+      number_unique();
     } else {
       number_region(m_.body(), 0, 0);
     }
   }
 
+  /// mlir-opt's numbering of the generic form (OpPrintingFlags::shouldPrintUniqueSSAIDs): one
+  /// counter for the whole module; a region's arguments and results are numbered, then the
+  /// regions of its ops are pushed on a stack and numbered last-pushed first.
+  void number_unique() {
+    std::vector<block_ref> stack{m_.body()};
+    std::uint32_t v = 0, a = 0;
+    while (!stack.empty()) {
+      const auto b = stack.back();
+      stack.pop_back();
+      for (auto arg : m_.arguments(b)) {
+        arg_names_[arg.id] = "arg" + std::to_string(a++);
+        arg_scope_[arg.id] = scope_;
+      }
+      for (auto op : m_.ops(b))
+        if (m_.num_results(op) > 0) {
+          op_names_[op.id] = std::to_string(v++);
+          op_scope_[op.id] = scope_;
+        }
+      for (auto op : m_.ops(b)) {
+        if (m_.is_function(op)) {
+          if (m_.has_region(op) && !m_.function(op).declaration) stack.push_back(m_.region_block(op));
+          continue;
+        }
+        for (const auto r : m_.region_blocks(op)) stack.push_back(r);
+      }
+    }
+  }
+
   /// Names the values of a defined function; makes it the current scope.
   void name_function(op_ref f) {
+    if (generic_ && !o_.use_name_hints) {  // numbered with the module (number_unique)
+      scope_ = top_scope_;
+      return;
+    }
     scope_ = ++scope_counter_;
     const auto b = m_.region_block(f);
     if (o_.use_name_hints) {
@@ -174,19 +250,34 @@ class printer {
     }
   }
 
-  /// Hint-based names of the current scope (see the header comment).
+  /// Hint-based names of the current scope (see the header comment). A name given inside a
+  /// region is free again after it, so sibling regions (a while's condition and body) may use the
+  /// same names, as in MLIR; numbers stay unique in the whole scope.
   void assign_hints(const std::vector<name_item>& items) {
     std::vector<std::string> hints(items.size());
     std::unordered_set<std::string> reserved, taken;
     for (std::size_t i = 0; i < items.size(); ++i) {
       const auto& it = items[i];
+      if (it.mark != 0) continue;
       hints[i] = print_sanitize_hint(it.op.valid() ? m_.name_hint(it.op) : m_.arg_name_hint(it.value));
       if (!hints[i].empty()) reserved.insert(hints[i]);
     }
     std::unordered_map<std::string, std::uint32_t> next_suffix;
     std::uint32_t next_value = 0, next_arg = 0;
+    std::vector<std::string> given;         // names taken, in order
+    std::vector<std::size_t> region_marks;  // given.size() at each open region
     auto is_free = [&](const std::string& n) { return !reserved.contains(n) && !taken.contains(n); };
     for (std::size_t i = 0; i < items.size(); ++i) {
+      if (items[i].mark > 0) {
+        region_marks.push_back(given.size());
+        continue;
+      }
+      if (items[i].mark < 0) {
+        for (std::size_t k = region_marks.back(); k < given.size(); ++k) taken.erase(given[k]);
+        given.resize(region_marks.back());
+        region_marks.pop_back();
+        continue;
+      }
       const auto& h = hints[i];
       std::string name;
       if (!h.empty() && !taken.contains(h)) {
@@ -203,6 +294,7 @@ class printer {
         while (!is_free(name));
       }
       taken.insert(name);
+      given.push_back(name);
       const auto& it = items[i];
       if (it.op.valid()) {
         op_names_[it.op.id] = std::move(name);
@@ -232,7 +324,7 @@ class printer {
         for (const auto r : m_.region_blocks(op)) number_region(r, v, a);
   }
 
-  void append_value(std::string& out, value_ref v) const {
+  void append_value_impl(std::string& out, value_ref v) const {
     if (!v.valid() || v.id >= arg_names_.size()) {
       out += "%<<NULL VALUE>>";
       return;
@@ -263,10 +355,32 @@ class printer {
   // ------------------------------------------------------------------ ops
   void print_op(std::string& out, op_ref op, std::size_t indent, bool function_body) {
     if (m_.is_function(op)) {
-      print_function(out, op, indent);
+      if (generic_)
+        print_function_generic(out, op, indent);
+      else
+        print_function(out, op, indent);
       return;
     }
     const auto name = m_.name(op);
+    if (const op_syntax* syn = find_op_syntax(name); syn != nullptr && m_.properties_text(op).empty()) {
+      const auto form = form_of(m_.syntax_form(op));
+      const bool want_custom = o_.forms == op_forms::custom || (o_.forms == op_forms::as_read && form == syntax_form::custom);
+      if (want_custom && print_custom_form(out, op, *syn, indent)) return;
+      // Read custom or with properties: generic with properties. Read (or created) generic
+      // with its attributes in the dictionary: as read, as mlir-opt, which does not know the
+      // op, keeps it.
+      if (form != syntax_form::generic) {
+        print_generic_with_properties(out, op, *syn, indent);
+        return;
+      }
+    }
+    if (generic_) {
+      if (name == "func.call")
+        print_generic_call(out, op, indent);
+      else
+        print_generic(out, op, indent);
+      return;
+    }
     const bool plain = !m_.has_region(op) && m_.properties_text(op).empty();
     if (plain && name == "func.return" && m_.num_results(op) == 0) {
       print_return(out, op, indent, function_body);
@@ -282,6 +396,103 @@ class printer {
     print_generic(out, op, indent);
   }
 
+  /// `[%r = ] D.OP <custom form> [loc]`; false (nothing printed) when the op's data has no
+  /// custom spelling.
+  bool print_custom_form(std::string& out, op_ref op, const op_syntax& syn, std::size_t indent) {
+    std::string body;
+    syntax_detail::op_form_printer<printer> fp(*this, m_, syn, op, indent, o_.forms == op_forms::custom);
+    if (!fp.print_custom(body)) return false;
+    out.append(indent, ' ');
+    print_results(out, op);
+    out += m_.name(op);
+    out += body;
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+    return true;
+  }
+  /// `"D.OP"(operands) <{inherent}> (regions) {discardable} : type`, as MLIR 22 prints a
+  /// registered op generically.
+  void print_generic_with_properties(std::string& out, op_ref op, const op_syntax& syn, std::size_t indent) {
+    syntax_detail::op_form_printer<printer> fp(*this, m_, syn, op, indent);
+    out.append(indent, ' ');
+    print_results(out, op);
+    out += '"';
+    out += m_.name(op);
+    out += "\"(";
+    print_operands(out, op);
+    out += ')';
+    if (auto props = fp.properties_text(); !props.empty()) {
+      out += " <";
+      out += props;
+      out += '>';
+    }
+    print_generic_regions(out, op, indent);
+    if (auto attrs = fp.discardable_text(); !attrs.empty()) {
+      out += ' ';
+      out += attrs;
+    }
+    out += " : ";
+    print_function_type(out, op);
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+  }
+  void print_generic_regions(std::string& out, op_ref op, std::size_t indent) {
+    if (!m_.has_region(op)) return;
+    out += " (";
+    bool first = true;
+    for (const auto b : m_.region_blocks(op)) {
+      if (!first) out += ", ";
+      first = false;
+      print_region(out, b, indent);
+    }
+    out += ')';
+  }
+
+ public:
+  // For the op-syntax printer (syntax/op_printer.hpp).
+  void append_value(std::string& out, value_ref v) const { append_value_impl(out, v); }
+  /// `%x: T [loc]` of a block argument printed outside its region's header.
+  void append_region_argument(std::string& out, value_ref v) const {
+    append_value_impl(out, v);
+    out += ": ";
+    out += m_.type_text(v);
+    append_loc(out, m_.arg_loc_text(v));
+  }
+  /// `{ ops }` without the entry block's header (its arguments were printed by the op).
+  void print_region_body(std::string& out, block_ref b, std::size_t indent) {
+    out += "{\n";
+    for (auto o : m_.ops(b)) print_op(out, o, indent + 2, false);
+    out.append(indent, ' ');
+    out += '}';
+  }
+  void print_region(std::string& out, block_ref b, std::size_t indent) { print_region_impl(out, b, indent); }
+  /// Names `from`'s entry-block arguments as `to`'s (a custom form that declares the arguments
+  /// of sibling regions once); false, naming nothing, when another value printed in `from`
+  /// already has one of those names.
+  bool share_argument_names(block_ref from, block_ref to) {
+    const auto fa = m_.arguments(from), ta = m_.arguments(to);
+    if (fa.size() != ta.size()) return false;
+    bool same = true;
+    for (std::size_t k = 0; k < fa.size(); ++k) same = same && arg_names_[fa[k].id] == arg_names_[ta[k].id];
+    if (same) return true;
+    std::unordered_set<std::string> wanted;
+    for (auto a : ta) wanted.insert(arg_names_[a.id]);
+    bool clash = false;
+    auto visit = [&](auto&& self, block_ref b, bool entry) -> void {
+      if (!entry)
+        for (auto a : m_.arguments(b)) clash = clash || wanted.contains(arg_names_[a.id]);
+      for (auto o : m_.ops(b)) {
+        if (m_.num_results(o) > 0) clash = clash || wanted.contains(op_names_[o.id]);
+        for (const auto r : m_.region_blocks(o)) self(self, r, false);
+      }
+    };
+    visit(visit, from, true);
+    if (clash) return false;
+    for (std::size_t k = 0; k < fa.size(); ++k) arg_names_[fa[k].id] = arg_names_[ta[k].id];
+    return true;
+  }
+
+ private:
   void print_results(std::string& out, op_ref op) const {
     const auto n = m_.num_results(op);
     if (n == 0) return;
@@ -368,16 +579,7 @@ class printer {
       if (props.ends_with('-')) out += ' ';  // not an arrow "->"
       out += '>';
     }
-    if (m_.has_region(op)) {
-      out += " (";
-      bool first = true;
-      for (const auto b : m_.region_blocks(op)) {
-        if (!first) out += ", ";
-        first = false;
-        print_region(out, b, indent);
-      }
-      out += ')';
-    }
+    print_generic_regions(out, op, indent);
     if (has_attrs(op)) {
       out += " {";
       print_attr_list(out, op);
@@ -389,7 +591,7 @@ class printer {
     out += '\n';
   }
 
-  void print_region(std::string& out, block_ref b, std::size_t indent) {
+  void print_region_impl(std::string& out, block_ref b, std::size_t indent) {
     out += "{\n";
     const auto args = m_.arguments(b);
     if (!args.empty()) {
@@ -524,8 +726,113 @@ class printer {
     scope_ = saved_scope;
   }
 
+  /// A dictionary text `{...}` of `as` entries, sorted by name (MLIR's dictionaries are).
+  static std::string sorted_dict(std::vector<std::pair<std::string, std::string>> as) {
+    std::stable_sort(as.begin(), as.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string t = "{";
+    for (std::size_t i = 0; i < as.size(); ++i) {
+      if (i) t += ", ";
+      t += as[i].first;
+      if (!as[i].second.empty()) {
+        t += " = ";
+        t += as[i].second;
+      }
+    }
+    return t + "}";
+  }
+  /// func.call generic: callee (and arg_attrs, res_attrs, no_inline) as properties.
+  void print_generic_call(std::string& out, op_ref op, std::size_t indent) {
+    std::vector<std::pair<std::string, std::string>> props;
+    std::string rest;
+    for (const auto& a : m_.attributes(op)) {
+      if (a.name == "callee" || a.name == "arg_attrs" || a.name == "res_attrs" || a.name == "no_inline") {
+        props.emplace_back(a.name, a.value);
+        continue;
+      }
+      rest += rest.empty() ? "{" : ", ";
+      rest += a.name;
+      if (!a.value.empty()) rest += " = " + a.value;
+    }
+    out.append(indent, ' ');
+    print_results(out, op);
+    out += "\"func.call\"(";
+    print_operands(out, op);
+    out += ')';
+    if (!props.empty()) out += " <" + sorted_dict(std::move(props)) + ">";
+    if (!rest.empty()) out += ' ' + rest + '}';
+    out += " : ";
+    print_function_type(out, op);
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+  }
+  /// `"func.func"() <{function_type = ..., sym_name = ..., ...}> ({ body }) {attrs} : () -> ()`.
+  void print_function_generic(std::string& out, op_ref op, std::size_t indent) {
+    const auto& f = m_.function(op);
+    const bool definition = m_.has_region(op) && !f.declaration;
+    const auto saved_scope = scope_;
+    if (definition) name_function(op);
+    std::vector<std::pair<std::string, std::string>> props;
+    std::string ft = "(";
+    const auto nargs = definition ? m_.arguments(m_.region_block(op)).size() : f.decl_arg_types.size();
+    for (std::size_t i = 0; i < nargs; ++i) {
+      if (i) ft += ", ";
+      ft += definition ? m_.type_text(m_.arguments(m_.region_block(op))[i]) : m_.type_text(f.decl_arg_types[i]);
+    }
+    ft += ") -> ";
+    const auto& rs = f.result_types;
+    const bool wrap = rs.size() != 1 || m_.type_text(rs[0]).starts_with('(');
+    if (wrap) ft += '(';
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      if (i) ft += ", ";
+      ft += m_.type_text(rs[i]);
+    }
+    if (wrap) ft += ')';
+    props.emplace_back("function_type", ft);
+    props.emplace_back("sym_name", mlir_string_literal(f.sym_name));
+    if (!f.visibility.empty()) props.emplace_back("sym_visibility", mlir_string_literal(f.visibility));
+    auto dict_array = [](const std::vector<std::string>& ds) {
+      std::string t = "[";
+      for (std::size_t i = 0; i < ds.size(); ++i) {
+        if (i) t += ", ";
+        t += ds[i].empty() ? std::string("{}") : ds[i];
+      }
+      return t + "]";
+    };
+    auto any = [](const std::vector<std::string>& ds) {
+      return std::any_of(ds.begin(), ds.end(), [](const std::string& d) { return !d.empty(); });
+    };
+    if (any(f.arg_attrs)) props.emplace_back("arg_attrs", dict_array(f.arg_attrs));
+    if (any(f.result_attrs)) props.emplace_back("res_attrs", dict_array(f.result_attrs));
+    std::string rest;
+    for (const auto& a : m_.attributes(op)) {
+      if (a.name == "no_inline") {
+        props.emplace_back(a.name, a.value);
+        continue;
+      }
+      rest += rest.empty() ? "{" : ", ";
+      rest += a.name;
+      if (!a.value.empty()) rest += " = " + a.value;
+    }
+    out.append(indent, ' ');
+    out += "\"func.func\"() <" + sorted_dict(std::move(props)) + "> (";
+    if (definition) {
+      print_region_impl(out, m_.region_block(op), indent);
+    } else {
+      out += "{\n";
+      out.append(indent, ' ');
+      out += '}';
+    }
+    out += ')';
+    if (!rest.empty()) out += ' ' + rest + '}';
+    out += " : () -> ()";
+    append_loc(out, m_.loc_text(op));
+    out += '\n';
+    scope_ = saved_scope;
+  }
+
   const module& m_;
   print_options o_;
+  bool generic_ = o_.forms == op_forms::generic;
   std::vector<std::string> op_names_, arg_names_;
   std::vector<std::uint32_t> op_scope_, arg_scope_;
   std::uint32_t scope_counter_ = 0, scope_ = 0, top_scope_ = 0;
