@@ -10,14 +10,26 @@ with no pass (each tool parses, verifies and prints):
                           mlir-opt's defaults, so its context may verify on a second thread)
   bm_process_host/MB      neuronrw-opt IN.py -o OUT  (host programs; no baseline: MLIR has no
                           such format)
+  bm_process_stablehlo/MB           neuronrw-opt SH.mlir -o OUT: a JAX-export-shaped module in
+                                    StableHLO's custom forms (gen_large.py stablehlo), read and
+                                    printed in those forms
+  bm_process_mlir_opt_generic/MB    the baseline: mlir-opt --allow-unregistered-dialect
+                                    --mlir-print-op-generic GEN.mlir -o OUT, GEN being the same
+                                    module in the generic form (neuronrw-opt
+                                    --mlir-print-op-generic --mlir-style-names SH.mlir, untimed),
+                                    which is all mlir-opt without the StableHLO dialect can read;
+                                    MB is the pretty module's size, bytes_per_second each tool's
+                                    own input over its time (compare real_time: the same module)
 
 real_time is the wall time of one process run (fork to exit), cpu_time its user+system time;
 bytes_per_second = the input's size / real_time; max_rss_bytes = the process's peak resident set.
 Each repetition is one run; the medians come from --benchmark_repetitions (default 5).
 
 Checks, once per size before the timed runs (which they also warm up): mlir-opt's output of
-neuronrw-opt's output equals mlir-opt's output of the input (both tools read the file alike), and
-neuronrw-opt's output of a host program is a fixed point (printing it again gives it back). A
+neuronrw-opt's output equals mlir-opt's output of the input (both tools read the file alike),
+neuronrw-opt's output of a host program is a fixed point (printing it again gives it back), the
+pretty StableHLO module prints back unchanged, and mlir-opt reprints its generic form unchanged
+(blank lines aside). A
 failed check or a failed run is reported as Google Benchmark reports an error (error_occurred,
 error_message) and the script exits 1.
 
@@ -67,10 +79,11 @@ def write_input(gen, kind: str, megabytes: int, path: pathlib.Path) -> int:
     target = megabytes * MIB
     parts = []
     size = 0
-    if kind == "mlir":
+    if kind in ("mlir", "stablehlo"):
+        make = gen.mlir_function if kind == "mlir" else gen.stablehlo_function
         i = 0
         while size < target:
-            s = gen.mlir_function(i)
+            s = make(i)
             parts.append(s)
             size += len(s)
             i += 1
@@ -224,7 +237,8 @@ def main(argv) -> int:
 
     wanted = re.compile(args.benchmark_filter)
     gen = load_gen_large()
-    families = ["bm_process_ref", "bm_process_mlir_opt", "bm_process_host"]
+    families = ["bm_process_ref", "bm_process_mlir_opt", "bm_process_host", "bm_process_stablehlo",
+                "bm_process_mlir_opt_generic"]
     failed = False
     with tempfile.TemporaryDirectory(prefix="text_vs_mlir_opt.") as tmp:
         d = pathlib.Path(tmp)
@@ -238,22 +252,48 @@ def main(argv) -> int:
                 continue
             mlir_in, host_in = d / f"in{mb}.mlir", d / f"in{mb}.py"
             input_size = {f: 0 for f in families}
-            input_size["bm_process_ref"] = input_size["bm_process_mlir_opt"] = write_input(gen, "mlir", mb, mlir_in)
+            if "bm_process_ref" in selected or "bm_process_mlir_opt" in selected:
+                input_size["bm_process_ref"] = input_size["bm_process_mlir_opt"] = write_input(gen, "mlir", mb, mlir_in)
             if "bm_process_host" in selected:
                 input_size["bm_process_host"] = write_input(gen, "host", mb, host_in)
+            sh_in, gen_in = d / f"sh{mb}.mlir", d / f"gen{mb}.mlir"
+            sh_error = None
+            if "bm_process_stablehlo" in selected or "bm_process_mlir_opt_generic" in selected:
+                input_size["bm_process_stablehlo"] = write_input(gen, "stablehlo", mb, sh_in)
+                sh_error = check([args.driver, "--mlir-print-op-generic", "--mlir-style-names", str(sh_in), "-o",
+                                  str(gen_in)], "neuronrw-opt --mlir-print-op-generic")
+                input_size["bm_process_mlir_opt_generic"] = gen_in.stat().st_size if gen_in.exists() else 0
             commands = {
+                "bm_process_stablehlo": [args.driver, str(sh_in), "-o", str(d / "out_sh.mlir")],
+                "bm_process_mlir_opt_generic": [args.mlir_opt, "--allow-unregistered-dialect", "--mlir-print-op-generic",
+                                                str(gen_in), "-o", str(d / "out_gen.mlir")],
                 "bm_process_ref": [args.driver, str(mlir_in), "-o", str(d / "out_ref.mlir")],
                 "bm_process_mlir_opt": [args.mlir_opt, "--allow-unregistered-dialect", str(mlir_in),
                                         "-o", str(d / "out_mlir_opt.mlir")],
                 "bm_process_host": [args.driver, str(host_in), "-o", str(d / "out_host.py")],
             }
-            error = (check(commands["bm_process_ref"], "neuronrw-opt")
-                     or check(commands["bm_process_mlir_opt"], "mlir-opt")
-                     or check([args.mlir_opt, "--allow-unregistered-dialect", str(d / "out_ref.mlir"), "-o",
-                               str(d / "again.mlir")], "mlir-opt on neuronrw-opt's output"))
-            if error is None and (d / "again.mlir").read_bytes() != (d / "out_mlir_opt.mlir").read_bytes():
-                error = "mlir-opt's output of neuronrw-opt's output differs from mlir-opt's output of the input"
-            errors = {"bm_process_ref": error, "bm_process_mlir_opt": error, "bm_process_host": None}
+            error = None
+            if "bm_process_ref" in selected or "bm_process_mlir_opt" in selected:
+                error = (check(commands["bm_process_ref"], "neuronrw-opt")
+                         or check(commands["bm_process_mlir_opt"], "mlir-opt")
+                         or check([args.mlir_opt, "--allow-unregistered-dialect", str(d / "out_ref.mlir"), "-o",
+                                   str(d / "again.mlir")], "mlir-opt on neuronrw-opt's output"))
+                if error is None and (d / "again.mlir").read_bytes() != (d / "out_mlir_opt.mlir").read_bytes():
+                    error = "mlir-opt's output of neuronrw-opt's output differs from mlir-opt's output of the input"
+            errors = {"bm_process_ref": error, "bm_process_mlir_opt": error, "bm_process_host": None,
+                      "bm_process_stablehlo": None, "bm_process_mlir_opt_generic": None}
+            if "bm_process_stablehlo" in selected or "bm_process_mlir_opt_generic" in selected:
+                sh_error = (sh_error or check(commands["bm_process_stablehlo"], "neuronrw-opt on StableHLO")
+                            or check(commands["bm_process_mlir_opt_generic"], "mlir-opt on the generic form"))
+                if sh_error is None:
+                    expected = "module {\n" + "".join("  " + line if line.strip() else line
+                                                       for line in sh_in.read_text().splitlines(True)) + "}\n"
+                    if (d / "out_sh.mlir").read_text() != expected:
+                        sh_error = "neuronrw-opt's output of the StableHLO module is not the module"
+                    elif [l for l in (d / "out_gen.mlir").read_text().splitlines() if l.strip()] != \
+                            [l for l in gen_in.read_text().splitlines() if l.strip()]:
+                        sh_error = "mlir-opt's output of the generic form differs from it"
+                errors["bm_process_stablehlo"] = errors["bm_process_mlir_opt_generic"] = sh_error
             if "bm_process_host" in selected:
                 host_error = (check(commands["bm_process_host"], "neuronrw-opt on the host program")
                               or check([args.driver, str(d / "out_host.py"), "-o", str(d / "again.py")],

@@ -2,7 +2,9 @@
 //
 // Input: one option byte, then the text. The option byte's bits: 1 drops locations while parsing
 // (parse_options::keep_locations = false), 2 prints numbered values instead of name hints, 4 prints
-// no locations. Properties (a violation prints what differs and traps):
+// no locations, 8 prints every op generic (--mlir-print-op-generic), 16 (without 8) every op of
+// the syntax table in its custom form (--print-op-custom). Properties (a violation prints what
+// differs and traps):
 //   - a rejected input gives one error with a message, named after the file and located at a
 //     line:col inside the input (the column just past a line's end included);
 //   - an accepted module's verifier diagnostics, when located, are inside the input too;
@@ -31,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ref::print_options pr;
   pr.use_name_hints = (flags & 2) == 0;
   pr.print_locations = (flags & 4) == 0;
+  pr.forms = (flags & 8) != 0 ? ref::op_forms::generic : (flags & 16) != 0 ? ref::op_forms::custom : ref::op_forms::as_read;
 
   auto r = ref::parse(text, "fuzz.mlir", po);
   if (!r.ok()) {
@@ -45,10 +48,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string first = ref::print(*r.value, pr);
   if (ref::print(*r.value, pr) != first) fuzz::violation("printing one module twice gave different texts");
 
-  // Numbered values (mlir-opt's numbering: sibling regions reuse numbers) read back faithfully
-  // only when every use is visible from its definition, which the verifier checks
-  // (docs/reference-ir.md §"Names"); name hints are unique per function and always do.
-  if (!errors.empty() && !pr.use_name_hints) return 0;
+  // Printed names read back faithfully only when every use is visible from its definition,
+  // which the verifier checks (docs/reference-ir.md §"Names"): sibling regions reuse numbers and
+  // names, as in MLIR, so a use of a value from a sibling region would name another value.
+  if (!errors.empty()) return 0;
   auto again = ref::parse(first, "fuzz.mlir", po);
   if (!again.ok()) fuzz::violation("the printed module does not parse: " + again.error.str(), first);
   const auto errors_again = ref::verify(*again.value);

@@ -46,8 +46,8 @@ def host_texts():
 # target -> (texts, option bytes each text is written with: (index, text) -> list of bytes;
 # None: the target reads no option byte)
 TARGETS = {
-    # bit 1 drops locations, 2 numbers values, 4 prints no locations
-    "ref_roundtrip": (mlir_texts, lambda i: [0, 1 + 2 * (i % 3)]),
+    # bit 1 drops locations, 2 numbers values, 4 prints no locations, 8 prints generic, 16 custom
+    "ref_roundtrip": (mlir_texts, lambda i: [0, 1 + 2 * (i % 3), 8 + 2 * (i % 2) if i % 2 else 16]),
     "host_roundtrip": (host_texts, None),
     # bits 0-2 pick the pipeline: two per text, so each pipeline sees every kind of input
     "passes": (mlir_texts, lambda i: [i % 8, (i + 3) % 8]),
