@@ -137,6 +137,9 @@ class module {
   std::string attributes_text;               ///< "{...}" or empty
   std::string module_loc_text;               ///< trailing "loc(...)" of the module or empty
   std::vector<std::string> alias_definitions;  ///< "#loc1 = loc(...)", "!t = i32" in input order
+  /// How many of `alias_definitions` (the last ones) followed the module in the input, where
+  /// MLIR prints location aliases: they print after it again.
+  std::size_t trailing_aliases = 0;
   /// The file metadata dictionary's entries, the text between `{-#` and `#-}`
   /// (`dialect_resources: {...}`, `external_resources: {...}`: the blobs `dense_resource<...>`
   /// names), or empty. Printed after the module, where mlir-opt prints it.

@@ -189,7 +189,9 @@ class text_parser : public op_syntax_reader {
       if (eof()) break;
       const char c = peek();
       if (c == '#' || c == '!') {
+        const auto before = m_.alias_definitions.size();
         parse_alias();
+        if (module_done) m_.trailing_aliases += m_.alias_definitions.size() - before;
         continue;
       }
       if (src_.substr(pos_, 3) == "{-#") {

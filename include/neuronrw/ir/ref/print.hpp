@@ -92,12 +92,20 @@ class printer {
         op_scope_(m.op_capacity(), 0),
         arg_scope_(m.value_capacity(), 0) {}
 
-  void print_module(std::string& out) {
-    for (auto& a : m_.alias_definitions) {
+  /// Alias definitions [b, e) of the module, one per line.
+  void print_aliases(std::string& out, std::size_t b, std::size_t e) const {
+    for (std::size_t i = b; i < e; ++i) {
+      const auto& a = m_.alias_definitions[i];
       if (!o_.print_locations && is_location_alias(a)) continue;
       out += a;
       out += '\n';
     }
+  }
+
+  void print_module(std::string& out) {
+    const auto n = m_.alias_definitions.size();
+    const auto leading = n - std::min(m_.trailing_aliases, n);
+    print_aliases(out, 0, leading);
     name_top_level();
     if (generic_) {
       out += "\"builtin.module\"()";
@@ -131,6 +139,7 @@ class printer {
       append_loc(out, m_.module_loc_text);
     }
     out += '\n';
+    print_aliases(out, leading, n);  // those read after the module, where MLIR prints them
     if (!m_.file_metadata.empty()) {  // after the module, as mlir-opt prints it
       out += "{-#\n  ";
       out += m_.file_metadata;

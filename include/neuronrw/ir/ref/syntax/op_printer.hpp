@@ -55,6 +55,50 @@ inline std::string join_views(const std::vector<std::string_view>& xs) {
   return t;
 }
 
+/// Whether `t` is exactly one string literal.
+inline bool is_one_string(std::string_view t) {
+  if (!t.starts_with('"')) return false;
+  const auto scan = scan_mlir_string_literal(t, 0);
+  return scan.terminated && scan.bad_escape == mlir_string_scan::npos && scan.end == t.size();
+}
+/// Whether `t` is exactly one bracketed group (`<...>`, `[...]`, `{...}`, `(...)`): its first
+/// bracket closes at its last character (string literals skipped, `->` no bracket).
+inline bool is_one_group(std::string_view t) {
+  if (t.empty() || std::string_view("<[{(").find(t.front()) == std::string_view::npos) return false;
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '"') {
+      const auto scan = scan_mlir_string_literal(t, i);
+      if (!scan.terminated) return false;
+      i = scan.end - 1;
+      continue;
+    }
+    if (c == '-' && i + 1 < t.size() && t[i + 1] == '>') {
+      ++i;
+      continue;
+    }
+    if (c == '<' || c == '[' || c == '{' || c == '(') ++depth;
+    else if (c == '>' || c == ']' || c == '}' || c == ')') {
+      if (depth == 0) return false;
+      if (--depth == 0) return i + 1 == t.size();
+    }
+  }
+  return false;
+}
+/// Whether `t` is `[` integers separated by `, ` `]` (possibly empty).
+inline bool is_int_list(std::string_view t) {
+  if (t.size() < 2 || t.front() != '[' || t.back() != ']') return false;
+  auto rest = t.substr(1, t.size() - 2);
+  if (rest.empty()) return true;
+  for (;;) {
+    const auto c = rest.find(", ");
+    if (!is_integer_text(rest.substr(0, c))) return false;
+    if (c == std::string_view::npos) return true;
+    rest.remove_prefix(c + 2);
+  }
+}
+
 /// `dense<...> : tensor<N x ELEM>` (1-D; a splat, a list, or empty) → its N elements.
 inline std::optional<std::vector<std::string>> dense_elements(std::string_view v, std::string_view elem) {
   const std::string tail = "x" + std::string(elem) + ">";
@@ -103,7 +147,7 @@ inline std::optional<std::string> custom_spelling(const attr_decl& a, std::strin
       if (v == "true" || v == "false") return std::string(v);
       return std::nullopt;
     case attr_spelling::string:
-      if (v.size() >= 2 && v.front() == '"' && v.back() == '"') return std::string(v);
+      if (is_one_string(v)) return std::string(v);
       return std::nullopt;
     case attr_spelling::i64_array: {
       auto xs = array_elements(v, "i64");
@@ -136,9 +180,13 @@ inline std::optional<std::string> custom_spelling(const attr_decl& a, std::strin
       if (!mlir_is_bare_id(w)) return std::nullopt;
       return std::string(w);
     }
-    case attr_spelling::symbol:
-      if (v.starts_with('@')) return std::string(v);
+    case attr_spelling::symbol: {
+      // `@name` or `@"name"`, nothing more (a nested reference is not one symbol).
+      if (!v.starts_with('@')) return std::nullopt;
+      const auto name = v.substr(1);
+      if (mlir_is_bare_id(name) || is_one_string(name)) return std::string(v);
       return std::nullopt;
+    }
     case attr_spelling::symbol_name: {
       if (v.size() < 2 || v.front() != '"') return std::nullopt;
       auto plain = mlir_string_value(v);
@@ -151,7 +199,7 @@ inline std::optional<std::string> custom_spelling(const attr_decl& a, std::strin
       if (v.size() <= a.enum_prefix.size() + a.suffix.size() || !v.starts_with(a.enum_prefix) || !v.ends_with(a.suffix))
         return std::nullopt;
       auto inner = v.substr(a.enum_prefix.size(), v.size() - a.enum_prefix.size() - a.suffix.size());
-      if (inner.empty() || std::string_view("<{[(").find(inner.front()) == std::string_view::npos) return std::nullopt;
+      if (!is_one_group(inner)) return std::nullopt;
       return std::string(inner);
     }
     case attr_spelling::opaque:
@@ -514,7 +562,8 @@ class op_form_printer {
         for (std::size_t j = operand_begin_[arg(e, k)]; j < operand_begin_[arg(e, k) + 1]; ++j) ts.push_back(operand_type(j));
       if (m_.num_results(op_) != 1) return false;
       const auto r = result_type(0);
-      if (std::all_of(ts.begin(), ts.end(), [&](std::string_view t) { return t == r; })) {
+      // A single type that is itself a function type would read as the functional form.
+      if (!r.starts_with('(') && std::all_of(ts.begin(), ts.end(), [&](std::string_view t) { return t == r; })) {
         out += r;
       } else {
         functional_type(out);
@@ -537,7 +586,7 @@ class op_form_printer {
         if (k) expect += ", ";
         expect += operand_type(k);
       }
-      if (r != expect + ">") return false;
+      if (resolve_type_alias(r, m_.alias_definitions) != expect + ">") return false;
       out += r;
       return true;
     }
@@ -583,6 +632,8 @@ class op_form_printer {
       if (!a || !b || !c) return false;
       auto xs = array_elements(a->value, "i64"), ys = array_elements(b->value, "i64"), zs = array_elements(c->value, "i64");
       if (!xs || !ys || !zs || xs->size() != ys->size() || xs->size() != zs->size()) return false;
+      for (const auto* l : {&*xs, &*ys, &*zs})
+        if (!std::all_of(l->begin(), l->end(), is_integer_text)) return false;
       out += '[';
       for (std::size_t k = 0; k < xs->size(); ++k) {
         if (k) out += ", ";
@@ -620,7 +671,9 @@ class op_form_printer {
       const auto* a = attr(arg(e, 0));
       const std::string head = "#" + dialect() + ".conv<";
       if (!a || !a->value.starts_with(head) || !a->value.ends_with('>')) return false;
-      out += std::string_view(a->value).substr(head.size(), a->value.size() - head.size() - 1);
+      const auto body = std::string_view(a->value).substr(head.size(), a->value.size() - head.size() - 1);
+      if (!is_conv_dims(body)) return false;
+      out += body;
       return true;
     }
     if (n == "WindowAttributes") return window_attributes(out, e);
@@ -628,7 +681,9 @@ class op_form_printer {
       const auto* a = attr(arg(e, 0));
       const std::string head = "#" + dialect() + ".sharding_per_value<";
       if (!a || !a->value.starts_with(head + "[") || !a->value.ends_with("]>")) return false;
-      out += std::string_view(a->value).substr(head.size(), a->value.size() - head.size() - 1);
+      const auto body = std::string_view(a->value).substr(head.size(), a->value.size() - head.size() - 1);
+      if (!is_one_group(body)) return false;
+      out += body;
       return true;
     }
     if (n == "SingleBlockRegionNoBlockId") {
@@ -648,6 +703,50 @@ class op_form_printer {
   }
 
   std::string dialect() const { return s_.name.substr(0, s_.name.find('.')); }
+  /// Whether `t` has a ':' outside brackets and string literals.
+  static bool has_top_level_colon(std::string_view t) {
+    std::size_t depth = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const char c = t[i];
+      if (c == '"') {
+        const auto scan = scan_mlir_string_literal(t, i);
+        if (!scan.terminated) return true;
+        i = scan.end - 1;
+      } else if (c == '-' && i + 1 < t.size() && t[i + 1] == '>') {
+        ++i;
+      } else if (c == '<' || c == '[' || c == '{' || c == '(') {
+        ++depth;
+      } else if (c == '>' || c == ']' || c == '}' || c == ')') {
+        if (depth > 0) --depth;
+      } else if (c == ':' && depth == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+  /// `[d, ...]x[d, ...]->[d, ...]` with each d a dimension letter or number, as the reader reads.
+  static bool is_conv_dims(std::string_view t) {
+    auto list = [&](std::string_view& r) {
+      if (!r.starts_with('[')) return false;
+      const auto close = r.find(']');
+      if (close == std::string_view::npos) return false;
+      auto inner = r.substr(1, close - 1);
+      r.remove_prefix(close + 1);
+      if (inner.empty()) return true;
+      for (;;) {
+        const auto c = inner.find(", ");
+        const auto d = inner.substr(0, c);
+        if (d.empty() || !std::all_of(d.begin(), d.end(), [](char ch) { return mlir_is_bare_id_char(ch); })) return false;
+        if (c == std::string_view::npos) return true;
+        inner.remove_prefix(c + 2);
+      }
+    };
+    if (!list(t) || !t.starts_with('x')) return false;
+    t.remove_prefix(1);
+    if (!list(t) || !t.starts_with("->")) return false;
+    t.remove_prefix(2);
+    return list(t) && t.empty();
+  }
 
   bool dot_dimension_numbers(std::string& out, const element& e) const {
     const auto* a = attr(arg(e, 0));
@@ -660,6 +759,7 @@ class op_form_printer {
       if (eq == std::string_view::npos) return false;
       const auto k = f.substr(0, eq);
       const std::string v(f.substr(eq + 3));
+      if (!is_int_list(v)) return false;
       if (k == "lhs_batching_dimensions") lb = v;
       else if (k == "rhs_batching_dimensions") rb = v;
       else if (k == "lhs_contracting_dimensions") lc = v;
@@ -680,16 +780,18 @@ class op_form_printer {
       bool first = true;
       for (auto x : split_top_level(std::string_view(v).substr(1, v.size() - 2))) {
         if (!x.starts_with(prefix) || !x.ends_with('>')) return false;
+        const auto w = x.substr(prefix.size(), x.size() - prefix.size() - 1);
+        if (!mlir_is_bare_id(w)) return false;
         if (!first) out += ", ";
         first = false;
-        out += x.substr(prefix.size(), x.size() - prefix.size() - 1);
+        out += w;
       }
       out += ']';
     }
     if (with_algorithm)
       if (const auto* a = attr(arg(e, 1))) {
         const std::string head = "#" + dialect() + ".dot_algorithm<";
-        if (!a->value.starts_with(head)) return false;
+        if (!a->value.starts_with(head) || !is_one_group(std::string_view(a->value).substr(head.size() - 1))) return false;
         out += ", algorithm = ";
         out += std::string_view(a->value).substr(head.size() - 1);
       }
@@ -737,7 +839,20 @@ class op_form_printer {
       }
       return t + "]";
     }
-    if (!body.starts_with('[')) return std::nullopt;
+    // `[[a, b], [c, d]]`: rows of two integers, as the reader reads them.
+    if (body.size() < 2 || body.front() != '[' || body.back() != ']') return std::nullopt;
+    auto rest = body.substr(1, body.size() - 2);
+    std::size_t n = 0;
+    while (!rest.empty()) {
+      const auto close = rest.find(']');
+      if (close == std::string_view::npos || !is_int_list(rest.substr(0, close + 1))) return std::nullopt;
+      if (std::count(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(close), ',') != 1) return std::nullopt;
+      ++n;
+      rest.remove_prefix(close + 1);
+      if (rest.starts_with(", ")) rest.remove_prefix(2);
+      else if (!rest.empty()) return std::nullopt;
+    }
+    if (n != rows) return std::nullopt;
     return std::string(body);
   }
 
@@ -749,6 +864,10 @@ class op_form_printer {
       const auto r = result_type(0);
       const std::string suffix = " : " + std::string(r);
       if (!v->value.ends_with(suffix) || v->value.size() == suffix.size()) return false;
+      // The reader takes the value up to the first ':' outside brackets, and a leading '{' as the
+      // attribute dictionary: such a value prints generic.
+      const auto value = std::string_view(v->value).substr(0, v->value.size() - suffix.size());
+      if (value.starts_with('{') || has_top_level_colon(value)) return false;
       attr_dict(out, false);
       out += ' ';
       out += std::string_view(v->value).substr(0, v->value.size() - suffix.size());

@@ -106,6 +106,27 @@ class op_syntax_reader : public value_reader {
     return false;
   }
 
+  /// `%name` of an entry-block argument a custom form declares outside its region; `what` is
+  /// the error when no `%` comes.
+  region_arg read_region_arg_name(const char* what) {
+    skip_ws();
+    if (peek() != '%') fail(pos_, what);
+    region_arg a;
+    a.at = pos_;
+    ++pos_;
+    a.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
+    if (peek() == '#') fail(pos_, "expected a block argument name without a result number");
+    return a;
+  }
+  /// `%name: T [loc]`.
+  region_arg read_typed_region_arg() {
+    auto a = read_region_arg_name("expected SSA identifier");
+    expect(':', "expected ':'");
+    a.type = parse_type();
+    a.loc = parse_optional_loc();
+    return a;
+  }
+
   // ------------------------------------------------------------------ elements
   void read_elements(const op_syntax& s, const std::vector<syntax_detail::element>& es, custom_parts& p) {
     for (const auto& e : es) read_element(s, e, p);
@@ -592,7 +613,7 @@ class op_syntax_reader : public value_reader {
       skip_ws();
       const std::size_t at = pos_;
       const auto t = parse_type();
-      const auto text = std::string(m_.type_text(t));
+      const auto text = syntax_detail::resolve_type_alias(m_.type_text(t), m_.alias_definitions);
       if (!text.starts_with("tuple<")) fail(at, "expected tuple type");
       std::vector<type_ref> elems;
       const std::string inner = text.substr(6, text.size() - 7);
@@ -698,19 +719,8 @@ class op_syntax_reader : public value_reader {
       std::vector<region_arg> args;
       skip_ws();
       if (peek() != ')') {
-        for (;;) {
-          skip_ws();
-          if (peek() != '%') fail(pos_, "expected SSA identifier");
-          region_arg a;
-          a.at = pos_;
-          ++pos_;
-          a.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
-          expect(':', "expected ':'");
-          a.type = parse_type();
-          a.loc = parse_optional_loc();
-          args.push_back(std::move(a));
-          if (!take_comma()) break;
-        }
+        do args.push_back(read_typed_region_arg());
+        while (take_comma());
       }
       expect(')', "expected ')'");
       skip_ws();
@@ -976,7 +986,7 @@ class op_syntax_reader : public value_reader {
       skip_ws();
     }
     const std::size_t b = pos_;
-    if (eof() || !(mlir_is_bare_id_start(peek()) || peek() == '#' || peek() == '-' || parse_is_digit(peek())))
+    if (eof() || peek() == ':' || peek() == '}' || peek() == ')' || peek() == ']' || peek() == '>')
       fail(pos_, "expected attribute value");
     // dense<...>, sparse<...>, #d.x<...>, a number: balanced text up to ':' at the top level.
     scan_balanced(":", false);
@@ -994,12 +1004,7 @@ class op_syntax_reader : public value_reader {
     skip_ws();
     if (peek() != ')') {
       for (;;) {
-        skip_ws();
-        if (peek() != '%') fail(pos_, "expected SSA operand");
-        region_arg a;
-        a.at = pos_;
-        ++pos_;
-        a.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
+        region_arg a = read_region_arg_name("expected SSA operand");
         expect('=', "expected '='");
         skip_ws();
         if (peek() != '%') fail(pos_, "expected SSA operand");
@@ -1120,19 +1125,7 @@ class op_syntax_reader : public value_reader {
     pos_ += 7;
     p.alternative = true;
     std::vector<region_arg> firsts, seconds;
-    auto block_operand = [&](std::vector<region_arg>& into) {
-      skip_ws();
-      if (peek() != '%') fail(pos_, "expected SSA identifier");
-      region_arg a;
-      a.at = pos_;
-      ++pos_;
-      a.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
-      if (peek() == '#') fail(pos_, "expected a block argument name without a result number");
-      expect(':', "expected ':'");
-      a.type = parse_type();
-      a.loc = parse_optional_loc();
-      into.push_back(std::move(a));
-    };
+    auto block_operand = [&](std::vector<region_arg>& into) { into.push_back(read_typed_region_arg()); };
     for (;;) {
       skip_ws();
       if (peek() != '(') break;

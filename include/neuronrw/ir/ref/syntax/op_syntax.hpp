@@ -507,6 +507,28 @@ inline std::string tensor_element_type(std::string_view t) {
 }
 }  // namespace syntax_detail
 
+namespace syntax_detail {
+/// The text a type alias stands for (`!tuple` with `!tuple = tuple<i32>` among `aliases`, the
+/// module's alias definitions: `tuple<i32>`), followed through a few aliases of aliases;
+/// anything else as it is.
+template <class Aliases>
+std::string resolve_type_alias(std::string_view t, const Aliases& aliases) {
+  std::string cur(t);
+  for (int depth = 0; depth < 8 && cur.starts_with('!') && cur.find('<') == std::string::npos; ++depth) {
+    const std::string head = cur + " = ";
+    bool found = false;
+    for (const auto& a : aliases)
+      if (std::string_view(a).starts_with(head)) {
+        cur = a.substr(head.size());
+        found = true;
+        break;
+      }
+    if (!found) break;
+  }
+  return cur;
+}
+}  // namespace syntax_detail
+
 /// Compiles a declaration (never fails; a malformed one has a non-empty `error`).
 inline op_syntax compile_op_syntax(const op_syntax_decl& d) {
   op_syntax s;
