@@ -115,6 +115,7 @@ class printer {
         out += "}>";
       }
       out += " ({\n";
+      if (m_.empty(m_.body())) out += "^bb0:\n";  // the module's one block, empty: as mlir-opt prints it
       for (auto op : m_.ops(m_.body())) print_op(out, op, 2, false);
       out += "})";
       if (!m_.attributes_text.empty()) {
