@@ -265,9 +265,7 @@ class text_parser : public op_syntax_reader {
       pos_ += 10;
       skip_ws();
       if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
-      const std::size_t b = pos_;
-      auto es = parse_dict();
-      set_module_attributes(std::move(es), b, pos_, false);
+      set_module_attributes(parse_dict());
       skip_ws();
     }
     if (peek() != '{' || eof()) fail(pos_, "expected '{' to begin the module body");
@@ -280,19 +278,19 @@ class text_parser : public op_syntax_reader {
   /// The module's attribute dictionary `es` (its text is [b, e)): a
   /// `sym_name` in it names the module, as in MLIR, where it is the op's inherent attribute
   /// (`module @m attributes {sym_name = "n"}` is module @n); `sym_visibility` stays an entry,
-  /// which is where mlir-opt prints it. The text is kept as written unless an entry was taken
-  /// out or `rebuilt` (entries merged from properties).
-  void set_module_attributes(std::vector<dict_entry> es, std::size_t b, std::size_t e, bool rebuilt) {
+  /// which is where mlir-opt prints it. The text is rebuilt from the entries (`k = v` joined by
+  /// `, `), as mlir-opt prints a dictionary, so the spacing between entries never depends on
+  /// the form (pretty or generic, with or without properties) the module was read in.
+  void set_module_attributes(std::vector<dict_entry> es) {
     for (auto it = es.begin(); it != es.end(); ++it)
       if (it->name == "sym_name") {
         m_.sym_name = symbol_from_string(*it);
         es.erase(it);
-        rebuilt = true;
         break;
       }
     for (const auto& x : es)
       if (x.name == "sym_visibility" && !x.value.starts_with('#')) string_value(x);  // a string, as MLIR requires
-    m_.attributes_text = es.empty() ? std::string() : rebuilt ? dict_text_of(es) : clean(b, e);
+    m_.attributes_text = dict_text_of(es);
   }
 
   void parse_module_generic() {
@@ -334,15 +332,12 @@ class text_parser : public op_syntax_reader {
     expect(')', "expected ')' after the region");
     skip_ws();
     std::vector<dict_entry> attrs;
-    std::size_t b = pos_, e = pos_;
     if (peek() == '{') {
       attrs = parse_dict();
-      e = pos_;
       skip_ws();
     }
-    const bool had_props = !props.empty();
     auto es = merge_inherent(std::move(props), std::move(attrs), {"sym_name", "sym_visibility"});
-    set_module_attributes(std::move(es), b, e, had_props);
+    set_module_attributes(std::move(es));
     if (peek() != ':') fail(pos_, "expected ':' followed by operation type");
     ++pos_;
     auto f = parse_function_type();
