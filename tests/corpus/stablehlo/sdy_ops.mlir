@@ -32,4 +32,20 @@ module @sharded attributes {mhlo.num_partitions = 4 : i32} {
     } : (tensor<8x16xf32>) -> tensor<8x16xf32>
     return %6 : tensor<8x16xf32>
   }
+  func.func @collectives(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<16x8xf32> {
+    %0 = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {"y"}]> : tensor<16x8xf32>
+    %1 = sdy.all_slice [{}, {"x"}] %0 out_sharding=<@mesh, [{}, {"y", "x"}]> : tensor<16x8xf32>
+    %2 = sdy.all_to_all [{"y"}: 1->0] %1 out_sharding=<@mesh, [{"y"}, {"x"}]> : tensor<16x8xf32>
+    %3 = sdy.collective_permute %2 out_sharding=<@mesh, [{"x"}, {"y"}]> : tensor<16x8xf32>
+    %4 = sdy.all_reduce {"y"} %3 out_sharding=<@mesh, [{"x"}, {}]> : tensor<16x8xf32>
+    %5 = sdy.all_reduce max {} %4 out_sharding=<@mesh, [{"x"}, {}]> : tensor<16x8xf32>
+    %6 = sdy.reduce_scatter [{}, {"y"}] %5 out_sharding=<@mesh, [{"x"}, {"y"}]> : tensor<16x8xf32>
+    %7 = sdy.reduce_scatter min [{}, {}] %6 out_sharding=<@mesh, [{"x"}, {"y"}]> : tensor<16x8xf32>
+    %8 = sdy.sharded_to_unreduced [{"x"}, {}] %7 out_sharding=<@mesh, [{}, {"y"}], unreduced={"x"}> : tensor<16x8xf32>
+    %9 = sdy.replicated_to_unreduced {"y"} %8 out_sharding=<@mesh, [{}, {}], unreduced={"x", "y"}> : tensor<16x8xf32>
+    %10 = sdy.propagation_barrier %9 allowed_direction=BACKWARD : tensor<16x8xf32>
+    %11 = sdy.propagation_barrier %10 allowed_direction=NONE {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>} : tensor<16x8xf32>
+    %12 = sdy.func_data_flow_edge %11 : tensor<16x8xf32>
+    return %12 : tensor<16x8xf32>
+  }
 }

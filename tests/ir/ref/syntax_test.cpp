@@ -83,7 +83,7 @@ TEST_CASE("every entry of the syntax table compiles") {
   }
 }
 
-TEST_CASE("every op of the StableHLO specification has an entry, and so do the deprecated ones") {
+TEST_CASE("every op of the StableHLO specification has an entry, and so do the deprecated ones, CHLO's and Shardy's") {
   // The specification's op list (docs/spec.md, "Ops") and its "Deprecated Operations".
   static constexpr std::string_view spec[] = {
       "abs", "add", "after_all", "all_gather", "all_reduce", "all_to_all", "and", "async_done", "async_start",
@@ -109,9 +109,28 @@ TEST_CASE("every op of the StableHLO specification has an entry, and so do the d
     CHECK(ref::find_op_syntax(name) != nullptr);
   }
   CHECK(ref::find_op_syntax("stablehlo.no_such_op") == nullptr);
-  for (auto op : {"sdy.mesh", "sdy.manual_computation", "sdy.return", "sdy.sharding_constraint"}) {
+  // Every op of Shardy's ops.td.
+  for (auto op : {"sdy.mesh", "sdy.sharding_constraint", "sdy.reshard", "sdy.return", "sdy.manual_computation",
+                  "sdy.sharding_group", "sdy.constant", "sdy.data_flow_edge", "sdy.propagation_barrier",
+                  "sdy.named_computation", "sdy.all_gather", "sdy.all_slice", "sdy.all_to_all",
+                  "sdy.collective_permute", "sdy.all_reduce", "sdy.reduce_scatter", "sdy.sharded_to_unreduced",
+                  "sdy.replicated_to_unreduced", "sdy.func_data_flow_edge"}) {
     CAPTURE(op);
     CHECK(ref::find_op_syntax(op) != nullptr);
+  }
+  // Every op of StableHLO's ChloOps.td.
+  for (auto op : {"broadcast_add", "broadcast_atan2", "broadcast_divide", "broadcast_maximum", "broadcast_minimum",
+                  "broadcast_multiply", "broadcast_next_after", "broadcast_polygamma", "broadcast_power",
+                  "broadcast_remainder", "broadcast_shift_left", "broadcast_shift_right_arithmetic",
+                  "broadcast_shift_right_logical", "broadcast_subtract", "broadcast_zeta", "broadcast_and",
+                  "broadcast_or", "broadcast_xor", "next_after", "polygamma", "zeta", "broadcast_complex",
+                  "_asin_acos_kernel", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bessel_i1e", "conj",
+                  "cosh", "sinh", "tan", "constant", "constant_like", "digamma", "erf", "erf_inv", "erfc", "is_inf",
+                  "is_neg_inf", "is_pos_inf", "lgamma", "square", "broadcast_compare", "broadcast_select",
+                  "ragged_dot", "top_k", "scan", "mulhi"}) {
+    const std::string name = "chlo." + std::string(op);
+    CAPTURE(name);
+    CHECK(ref::find_op_syntax(name) != nullptr);
   }
   // MHLO's namesakes as XLA prints them.
   for (auto op : {"add", "all_gather", "reduce_scatter", "while", "reduce", "fusion", "dot_general", "compare"}) {
@@ -154,7 +173,7 @@ TEST_CASE("spacing is decided as MLIR's generated printers decide it") {
 
 TEST_CASE("the sample modules of every custom form print back unchanged") {
   std::set<std::string> custom;
-  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "sdy_ops.mlir"}) {
+  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "chlo_ops.mlir", "sdy_ops.mlir"}) {
     CAPTURE(file);
     const auto text = read_file(corpus_dir() / "stablehlo" / file);
     REQUIRE(!text.empty());
@@ -182,12 +201,13 @@ TEST_CASE("the sample modules of every custom form print back unchanged") {
 }
 
 TEST_CASE("pretty -> generic -> pretty and generic -> pretty -> generic are identities") {
-  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "sdy_ops.mlir"}) {
+  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "chlo_ops.mlir", "sdy_ops.mlir"}) {
   CAPTURE(file);
   const auto text = without_header_comments(read_file(corpus_dir() / "stablehlo" / file));
   const auto generic = text_of(parse_ok(text), ref::op_forms::generic);
-  CHECK(generic.find("hlo.add %") == std::string::npos);
-  CHECK(generic.find("hlo.add\"(") != std::string::npos);
+  const std::string add = std::string_view(file) == "chlo_ops.mlir" ? "chlo.broadcast_add" : "hlo.add";
+  CHECK(generic.find(add + " %") == std::string::npos);
+  CHECK(generic.find(add + "\"(") != std::string::npos);
   CHECK(text_of(parse_ok(generic), ref::op_forms::custom) == text);
   // mlir-opt's own numbering: the text `mlir-opt --mlir-print-op-generic` prints for it.
   const auto numbered = text_of(parse_ok(text), ref::op_forms::generic, false);
@@ -216,6 +236,18 @@ TEST_CASE("inherent attributes are stored in their generic spelling, as the pass
                                                                    {"limit_indices", "array<i64: 3>"},
                                                                    {"strides", "array<i64: 1>"}});
   CHECK(attrs_of("stablehlo.custom_call") == std::vector<ref::attribute>{{"call_target_name", "\"my target\""}});
+  // Shardy's integer enums are i32 attributes; CHLO's top_k k an i64.
+  const auto m2 = parse_ok(in_function(
+      "    %0 = sdy.all_reduce min {\"x\"} %a out_sharding=<@mesh, [{}]> : tensor<4xf32>\n"
+      "    %1 = sdy.propagation_barrier %0 allowed_direction=FORWARD : tensor<4xf32>\n"
+      "    %2:2 = chlo.top_k(%1, k = 2) : tensor<4xf32> -> (tensor<2xf32>, tensor<2xi32>)\n"));
+  CHECK(m2.attributes(first_op_named(m2, "sdy.all_reduce")) ==
+        std::vector<ref::attribute>{{"reduction_axes", "#sdy<axis_ref_list{\"x\"}>"},
+                                    {"reduction_op", "2 : i32"},
+                                    {"out_sharding", "#sdy.sharding<@mesh, [{}]>"}});
+  CHECK(m2.attributes(first_op_named(m2, "sdy.propagation_barrier")) ==
+        std::vector<ref::attribute>{{"allowed_direction", "1 : i32"}});
+  CHECK(m2.attributes(first_op_named(m2, "chlo.top_k")) == std::vector<ref::attribute>{{"k", "2 : i64"}});
   const auto dot = first_op_named(m, "stablehlo.dot_general");
   CHECK(m.num_operands(dot) == 2);
   CHECK(m.type_text(m.result(dot, 0)) == "tensor<f32>");
@@ -353,6 +385,12 @@ TEST_CASE("bad custom syntax is a located error, and no module") {
        "t.mlir:7:5: error: expected 'do'"},
       {"    %0 = stablehlo.add %a, %zz : tensor<4xf32>\n", "t.mlir:3:28: error: use of undeclared SSA value name '%zz'"},
       {"    %0 = stablehlo.constant : tensor<f32>\n", "t.mlir:3:29: error: expected attribute value"},
+      {"    %0 = sdy.propagation_barrier %a allowed_direction=SIDEWAYS : tensor<4xf32>\n",
+       "t.mlir:3:55: error: expected one of [NONE, FORWARD, BACKWARD, BOTH] for 'allowed_direction'"},
+      {"    %0 = chlo.top_k(%a, k = x) : tensor<4xf32> -> (tensor<2xf32>, tensor<2xi32>)\n",
+       "t.mlir:3:29: error: expected integer value"},
+      {"    %0 = chlo.broadcast_add %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>\n",
+       "t.mlir:3:38: error: expected '('"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.body);

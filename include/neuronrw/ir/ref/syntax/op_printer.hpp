@@ -180,6 +180,13 @@ inline std::optional<std::string> custom_spelling(const attr_decl& a, std::strin
       if (!mlir_is_bare_id(w)) return std::nullopt;
       return std::string(w);
     }
+    case attr_spelling::int_enum: {
+      auto n = typed_int(" : i32");
+      if (!n || n->front() == '-') return std::nullopt;
+      for (std::size_t i = 0; i < a.cases.size(); ++i)
+        if (*n == std::to_string(i)) return a.cases[i];
+      return std::nullopt;
+    }
     case attr_spelling::symbol: {
       // `@name` or `@"name"`, nothing more (a nested reference is not one symbol).
       if (!v.starts_with('@')) return std::nullopt;

@@ -161,7 +161,8 @@ class op_syntax_reader : public value_reader {
               return peek() == '{';
             case syntax_detail::ref_kind::attribute: {
               const auto& a = s.attributes[e.target.index];
-              if (a.spelling == attr_spelling::enum_keyword) return mlir_is_bare_id_start(peek());
+              if (a.spelling == attr_spelling::enum_keyword || a.spelling == attr_spelling::int_enum)
+                return mlir_is_bare_id_start(peek());
               if (a.spelling == attr_spelling::wrapped)
                 return peek() == '<' || peek() == '{' || peek() == '[' || peek() == '(';
               if (a.spelling == attr_spelling::symbol || a.spelling == attr_spelling::symbol_name) return peek() == '@';
@@ -429,6 +430,17 @@ class op_syntax_reader : public value_reader {
         if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected keyword for '" + a.name + "'");
         auto w = lex_bare_id();
         return a.enum_prefix + std::string(w) + ">";
+      }
+      case attr_spelling::int_enum: {
+        const std::size_t at = pos_;
+        if (mlir_is_bare_id_start(peek())) {
+          const auto w = lex_bare_id();
+          for (std::size_t i = 0; i < a.cases.size(); ++i)
+            if (a.cases[i] == w) return std::to_string(i) + " : i32";
+        }
+        std::string all;
+        for (const auto& c : a.cases) all += (all.empty() ? "" : ", ") + c;
+        fail(at, "expected one of [" + all + "] for '" + a.name + "'");
       }
       case attr_spelling::symbol: {
         if (peek() != '@') fail(pos_, "expected symbol reference for '" + a.name + "'");

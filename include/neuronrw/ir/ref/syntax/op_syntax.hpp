@@ -68,13 +68,15 @@ enum class attr_spelling : std::uint8_t {
   symbol_name,  ///< `@f` ↔ `"f"` (a symbol's own name, as `sdy.mesh @mesh` declares it)
   wrapped,      ///< `<["x"=2]>` ↔ `#sdy.mesh<["x"=2]>`: a dialect attribute printed stripped of
                 ///< its prefix (`enum_prefix`) and suffix (`suffix`)
+  int_enum,     ///< `BACKWARD` ↔ `2 : i32`: an I32EnumAttr, its cases in `cases` (case i has value i)
 };
 
 /// One op's syntax, as written in the table: lists are comma-separated names; an operand or
 /// result name ending in `*` is variadic, in `?` optional; an attribute is `name: spelling`
 /// (`name?: ...` when optional), spelling one of `any i64 i32 bool str i64s bools i64elems
-/// boolelems sym symname`, `wrap PREFIX [SUFFIX]` (a dialect attribute printed stripped) or
-/// `enum DIALECT MNEMONIC` (generic `#DIALECT<MNEMONIC VALUE>`), and `... = VALUE` gives the
+/// boolelems sym symname`, `wrap PREFIX [SUFFIX]` (a dialect attribute printed stripped),
+/// `enum DIALECT MNEMONIC` (generic `#DIALECT<MNEMONIC VALUE>`) or `ienum CASE0 CASE1 ...` (an
+/// I32EnumAttr: the keyword CASEi is generic `i : i32`), and `... = VALUE` gives the
 /// generic value of a default the printer leaves out. `format` is the op's ODS
 /// assembly format; "" declares an op that has no custom form (printed generic with properties)
 /// and a name in `special` one whose reader and printer are hand-written below (constant, while,
@@ -97,6 +99,7 @@ struct attr_decl {
   std::string enum_prefix;    // "#stablehlo<comparison_direction "
   std::string default_value;  // generic value ODS elides ("" when none)
   std::string suffix;         // of a wrapped spelling
+  std::vector<std::string> cases;  // of an int_enum spelling, case i being value i
   bool optional = false;
 };
 struct value_decl {
@@ -474,6 +477,14 @@ inline attr_decl parse_attr_decl(std::string_view d, std::string& error, const s
       error = op + ": attribute " + a.name + ": expected 'enum DIALECT MNEMONIC'";
     } else {
       a.enum_prefix = "#" + std::string(rest.substr(0, space)) + "<" + std::string(trim(rest.substr(space + 1))) + " ";
+    }
+  } else if (sp.starts_with("ienum ")) {
+    a.spelling = attr_spelling::int_enum;
+    auto rest = trim(sp.substr(6));
+    while (!rest.empty()) {
+      const auto space = rest.find(' ');
+      a.cases.emplace_back(rest.substr(0, space));
+      rest = space == std::string_view::npos ? std::string_view() : trim(rest.substr(space + 1));
     }
   } else if (error.empty()) {
     error = op + ": attribute " + a.name + ": unknown spelling '" + std::string(sp) + "'";

@@ -1,7 +1,7 @@
 // neuronrw/ir/ref/syntax/op_table.hpp — the op-syntax table of the reference IR: every op of
-// StableHLO (its ODS definitions as of StableHLO 1.20) and of XLA's MHLO (operands, results,
-// inherent attributes, regions and assembly format), so that the reference IR reads and prints
-// programs as JAX and XLA print them. docs/stablehlo.md lists the ops with their status.
+// StableHLO (its ODS definitions as of StableHLO 1.20), of XLA's MHLO, of CHLO and of Shardy
+// (operands, results, inherent attributes, regions and assembly format), so that the reference
+// IR reads and prints programs as JAX and XLA print them. docs/stablehlo.md lists the ops with their status.
 //
 // Customization points: none; an op is added by adding one entry (see `op_syntax_decl` in
 // ir/ref/syntax/op_syntax.hpp for the notation).
@@ -284,10 +284,91 @@ inline constexpr op_syntax_decl mhlo_op_syntax[] = {
     {"mhlo.cstr_reshapable", "num_elements, dynamic_shape", "result", "", "", "operands attr-dict `:` functional-type(operands, results)"},
 };
 
+/// CHLO: the client ops JAX and XLA's frontends emit (`chlo.erf_inv`, `chlo.top_k`, the
+/// broadcasting binary ops, ...), one entry per op of StableHLO's ChloOps.td. `chlo.scan` has a
+/// hand-written form in StableHLO that is not implemented here: it is read and printed generic.
+inline constexpr op_syntax_decl chlo_op_syntax[] = {
+    {"chlo.broadcast_add", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_atan2", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_divide", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_maximum", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_minimum", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_multiply", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_next_after", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_polygamma", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_power", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_remainder", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_shift_left", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_shift_right_arithmetic", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_shift_right_logical", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_subtract", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_zeta", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_and", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_or", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_xor", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_complex", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_compare", "lhs, rhs", "result",
+     "broadcast_dimensions?: any, comparison_direction: any, compare_type?: any", "",
+     "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
+    {"chlo.broadcast_select", "pred, on_true, on_false", "result", "", "",
+     "$pred `,` $on_true `,` $on_false attr-dict `:` `(` type($pred) `,` type($on_true) `,` type($on_false) `)` `->` type(results)"},
+    {"chlo.next_after", "x, y", "result", "", "", "$x `,` $y attr-dict `:` type($x) `,` type($y) `->` type(results)"},
+    {"chlo.polygamma", "n, x", "result", "", "", "$n `,` $x attr-dict `:` type($n) `,` type($x) `->` type(results)"},
+    {"chlo.zeta", "x, q", "result", "", "", "$x `,` $q attr-dict `:` type($x) `,` type($q) `->` type(results)"},
+    {"chlo.mulhi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type(results)"},
+    {"chlo._asin_acos_kernel", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.acos", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.acosh", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.asin", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.asinh", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.atan", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.atanh", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.bessel_i1e", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.conj", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.cosh", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.sinh", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.tan", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.digamma", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.erf", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.erf_inv", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.erfc", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.is_inf", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.is_neg_inf", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.is_pos_inf", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.lgamma", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.square", "operand", "result", "", "", "$operand attr-dict `:` type($operand) `->` type($result)"},
+    {"chlo.constant", "", "output", "value: any", "", "", "constant"},
+    {"chlo.constant_like", "operand", "result", "value: any", "", ""},
+    {"chlo.ragged_dot", "lhs, rhs, group_sizes", "result", "ragged_dot_dimension_numbers: any, precision_config?: any", "", ""},
+    {"chlo.top_k", "operand", "values, indices", "k: i64, is_stable?: bool = true", "",
+     "`(`$operand `,` `k` `=` $k (`,` `is_stable` `=` $is_stable^)? `)` attr-dict `:` type($operand) `->` `(`type($values)`,` type($indices)`)`"},
+    {"chlo.scan", "inputs*, inits*", "outputs*, carries*",
+     "dimension: i64, scan_dim_size?: any, is_reverse?: bool = false, is_associative?: any", "body", ""},
+};
+
 /// Shardy: the ops of sharded exports (`sdy.mesh` at module level, `sdy.manual_computation`
 /// bodies, sharding constraints), printed as Shardy prints them; its attributes are printed
-/// stripped of their `#sdy...` prefix in the custom forms. `sdy.all_gather` and
-/// `sdy.propagation_barrier` are read and printed generic for now.
+/// stripped of their `#sdy...` prefix in the custom forms, and the collectives Shardy inserts
+/// when it reshards (`sdy.all_gather`, `sdy.all_reduce`, ...), as of Shardy's ops.td.
 inline constexpr op_syntax_decl sdy_op_syntax[] = {
     {"sdy.mesh", "", "", "sym_name: symname, mesh: wrap #sdy.mesh", "", "$sym_name `=` $mesh attr-dict"},
     {"sdy.sharding_constraint", "input", "result", "sharding: wrap #sdy.sharding", "",
@@ -304,14 +385,31 @@ inline constexpr op_syntax_decl sdy_op_syntax[] = {
     {"sdy.constant", "", "output", "value: any", "", "", "constant"},
     {"sdy.data_flow_edge", "input", "result", "sharding?: wrap #sdy.sharding", "",
      "$input (`sharding````=``` $sharding^)? attr-dict `:` type($result)"},
-    {"sdy.propagation_barrier", "input", "result", "allowed_direction: any", "", ""},
+    {"sdy.propagation_barrier", "input", "result", "allowed_direction: ienum NONE FORWARD BACKWARD BOTH", "",
+     "$input `allowed_direction````=```$allowed_direction attr-dict `:` type($input)"},
     {"sdy.named_computation", "operands*", "results*",
      "name: str, in_shardings?: any, out_shardings?: any", "body",
      "`<`$name`>` `` `(` $operands `)` "
      "(`in_shardings````=```custom<StrippedTensorShardingPerValueAttr>($in_shardings)^)? "
      "(`out_shardings````=```custom<StrippedTensorShardingPerValueAttr>($out_shardings)^)? "
      "custom<SingleBlockRegionNoBlockId>($body) attr-dict `:` functional-type($operands, results)"},
-    {"sdy.all_gather", "tensor", "result", "gatheringAxes: any, outSharding: any", "", ""},
+    {"sdy.all_gather", "tensor", "result", "gathering_axes: wrap #sdy<list_of_axis_ref_lists >, out_sharding: wrap #sdy.sharding", "",
+     "$gathering_axes $tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.all_slice", "tensor", "result", "slicing_axes: wrap #sdy<list_of_axis_ref_lists >, out_sharding: wrap #sdy.sharding", "",
+     "$slicing_axes $tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.all_to_all", "tensor", "result", "params: wrap #sdy<all_to_all_param_list >, out_sharding: wrap #sdy.sharding", "",
+     "$params $tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.collective_permute", "tensor", "result", "out_sharding: wrap #sdy.sharding", "",
+     "$tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.all_reduce", "tensor", "result", "reduction_axes: wrap #sdy<axis_ref_list >, reduction_op?: ienum sum max min = 0 : i32, out_sharding: wrap #sdy.sharding", "",
+     "($reduction_op^)? $reduction_axes $tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.reduce_scatter", "tensor", "result", "reduce_scatter_axes: wrap #sdy<list_of_axis_ref_lists >, reduction_op?: ienum sum max min = 0 : i32, out_sharding: wrap #sdy.sharding", "",
+     "($reduction_op^)? $reduce_scatter_axes $tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.sharded_to_unreduced", "tensor", "result", "axes: wrap #sdy<list_of_axis_ref_lists >, out_sharding: wrap #sdy.sharding", "",
+     "$axes $tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.replicated_to_unreduced", "tensor", "result", "axes: wrap #sdy<axis_ref_list >, out_sharding: wrap #sdy.sharding", "",
+     "$axes $tensor `out_sharding````=```$out_sharding attr-dict `:` type($result)"},
+    {"sdy.func_data_flow_edge", "operand", "result", "", "", "$operand attr-dict `:` type($result)"},
 };
 
 namespace syntax_detail {
@@ -320,12 +418,13 @@ struct all_declarations {
   all_declarations() {
     decls.assign(std::begin(stablehlo_op_syntax), std::end(stablehlo_op_syntax));
     decls.insert(decls.end(), std::begin(mhlo_op_syntax), std::end(mhlo_op_syntax));
+    decls.insert(decls.end(), std::begin(chlo_op_syntax), std::end(chlo_op_syntax));
     decls.insert(decls.end(), std::begin(sdy_op_syntax), std::end(sdy_op_syntax));
   }
 };
 }  // namespace syntax_detail
 
-/// Every declaration of the table (StableHLO's, MHLO's, then Shardy's).
+/// Every declaration of the table (StableHLO's, MHLO's, CHLO's, then Shardy's).
 inline std::span<const op_syntax_decl> op_syntax_declarations() {
   static const syntax_detail::all_declarations all;  // thread-safe initialization
   return all.decls;
