@@ -122,6 +122,7 @@ module @ops attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
       stablehlo.return %6, %7 : tensor<f32>, tensor<f32>
     }
     %3:2 = stablehlo.rng_bit_generator %arg2, algorithm =  DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+    %output_state, %output = stablehlo.rng_bit_generator %3#0, algorithm =  PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
     %c_2 = stablehlo.constant dense<4> : tensor<1xi64>
     %4 = stablehlo.rng %arg3, %arg3, %c_2, distribution =  UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
     %5:2 = stablehlo.optimization_barrier %0#1, %1 : tensor<8x32xf32>, tensor<8xf32>

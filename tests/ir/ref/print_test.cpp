@@ -129,6 +129,42 @@ TEST_CASE("multi-result groups print as %x:N and their uses as %x#i") {
   check_reads_back(expected);
 }
 
+TEST_CASE("results written as several named groups print so, with names; numbered, as one group") {
+  ref::module m;
+  auto i32 = m.intern_type("i32");
+  auto f32 = m.intern_type("f32");
+  auto f = make_function(m, "f", {}, {f32, i32});
+  auto b = m.region_block(f);
+  auto p = add(m, b, "x.rng", {}, {i32, f32, f32, i32});
+  m.set_result_group_hints(p, {{"state", 1}, {"out", 2}, {"state", 1}});
+  CHECK(m.name_hint(p) == "state");
+  add(m, b, "func.return", {m.result(p, 2), m.result(p, 3)}, {});
+  const std::string expected =
+      "module {\n"
+      "  func.func @f() -> (f32, i32) {\n"
+      "    %state, %out:2, %state_1 = \"x.rng\"() : () -> (i32, f32, f32, i32)\n"
+      "    return %out#1, %state_1 : f32, i32\n"
+      "  }\n"
+      "}\n";
+  CHECK(ref::print(m) == expected);
+  check_reads_back(expected);
+  ref::print_options numbered;
+  numbered.use_name_hints = false;
+  CHECK(ref::print(m, numbered) ==
+        "module {\n"
+        "  func.func @f() -> (f32, i32) {\n"
+        "    %0:4 = \"x.rng\"() : () -> (i32, f32, f32, i32)\n"
+        "    return %0#2, %0#3 : f32, i32\n"
+        "  }\n"
+        "}\n");
+  // Groups that no longer cover the results (or a new single hint) print as one group.
+  m.set_name_hint(p, "r");
+  CHECK(m.result_group_hints(p).empty());
+  CHECK(ref::print(m).find("%r:4 = \"x.rng\"()") != std::string::npos);
+  m.set_result_group_hints(p, {{"a", 1}, {"b", 1}});
+  CHECK(ref::print(m).find("%a:4 = \"x.rng\"()") != std::string::npos);
+}
+
 TEST_CASE("nested regions, block arguments, properties, attributes and prefixed func ops") {
   ref::module m;
   auto i32 = m.intern_type("i32");

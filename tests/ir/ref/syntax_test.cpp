@@ -385,6 +385,8 @@ TEST_CASE("bad custom syntax is a located error, and no module") {
        "t.mlir:7:5: error: expected 'do'"},
       {"    %0 = stablehlo.add %a, %zz : tensor<4xf32>\n", "t.mlir:3:28: error: use of undeclared SSA value name '%zz'"},
       {"    %0 = stablehlo.constant : tensor<f32>\n", "t.mlir:3:29: error: expected attribute value"},
+      {"    %0 = stablehlo.constant dense<1>, 2 : tensor<f32>\n",
+       "t.mlir:3:37: error: expected ':' and the type of the constant"},
       {"    %0 = sdy.propagation_barrier %a allowed_direction=SIDEWAYS : tensor<4xf32>\n",
        "t.mlir:3:55: error: expected one of [NONE, FORWARD, BACKWARD, BOTH] for 'allowed_direction'"},
       {"    %0 = chlo.top_k(%a, k = x) : tensor<4xf32> -> (tensor<2xf32>, tensor<2xi32>)\n",

@@ -70,6 +70,14 @@ struct attribute {
   friend bool operator==(const attribute&, const attribute&) = default;
 };
 
+/// One named group of an op's results as written (`%state, %out = ...` has two groups of one;
+/// `%a:2, %b = ...` a group of two and one).
+struct result_group_hint {
+  std::string name;
+  std::uint32_t count = 1;
+  friend bool operator==(const result_group_hint&, const result_group_hint&) = default;
+};
+
 /// The kind of an op of the reference IR: its name without the dialect prefix
 /// ("mhlo.all_gather" and "stablehlo.all_gather" → all_gather; "func.return" → return).
 /// A user whose dialect spells an all_gather differently writes an adapter instead.
@@ -329,12 +337,31 @@ class module {
       note_cold([op, old = cold_[op.id].syntax](module& m) { m.cold_[op.id].syntax = old; });
     cold_[op.id].syntax = f;
   }
-  /// Name hint of the op's result group (printed as %hint or %hint:N).
+  /// Name hint of the op's result group (printed as %hint or %hint:N); of its first group when
+  /// the results were written as several (`result_group_hints`). Setting it makes the results
+  /// one group again.
   const std::string& name_hint(op_ref op) const { return cold_[op.id].name_hint; }
   void set_name_hint(op_ref op, std::string h) {
     if (journal_depth_ != 0)
-      note_cold([op, old = cold_[op.id].name_hint](module& m) mutable { m.cold_[op.id].name_hint = std::move(old); });
+      note_cold([op, old = cold_[op.id].name_hint, groups = cold_[op.id].result_groups](module& m) mutable {
+        m.cold_[op.id].name_hint = std::move(old);
+        m.cold_[op.id].result_groups = std::move(groups);
+      });
     cold_[op.id].name_hint = std::move(h);
+    cold_[op.id].result_groups.clear();
+  }
+  /// The named groups of the op's results when they were written as several
+  /// (`%state, %out = stablehlo.rng_bit_generator ...`), printed so when names are printed from
+  /// hints; empty when they are one group. Setting them sets `name_hint` to the first group's.
+  std::span<const result_group_hint> result_group_hints(op_ref op) const { return cold_[op.id].result_groups; }
+  void set_result_group_hints(op_ref op, std::vector<result_group_hint> groups) {
+    if (groups.size() == 1) {
+      set_name_hint(op, std::move(groups.front().name));
+      return;
+    }
+    std::string first = groups.empty() ? cold_[op.id].name_hint : groups.front().name;
+    set_name_hint(op, std::move(first));
+    cold_[op.id].result_groups = std::move(groups);
   }
 
   std::span<const value_ref> operands(op_ref op) const noexcept {
@@ -674,6 +701,7 @@ class module {
     std::string loc_text;
     std::string properties;
     std::string name_hint;
+    std::vector<result_group_hint> result_groups;  // when written as several groups
     std::uint32_t func = npos;
     bool erased = false;
     std::uint8_t syntax = 0;

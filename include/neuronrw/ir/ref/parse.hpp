@@ -167,7 +167,14 @@ class text_parser : public op_syntax_reader {
       define_value(g.name, value_entry{first + offset, g.count}, g.at);
       offset += g.count;
     }
-    if (!groups.empty()) m_.set_name_hint(op, groups.front().name);
+    if (groups.size() == 1) {
+      m_.set_name_hint(op, groups.front().name);
+    } else if (groups.size() > 1) {
+      std::vector<result_group_hint> hints;
+      hints.reserve(groups.size());
+      for (const auto& g : groups) hints.push_back(result_group_hint{g.name, g.count});
+      m_.set_result_group_hints(op, std::move(hints));
+    }
   }
   void check_result_count(std::size_t start, std::size_t defined, std::uint64_t bound) const {
     if (bound != 0 && defined != bound)

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -178,12 +179,26 @@ class printer {
 
   // ------------------------------------------------------------------ naming
   struct name_item {
-    op_ref op;        // a result group, or
+    op_ref op;        // a result group (number `group` of the op's), or
     value_ref value;  // a block argument, or (neither)
     int mark = 0;     // the start (+1) or the end (-1) of a region: its names are free again
+    std::uint32_t group = 0;
   };
+  /// The named result groups of `op` to print (`%state, %out = ...`): its group hints when they
+  /// cover its results and names come from hints; empty otherwise (one group).
+  std::span<const result_group_hint> split_groups(op_ref op) const {
+    if (!o_.use_name_hints) return {};
+    const auto g = m_.result_group_hints(op);
+    std::size_t n = 0;
+    for (const auto& x : g) n += x.count;
+    return n == m_.num_results(op) ? g : std::span<const result_group_hint>{};
+  }
   void collect(op_ref op, std::vector<name_item>& items) const {
-    if (m_.num_results(op) > 0) items.push_back(name_item{op, value_ref{}});
+    if (m_.num_results(op) > 0) {
+      const auto groups = split_groups(op);
+      if (groups.empty()) items.push_back(name_item{op, value_ref{}});
+      for (std::uint32_t g = 0; g < groups.size(); ++g) items.push_back(name_item{op, value_ref{}, 0, g});
+    }
     if (m_.is_function(op)) return;
     for (const auto b : m_.region_blocks(op)) {
       items.push_back(name_item{op_ref{}, value_ref{}, +1});
@@ -269,7 +284,10 @@ class printer {
     for (std::size_t i = 0; i < items.size(); ++i) {
       const auto& it = items[i];
       if (it.mark != 0) continue;
-      hints[i] = print_sanitize_hint(it.op.valid() ? m_.name_hint(it.op) : m_.arg_name_hint(it.value));
+      const auto groups = it.op.valid() ? split_groups(it.op) : std::span<const result_group_hint>{};
+      hints[i] = print_sanitize_hint(!groups.empty()   ? std::string_view(groups[it.group].name)
+                                     : it.op.valid() ? std::string_view(m_.name_hint(it.op))
+                                                     : std::string_view(m_.arg_name_hint(it.value)));
       if (!hints[i].empty()) reserved.insert(hints[i]);
     }
     std::unordered_map<std::string, std::uint32_t> next_suffix;
@@ -307,6 +325,12 @@ class printer {
       given.push_back(name);
       const auto& it = items[i];
       if (it.op.valid()) {
+        if (const auto groups = split_groups(it.op); !groups.empty()) {
+          auto& names = split_names_[it.op.id];
+          names.resize(groups.size());
+          names[it.group] = name;
+          if (it.group != 0) continue;
+        }
         op_names_[it.op.id] = std::move(name);
         op_scope_[it.op.id] = scope_;
       } else {
@@ -349,6 +373,17 @@ class printer {
     }
     out += '%';
     if (d.valid()) {
+      if (auto it = split_names_.find(d.id); it != split_names_.end()) {
+        const auto groups = m_.result_group_hints(d);
+        std::uint32_t index = m_.value_index(v), g = 0;
+        while (g + 1 < groups.size() && index >= groups[g].count) index -= groups[g++].count;
+        out += it->second[g];
+        if (groups[g].count > 1) {
+          out += '#';
+          out += std::to_string(index);
+        }
+        return;
+      }
       out += op_names_[d.id];
       if (m_.num_results(d) > 1) {
         out += '#';
@@ -493,6 +528,8 @@ class printer {
         for (auto a : m_.arguments(b)) clash = clash || wanted.contains(arg_names_[a.id]);
       for (auto o : m_.ops(b)) {
         if (m_.num_results(o) > 0) clash = clash || wanted.contains(op_names_[o.id]);
+        if (auto it = split_names_.find(o.id); it != split_names_.end())
+          for (const auto& n : it->second) clash = clash || wanted.contains(n);
         for (const auto r : m_.region_blocks(o)) self(self, r, false);
       }
     };
@@ -506,6 +543,20 @@ class printer {
   void print_results(std::string& out, op_ref op) const {
     const auto n = m_.num_results(op);
     if (n == 0) return;
+    if (auto it = split_names_.find(op.id); it != split_names_.end() && op_scope_[op.id] == scope_) {
+      const auto groups = m_.result_group_hints(op);
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (g != 0) out += ", ";
+        out += '%';
+        out += it->second[g];
+        if (groups[g].count > 1) {
+          out += ':';
+          out += std::to_string(groups[g].count);
+        }
+      }
+      out += " = ";
+      return;
+    }
     if (op_scope_[op.id] == scope_ && !op_names_[op.id].empty()) {
       out += '%';
       out += op_names_[op.id];
@@ -844,6 +895,8 @@ class printer {
   print_options o_;
   bool generic_ = o_.forms == op_forms::generic;
   std::vector<std::string> op_names_, arg_names_;
+  // Names of the result groups of ops printed as several (split_groups); looked up, never iterated.
+  std::unordered_map<std::uint32_t, std::vector<std::string>> split_names_;
   std::vector<std::uint32_t> op_scope_, arg_scope_;
   std::uint32_t scope_counter_ = 0, scope_ = 0, top_scope_ = 0;
   std::uint32_t top_values_ = 0;

@@ -99,6 +99,7 @@ inline void clone_block_ops(module& m, block_ref src, block_ref dst, value_map& 
     m.set_properties_text(c, m.properties_text(o));
     m.set_syntax_form(c, m.syntax_form(o));
     m.set_name_hint(c, m.name_hint(o));
+    m.set_result_group_hints(c, {m.result_group_hints(o).begin(), m.result_group_hints(o).end()});
     m.push_back(dst, c);
     for (std::size_t i = 0; i < types.size(); ++i) map[m.result(o, i).id] = m.result(c, i).id;
     // A copy: adding the clone's regions may move the module's lists of region blocks.
@@ -166,6 +167,7 @@ inline op_ref replace_op(module& m, const replace_request<op_ref>& r) {
   auto n = m.create_op(r.op_name, operands, types, to_attributes(r.attrs), m.loc(r.old));
   m.insert_before(n, r.old);
   m.set_name_hint(n, m.name_hint(r.old));
+  m.set_result_group_hints(n, {m.result_group_hints(r.old).begin(), m.result_group_hints(r.old).end()});
   m.set_loc_text(n, m.loc_text(r.old));
   for (std::size_t i = 0; i < types.size(); ++i) m.replace_all_uses(m.result(r.old, i), m.result(n, i));
   return n;

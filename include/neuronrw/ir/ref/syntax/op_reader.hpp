@@ -1000,10 +1000,11 @@ class op_syntax_reader : public value_reader {
     const std::size_t b = pos_;
     if (eof() || peek() == ':' || peek() == '}' || peek() == ')' || peek() == ']' || peek() == '>')
       fail(pos_, "expected attribute value");
-    // dense<...>, sparse<...>, #d.x<...>, a number: balanced text up to ':' at the top level.
-    scan_balanced(":", false);
+    // dense<...>, sparse<...>, #d.x<...>, a number: balanced text up to ':' at the top level
+    // (a ',' there ends an attribute: the value would not be one).
+    scan_balanced(":,", false);
     const std::size_t value_end = pos_;
-    if (peek() != ':') fail(pos_, "expected ':' and the type of the constant");
+    if (peek() != ':' || eof()) fail(pos_, "expected ':' and the type of the constant");
     ++pos_;
     const auto t = parse_type();
     set_inherent(s, 0, p, clean(b, value_end) + " : " + std::string(m_.type_text(t)), b);
