@@ -1,8 +1,8 @@
 #attr = {note = "keep // this", n = 1 : i64}
 module {
   func.func public @odd_spacing(%a: i32, %b: tensor< 4 x f32 > {test.tag}) -> i32 {
-    %x:3 = "test.three"(%a) : (i32) -> (i32, i32, i32)
-    %z = "test.sum"(%x#0, %x#1, %x#2) {k = [1, 2, 3], attr = #attr} : (i32, i32, i32) -> i32
+    %x, %y:2 = "test.three"(%a) : (i32) -> (i32, i32, i32)
+    %z = "test.sum"(%x, %y#0, %y#1) {k = [1, 2, 3], attr = #attr} : (i32, i32, i32) -> i32
     "test.graph"() ({
       "test.use"(%later) : (i32) -> ()
       %later = "test.def"() : () -> i32

@@ -355,6 +355,19 @@ TEST_CASE("reduce: the compact and the reducer forms print as read; the custom f
   const auto pretty = text_of(parse_ok(generic), ref::op_forms::custom, false);
   CHECK(pretty.find("%2 = stablehlo.reduce(%arg0 init: %0) applies stablehlo.add across dimensions = [0]") != std::string::npos);
   CHECK(pretty.find("reducer") == std::string::npos);
+  // The compact form's body has the reduce's location (StableHLO's parser gives it that), so
+  // other forms print it there; read back, the body prints compact again.
+  const std::string located =
+      "    %0 = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, "
+      "tensor<f32>) -> tensor<f32> loc(\"sum\")\n";
+  const auto lm = parse_ok(in_function(c + located));
+  CHECK(text_of(lm) == in_function(c + located));
+  const auto lg = text_of(lm, ref::op_forms::generic);
+  CHECK(lg.find("  ^bb0(%arg0: tensor<f32> loc(\"sum\"), %arg1: tensor<f32> loc(\"sum\")):\n"
+                "      %1 = \"stablehlo.add\"(%arg0, %arg1) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc(\"sum\")\n"
+                "      \"stablehlo.return\"(%1) : (tensor<f32>) -> () loc(\"sum\")\n"
+                "    }) : (tensor<4xf32>, tensor<f32>) -> tensor<f32> loc(\"sum\")\n") != std::string::npos);
+  CHECK(text_of(parse_ok(lg), ref::op_forms::custom) == in_function(c + located));
 }
 
 TEST_CASE("bad custom syntax is a located error, and no module") {

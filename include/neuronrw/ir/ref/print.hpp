@@ -170,10 +170,13 @@ class printer {
     // Names are stored as plain values (see parse.hpp); only non-identifiers need quotes.
     append_mlir_symbol_name(out, sym);
   }
+  /// ` loc` when locations are printed; an op or argument without one inside a compact-form
+  /// reduce's body prints the reduce's (`inherited_loc_`, see body_inherits_location).
   void append_loc(std::string& out, const std::string& loc) const {
-    if (o_.print_locations && !loc.empty()) {
+    const std::string& l = loc.empty() ? inherited_loc_ : loc;
+    if (o_.print_locations && !l.empty()) {
       out += ' ';
-      out += loc;
+      out += l;
     }
   }
 
@@ -407,7 +410,19 @@ class printer {
       return;
     }
     const auto name = m_.name(op);
-    if (const op_syntax* syn = find_op_syntax(name); syn != nullptr && m_.properties_text(op).empty()) {
+    const op_syntax* syn = find_op_syntax(name);
+    if (syn != nullptr && syn->special == "reduce" && inherited_loc_.empty() &&
+        syntax_detail::op_form_printer<printer>(*this, m_, *syn, op, indent).body_inherits_location()) {
+      inherited_loc_ = m_.loc_text(op);
+      print_op_as_read(out, op, syn, indent, function_body);
+      inherited_loc_.clear();
+      return;
+    }
+    print_op_as_read(out, op, syn, indent, function_body);
+  }
+  void print_op_as_read(std::string& out, op_ref op, const op_syntax* syn, std::size_t indent, bool function_body) {
+    const auto name = m_.name(op);
+    if (syn != nullptr && m_.properties_text(op).empty()) {
       const auto form = form_of(m_.syntax_form(op));
       const bool want_custom = o_.forms == op_forms::custom || (o_.forms == op_forms::as_read && form == syntax_form::custom);
       if (want_custom && print_custom_form(out, op, *syn, indent)) return;
@@ -895,6 +910,7 @@ class printer {
   print_options o_;
   bool generic_ = o_.forms == op_forms::generic;
   std::vector<std::string> op_names_, arg_names_;
+  std::string inherited_loc_;  // see append_loc
   // Names of the result groups of ops printed as several (split_groups); looked up, never iterated.
   std::unordered_map<std::uint32_t, std::vector<std::string>> split_names_;
   std::vector<std::uint32_t> op_scope_, arg_scope_;

@@ -928,8 +928,45 @@ class op_form_printer {
 
   /// StableHLO's compact reduce: the body is `%r = D.OP %a, %b : tensor<E>` and `D.return %r`
   /// on the block's two arguments, OP commutative, E the first input's element type, and
-  /// nothing else that the compact form would lose (attributes, locations, names).
+  /// nothing else that the compact form would lose (attributes, names; locations other than
+  /// the reduce's own, which StableHLO's parser gives the body it builds).
   std::optional<std::string> compact_reducer(block_ref b) const {
+    auto shape = compact_shape(b);
+    if (!shape) return std::nullopt;
+    op_ref inner, ret;
+    for (auto o : m_.ops(b)) (inner.valid() ? ret : inner) = o;
+    if (!all_custom_ && (form_of(m_.syntax_form(inner)) != syntax_form::custom ||
+                         form_of(m_.syntax_form(ret)) != syntax_form::custom))
+      return std::nullopt;
+    const auto own = m_.loc_text(op_);
+    auto inherited = [&](std::string_view l) { return l.empty() || l == own; };
+    const auto args = m_.arguments(b);
+    if (!inherited(m_.loc_text(inner)) || !inherited(m_.loc_text(ret)) || !inherited(m_.arg_loc_text(args[0])) ||
+        !inherited(m_.arg_loc_text(args[1])))
+      return std::nullopt;
+    return shape;
+  }
+
+ public:
+  /// Whether the op is a reduce in the compact form's shape whose body has no locations of its
+  /// own, not read in the reducer form: StableHLO's parser gives the body it builds for the
+  /// compact form the reduce's location, and so does printing it in another form
+  /// (`--mlir-print-op-generic`).
+  bool body_inherits_location() const {
+    if (s_.special != "reduce" || m_.loc_text(op_).empty() || m_.num_regions(op_) != 1 ||
+        alternative_spelling(m_.syntax_form(op_)))
+      return false;
+    const auto b = m_.region_blocks(op_)[0];
+    if (!compact_shape(b)) return false;
+    for (auto o : m_.ops(b))
+      if (!m_.loc_text(o).empty()) return false;
+    const auto args = m_.arguments(b);
+    return m_.arg_loc_text(args[0]).empty() && m_.arg_loc_text(args[1]).empty();
+  }
+
+ private:
+  /// The inner op's name when block `b` has the compact reduce's shape (see compact_reducer).
+  std::optional<std::string> compact_shape(block_ref b) const {
     const auto args = m_.arguments(b);
     if (args.size() != 2 || m_.num_operands(op_) != 2) return std::nullopt;
     std::vector<op_ref> ops;
@@ -947,15 +984,11 @@ class op_form_printer {
     if (m_.num_operands(inner) != 2 || m_.num_results(inner) != 1 || m_.num_regions(inner) != 0) return std::nullopt;
     if (m_.operand(inner, 0) != args[0] || m_.operand(inner, 1) != args[1]) return std::nullopt;
     if (m_.num_operands(ret) != 1 || m_.operand(ret, 0) != m_.result(inner, 0) || m_.num_results(ret) != 0) return std::nullopt;
-    if (!m_.attributes(inner).empty() || !m_.attributes(ret).empty() || !m_.loc_text(inner).empty() ||
-        !m_.loc_text(ret).empty() || !m_.properties_text(inner).empty() || !m_.properties_text(ret).empty())
-      return std::nullopt;
-    if (!all_custom_ && (form_of(m_.syntax_form(inner)) != syntax_form::custom ||
-                         form_of(m_.syntax_form(ret)) != syntax_form::custom))
+    if (!m_.attributes(inner).empty() || !m_.attributes(ret).empty() || !m_.properties_text(inner).empty() ||
+        !m_.properties_text(ret).empty())
       return std::nullopt;
     const auto t = m_.type_text(args[0]);
     if (m_.type(args[1]) != m_.type(args[0]) || m_.type(m_.result(inner, 0)) != m_.type(args[0])) return std::nullopt;
-    if (!m_.arg_loc_text(args[0]).empty() || !m_.arg_loc_text(args[1]).empty()) return std::nullopt;
     const auto e = tensor_element_type(operand_type(0));
     if (e.empty() || t != "tensor<" + e + ">") return std::nullopt;
     return std::string(name);
