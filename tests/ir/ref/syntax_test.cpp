@@ -370,6 +370,44 @@ TEST_CASE("reduce: the compact and the reducer forms print as read; the custom f
   CHECK(text_of(parse_ok(lg), ref::op_forms::custom) == in_function(c + located));
 }
 
+TEST_CASE("StableHLO's other spellings of one type or attribute read as StableHLO prints them") {
+  // type_extensions is how bounds were once written; StableHLO prints (and compares) them as
+  // #stablehlo.bounds, so the two spellings are one type.
+  const auto m = parse_ok(
+      "module {\n"
+      "  func.func @f(%a: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) {\n"
+      "    %0 = \"test.use\"(%a) : (tensor<?x4xf32, #stablehlo.type_extensions<bounds = [8,?]>>) -> i1\n"
+      "    return\n"
+      "  }\n"
+      "}\n");
+  CHECK(text_of(m).find("(tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> i1") != std::string::npos);
+  // An attribute written over several lines reads as MLIR prints it, so its custom form applies.
+  const auto d = parse_ok(in_function(
+      "    %0 = \"stablehlo.dot_general\"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<\n"
+      "      lhs_contracting_dimensions = [0],\n"
+      "      rhs_contracting_dimensions = [0]\n"
+      "    >} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>\n"));
+  CHECK(text_of(d, ref::op_forms::custom) ==
+        in_function("    %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<4xf32>, tensor<4xf32>) -> "
+                    "tensor<f32>\n"));
+}
+
+TEST_CASE("a function may end with StableHLO's, MHLO's or Shardy's return, as their tools accept") {
+  for (const char* ret : {"stablehlo.return", "mhlo.return", "sdy.return"}) {
+    CAPTURE(ret);
+    const std::string text = "module {\n  func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n    " + std::string(ret) +
+                             " %a : tensor<4xf32>\n  }\n}\n";
+    const auto m = parse_ok(text);
+    CHECK(ref::verify(m).empty());
+    CHECK(text_of(m) == text);
+  }
+  // Another dialect's terminator (scf.yield must be in an scf op) is an error, as in mlir-opt.
+  const auto bad = parse_ok("module {\n  func.func @f() {\n    \"scf.yield\"() : () -> ()\n  }\n}\n");
+  const auto ds = ref::verify(bad);
+  REQUIRE(ds.size() == 1);
+  CHECK(ds.front().str() == "t.mlir:2:3: error: function '@f' does not end with 'func.return'");
+}
+
 TEST_CASE("bad custom syntax is a located error, and no module") {
   struct bad {
     std::string body;

@@ -25,7 +25,10 @@
 //                      "private" are accepted, as mlir-opt does)
 //        function '@F' has an empty body            (a definition whose body has no ops)
 //        function '@F' does not end with a terminator   (last op is not a terminator)
-//        function '@F' does not end with 'func.return'  (last op is another terminator)
+//        function '@F' does not end with 'func.return'  (last op is another terminator, other
+//                     than `stablehlo.return`, `mhlo.return` and `sdy.return`: these have no
+//                     parent constraint in their dialects, so StableHLO's tools and mlir-opt
+//                     accept a function ending with one, and so does this verifier)
 //   3. Any other op with regions: each region's block must be empty (no ops, no arguments) or
 //      end with a terminator — an op without results whose kind is `return` (`func.return`,
 //      `mhlo.return`, ...) or whose name ends in `.yield` or `.terminator`:
@@ -230,7 +233,8 @@ class verifier {
     auto last = m_.back(rb);
     if (!is_terminator(m_, last))
       error(op, fname + " does not end with a terminator");
-    else if (m_.name(last) != "func.return")
+    else if (const auto n = m_.name(last); n != "func.return" && n != "stablehlo.return" && n != "mhlo.return" &&
+                                           n != "sdy.return")
       error(op, fname + " does not end with 'func.return'");
   }
 

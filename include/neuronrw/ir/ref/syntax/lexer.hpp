@@ -251,7 +251,10 @@ class lexer {
   }
 
   /// The source text [b, e) as stored: trimmed, `//` comments dropped, and every run of
-  /// whitespace that spans a line break folded to one space (string literals are kept as is).
+  /// whitespace that spans a line break folded to one space, or to none after `<`, `(`, `[` and
+  /// before `>`, `)`, `]`, `,` (as MLIR prints `#stablehlo.dot<...>` written over several
+  /// lines; braces keep their space, as in `#sparse_tensor.encoding<{ map = ... }>`); string
+  /// literals are kept as is.
   std::string clean(std::size_t b, std::size_t e) const {
     while (b < e && parse_is_space(src_[b])) ++b;
     while (e > b && parse_is_space(src_[e - 1])) --e;
@@ -285,7 +288,9 @@ class lexer {
           }
         }
         if (line_break) {
-          if (j < s.size()) out += ' ';
+          const bool after_open = !out.empty() && (out.back() == '<' || out.back() == '(' || out.back() == '[');
+          const bool before_close = j < s.size() && (s[j] == '>' || s[j] == ')' || s[j] == ']' || s[j] == ',');
+          if (j < s.size() && !after_open && !before_close) out += ' ';
         } else {
           out.append(s.substr(i, j - i));
         }

@@ -81,7 +81,49 @@ class value_reader : public lexer {
     } else {
       scan_word_type();
     }
-    return m_.intern_type(clean(b, pos_));
+    auto t = clean(b, pos_);
+    if (t.find("#stablehlo.type_extensions<") != std::string::npos) t = stablehlo_bounds_spelling(std::move(t));
+    return m_.intern_type(t);
+  }
+  /// `#stablehlo.type_extensions<bounds = [3, ?]>` in a type as StableHLO prints it (and so
+  /// compares it): `#stablehlo.bounds<3, ?>`. Anything else is left as written.
+  static std::string stablehlo_bounds_spelling(std::string t) {
+    static constexpr std::string_view head = "#stablehlo.type_extensions<";
+    for (std::size_t at = t.find(head); at != std::string::npos; at = t.find(head, at + 1)) {
+      std::size_t i = at + head.size();
+      auto skip = [&] {
+        while (i < t.size() && t[i] == ' ') ++i;
+      };
+      skip();
+      if (t.compare(i, 6, "bounds") != 0) continue;
+      i += 6;
+      skip();
+      if (i >= t.size() || t[i] != '=') continue;
+      ++i;
+      skip();
+      if (i >= t.size() || t[i] != '[') continue;
+      const std::size_t close = t.find(']', i);
+      if (close == std::string::npos) continue;
+      std::size_t end = close + 1;
+      while (end < t.size() && t[end] == ' ') ++end;
+      if (end >= t.size() || t[end] != '>') continue;
+      std::string bounds;
+      bool ok = true;
+      std::string_view list(t.data() + i + 1, close - i - 1);
+      while (ok && !list.empty()) {
+        const auto comma = list.find(',');
+        auto x = list.substr(0, comma);
+        while (!x.empty() && x.front() == ' ') x.remove_prefix(1);
+        while (!x.empty() && x.back() == ' ') x.remove_suffix(1);
+        ok = x == "?" || (!x.empty() && std::all_of(x.begin(), x.end(), [](char c) { return c >= '0' && c <= '9'; }));
+        if (!bounds.empty()) bounds += ", ";
+        bounds += x;
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      }
+      if (!ok) continue;
+      t.replace(at, end + 1 - at, "#stablehlo.bounds<" + bounds + ">");
+    }
+    return t;
   }
   /// `(` [type (`,` type)*] `)`, the cursor on '('.
   std::vector<type_ref> parse_paren_type_list() {
