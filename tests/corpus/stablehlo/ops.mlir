@@ -63,6 +63,7 @@ module @ops attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i
   func.func private @shapes(%arg0: tensor<2x4xf32>, %arg1: tensor<i32>, %arg2: tensor<2xindex>, %arg3: tensor<1x2xf32>) -> tensor<4x2xf32> {
     %c = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
     %c_0 = stablehlo.constant {mhlo.frontend_attributes = {x = "y"}} dense<0> : tensor<i32>
+    %c_q = stablehlo.constant() <{value = dense<[1, 2]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 2.000000e+00:15>>
     %0 = stablehlo.iota dim = 0 : tensor<4xi32>
     %1 = stablehlo.dynamic_iota %arg2, dim = 1 : (tensor<2xindex>) -> tensor<2x4xi32>
     %2 = stablehlo.reshape %arg0 : (tensor<2x4xf32>) -> tensor<8xf32>

@@ -387,6 +387,16 @@ TEST_CASE("StableHLO's other spellings of one type or attribute read as StableHL
       "      lhs_contracting_dimensions = [0],\n"
       "      rhs_contracting_dimensions = [0]\n"
       "    >} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>\n"));
+  // A constant whose result type is not its value's: StableHLO's generic form after the name;
+  // the value may come as a property or in the dictionary, and is the same attribute.
+  const auto q = parse_ok(in_function(
+      "    %0 = stablehlo.constant() {value = dense<1> : tensor<2xi8>, x = 1} : () -> tensor<2x!quant.uniform<i8:f32, 2.0:1>>\n"));
+  CHECK(text_of(q) ==
+        in_function("    %0 = stablehlo.constant() <{value = dense<1> : tensor<2xi8>}> {x = 1} : () -> "
+                    "tensor<2x!quant.uniform<i8:f32, 2.0:1>>\n"));
+  const auto* value = q.find_attribute(first_op_named(q, "stablehlo.constant"), "value");
+  REQUIRE(value != nullptr);
+  CHECK(value->value == "dense<1> : tensor<2xi8>");
   CHECK(text_of(d, ref::op_forms::custom) ==
         in_function("    %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<4xf32>, tensor<4xf32>) -> "
                     "tensor<f32>\n"));
@@ -438,6 +448,10 @@ TEST_CASE("bad custom syntax is a located error, and no module") {
       {"    %0 = stablehlo.constant : tensor<f32>\n", "t.mlir:3:29: error: expected attribute value"},
       {"    %0 = stablehlo.constant dense<1>, 2 : tensor<f32>\n",
        "t.mlir:3:37: error: expected ':' and the type of the constant"},
+      {"    %0 = stablehlo.constant() {a = 1} : () -> tensor<f32>\n",
+       "t.mlir:3:28: error: 'stablehlo.constant' op requires attribute 'value'"},
+      {"    %0 = stablehlo.constant() <{value = dense<1> : tensor<i8>}> : tensor<f32>\n",
+       "t.mlir:3:67: error: expected '('"},
       {"    %0 = sdy.propagation_barrier %a allowed_direction=SIDEWAYS : tensor<4xf32>\n",
        "t.mlir:3:55: error: expected one of [NONE, FORWARD, BACKWARD, BOTH] for 'allowed_direction'"},
       {"    %0 = chlo.top_k(%a, k = x) : tensor<4xf32> -> (tensor<2xf32>, tensor<2xi32>)\n",

@@ -710,6 +710,29 @@ class op_form_printer {
   }
 
   std::string dialect() const { return s_.name.substr(0, s_.name.find('.')); }
+  /// Whether `t` reads back as the value of one dictionary entry: brackets balanced, no ','
+  /// outside them (string literals skipped).
+  static bool is_dict_value(std::string_view t) {
+    std::size_t depth = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const char c = t[i];
+      if (c == '"') {
+        const auto scan = scan_mlir_string_literal(t, i);
+        if (!scan.terminated) return false;
+        i = scan.end - 1;
+      } else if (c == '-' && i + 1 < t.size() && t[i + 1] == '>') {
+        ++i;
+      } else if (c == '<' || c == '[' || c == '{' || c == '(') {
+        ++depth;
+      } else if (c == '>' || c == ']' || c == '}' || c == ')') {
+        if (depth == 0) return false;
+        --depth;
+      } else if (c == ',' && depth == 0) {
+        return false;
+      }
+    }
+    return depth == 0 && !t.empty();
+  }
   /// Whether `t` has a ':' outside brackets and string literals.
   static bool has_top_level_colon(std::string_view t) {
     std::size_t depth = 0;
@@ -870,7 +893,18 @@ class op_form_printer {
       if (v == nullptr || m_.num_results(op_) != 1 || m_.num_operands(op_) != 0 || m_.num_regions(op_) != 0) return false;
       const auto r = result_type(0);
       const std::string suffix = " : " + std::string(r);
-      if (!v->value.ends_with(suffix) || v->value.size() == suffix.size()) return false;
+      if (!v->value.ends_with(suffix) || v->value.size() == suffix.size()) {
+        // Another type than the value's (a quantized result): the op's generic form after its
+        // custom name, as StableHLO prints it. The value is one typed attribute.
+        if (!is_dict_value(v->value)) return false;
+        out += "() <{value = ";
+        out += v->value;
+        out += "}>";
+        attr_dict(out, false);
+        out += " : () -> ";
+        out += r;
+        return true;
+      }
       // The reader takes the value up to the first ':' outside brackets, and a leading '{' as the
       // attribute dictionary: such a value prints generic.
       const auto value = std::string_view(v->value).substr(0, v->value.size() - suffix.size());

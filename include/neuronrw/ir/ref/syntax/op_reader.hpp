@@ -991,8 +991,45 @@ class op_syntax_reader : public value_reader {
     fail(name_at, "'" + s.name + "': no reader for the custom form '" + s.special + "'");
   }
   /// `[{attrs}] VALUE : TYPE` — the value attribute with its type; the result has that type.
+  /// Or, as StableHLO prints a constant whose result type is not its value's (a quantized
+  /// tensor of integers): `() [<{value = V}>] [{attrs}] : () -> TYPE`, the value a property or
+  /// an entry of the dictionary.
   void read_constant(const op_syntax& s, custom_parts& p) {
     skip_ws();
+    if (peek() == '(') {
+      const std::size_t at = pos_;
+      ++pos_;
+      expect(')', "expected ')'");
+      skip_ws();
+      std::vector<dict_entry> props, attrs;
+      if (peek() == '<') {
+        ++pos_;
+        skip_ws();
+        if (peek() != '{') fail(pos_, "expected '{' to begin the properties");
+        props = parse_dict();
+        expect('>', "expected '>' to close the properties");
+        skip_ws();
+      }
+      if (peek() == '{') attrs = parse_dict();
+      bool has_value = false;
+      for (auto& e : merge_inherent(std::move(props), std::move(attrs), {"value"})) {
+        if (e.name == "value" && !e.value.empty()) {
+          set_inherent(s, 0, p, std::move(e.value), e.value_at);
+          has_value = true;
+        } else {
+          p.dictionary.push_back(std::move(e));
+        }
+      }
+      if (!has_value) fail(at, "'" + s.name + "' op requires attribute 'value'");
+      expect(':', "expected ':'");
+      expect('(', "expected '('");
+      expect(')', "expected ')'");
+      skip_ws();
+      if (!at_arrow()) fail(pos_, "expected '->'");
+      pos_ += 2;
+      set_result_types(p, 0, {parse_type()});
+      return;
+    }
     if (peek() == '{') {
       read_attr_dict(p);
       skip_ws();
