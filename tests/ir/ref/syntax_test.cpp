@@ -302,6 +302,14 @@ TEST_CASE("properties of a table op read generic: inherent ones become attribute
                     "    %1 = \"stablehlo.transpose\"(%a) <{permutation = array<i64: 0>, unknown = 1}> : (tensor<4xf32>) -> tensor<4xf32>\n"
                     "    %2 = \"stablehlo.abs\"(%a) <{}> : (tensor<4xf32>) -> tensor<4xf32>\n"
                     "    %3 = stablehlo.transpose %a, dims = [0] : (tensor<4xf32>) -> tensor<4xf32>\n"));
+  // An op without a custom form, read generic with its inherent attribute in the dictionary,
+  // prints as its dialect prints it: the inherent attribute as a property, the rest after.
+  const auto g = parse_ok(in_function(
+      "    %0 = \"mhlo.set_dimension_size\"(%a, %b) {dimension = 0 : i64, x = 1} : (tensor<4xf32>, tensor<4xf32>) -> "
+      "tensor<?xf32>\n"));
+  CHECK(text_of(g, ref::op_forms::custom) ==
+        in_function("    %0 = \"mhlo.set_dimension_size\"(%a, %b) <{dimension = 0 : i64}> {x = 1} : (tensor<4xf32>, "
+                    "tensor<4xf32>) -> tensor<?xf32>\n"));
 }
 
 TEST_CASE("while: one header declares the arguments of both regions; the older `cond` indentation is kept") {

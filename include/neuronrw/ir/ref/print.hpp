@@ -426,10 +426,10 @@ class printer {
       const auto form = form_of(m_.syntax_form(op));
       const bool want_custom = o_.forms == op_forms::custom || (o_.forms == op_forms::as_read && form == syntax_form::custom);
       if (want_custom && print_custom_form(out, op, *syn, indent)) return;
-      // Read custom or with properties: generic with properties. Read (or created) generic
-      // with its attributes in the dictionary: as read, as mlir-opt, which does not know the
-      // op, keeps it.
-      if (form != syntax_form::generic) {
+      // Read custom or with properties, or printed as the dialect prints it (op_forms::custom):
+      // generic with properties. Read (or created) generic with its attributes in the
+      // dictionary: as read, as mlir-opt, which does not know the op, keeps it.
+      if (form != syntax_form::generic || o_.forms == op_forms::custom) {
         print_generic_with_properties(out, op, *syn, indent);
         return;
       }
