@@ -129,6 +129,7 @@ struct doc_ops<input_kind::host> {
       env.emit(from_library(r.error));
       return std::nullopt;
     }
+    for (const auto& w : r.warnings) env.emit(from_library(w, severity::warning));
     return std::move(*r.value);
   }
   static nr::diagnostics verify(const doc& p) { return nr::check_comm_domain_scopes(p); }

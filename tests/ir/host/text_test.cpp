@@ -368,3 +368,65 @@ TEST_CASE("locations point at the first token of each node") {
 }
 
 }  // namespace
+
+TEST_CASE("pypto's short spellings are the same ops, printed back as written") {
+  const std::string text = prog("Short",
+      "    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+      "    def chip_fn(self, x: pld.DistributedTensor[[256], pl.FP32]):\n"
+      "        return x\n"
+      "\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self):\n"
+      "        buf = pld.alloc_window_buffer(1024, name=\"buf\")\n"
+      "        v = pld.window(buf, [256], dtype=pl.FP32)\n"
+      "        for r in pl.range(pld.world_size()):\n"
+      "            self.chip_fn(v, device=r)\n");
+  check_fixed_point(text);
+  const program p = parse_ok(text);
+  const function& main = *p.functions[1];
+  const expr& alloc = *main.body[0]->value;
+  CHECK(alloc.text == ops::alloc_window_buffer);
+  CHECK(alloc.call->spelling == "pld.alloc_window_buffer");
+  CHECK(alloc.call->type.kind == type_kind::ptr);
+  const expr& view = *main.body[1]->value;
+  CHECK(view.text == ops::window);
+  CHECK(view.call->spelling == "pld.window");
+  CHECK(view.call->type.kind == type_kind::distributed_tensor);
+  CHECK(main.body[2]->stop->text == ops::world_size);
+  // The same program in the full spelling is another text, so another structure; a clone keeps
+  // the spelling.
+  std::string full = text;
+  for (auto [from, to] : {std::pair<std::string_view, std::string_view>{"pld.alloc_window_buffer(", "pld.tensor.alloc_window_buffer("},
+                          {"pld.window(", "pld.tensor.window("}, {"pld.world_size(", "pld.system.world_size("}})
+    full.replace(full.find(from), from.size(), to);
+  const program q = parse_ok(full);
+  CHECK(q.functions[1]->body[0]->value->call->spelling.empty());
+  CHECK_FALSE(structural_equal(p, q));
+  CHECK(structural_hash(p) != structural_hash(q));
+  CHECK(print_program(cloner{}.clone(p)) == text);
+  // Through pl._dump.call (a call whose recorded type the plain form would not reproduce), too.
+  check_fixed_point(prog("Dump",
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self):\n"
+      "        n = pl._dump.call(\"pld.world_size\", [], pl.Scalar[pl.INT64])\n"
+      "        return n\n"));
+}
+
+TEST_CASE("a pld. call the reader does not know is a located warning, and the program reads") {
+  const auto r = parse_program(prog("W",
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self):\n"
+      "        x = pld.tensor.put(1, 2)\n"
+      "        y = pld.tensor.window(x, [1], dtype=pl.FP32)\n"
+      "        z = pl.add(1, 2)\n"
+      "        return pld.system.notify(z)\n"), "t.py");
+  REQUIRE(r.ok());
+  REQUIRE(r.warnings.size() == 2);
+  CHECK(r.warnings[0].loc.line == 9);
+  CHECK(r.warnings[0].loc.col == 13);
+  CHECK(r.warnings[0].message.starts_with("'pld.tensor.put' is not an op the host reader knows: it stays an opaque call, "
+                                          "and no pass sees an allocation, a window or a collective in it (known: "
+                                          "pld.tensor.alloc_window_buffer (pld.alloc_window_buffer), "));
+  CHECK(r.warnings[1].loc.line == 12);
+  CHECK(r.warnings[1].message.starts_with("'pld.system.notify' is not an op"));
+}

@@ -122,7 +122,10 @@ class encoder {
         return;
       case expr_kind::call:
         tag(e->callee == callee_kind::op ? 'o' : 'f');
-        str(e->text);
+        // Another spelling of the op is part of the program (it prints so): `NAME\0SPELLING`, no
+        // callee name holding a NUL; the plain name alone when there is none.
+        if (e->call->spelling.empty()) str(e->text);
+        else str(e->text + '\0' + e->call->spelling);
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());
         keywords_(e->call->kwargs);

@@ -115,6 +115,10 @@ struct call_data {
   std::vector<keyword> kwargs;  ///< keyword arguments (`dtype=pl.FP32`, `name="buf"`)
   std::vector<keyword> attrs;   ///< attributes (`device=r`, `attrs={...}`)
   host::type type;              ///< the result type the IR records for the call
+  /// The op as the program spells it when that is another spelling of the call's op name
+  /// (`pld.window` for `pld.tensor.window`, see op_spelling); empty otherwise. Passes read the
+  /// op name; the text format prints this.
+  std::string spelling;
 };
 
 /// One expression node. A single node type (with a kind) rather than a class hierarchy: the IR is
@@ -309,7 +313,7 @@ inline expr_ptr make_call(host::callee_kind ck, std::string callee, std::vector<
   e->callee = ck;
   e->text = std::move(callee);
   e->args = std::move(args);
-  e->call = std::make_unique<call_data>(call_data{std::move(kwargs), std::move(attrs), std::move(t)});
+  e->call = std::make_unique<call_data>(call_data{std::move(kwargs), std::move(attrs), std::move(t), {}});
   e->loc = loc;
   return e;
 }
@@ -405,6 +409,38 @@ namespace ops {
 inline constexpr std::string_view alloc_window_buffer = "pld.tensor.alloc_window_buffer";
 inline constexpr std::string_view window = "pld.tensor.window";
 inline constexpr std::string_view world_size = "pld.system.world_size";
+
+/// pypto's DSL spellings of an op: its full name (`pld.<category>.<op>`) and the short form the
+/// `pld` package re-exports (`pld.<op>`), both meaning the same op.
+struct spelling {
+  std::string_view full;
+  std::string_view short_form;
+};
+inline constexpr spelling spellings[] = {
+    {alloc_window_buffer, "pld.alloc_window_buffer"},
+    {window, "pld.window"},
+    {world_size, "pld.world_size"},
+};
+/// The collectives the host IR models (infer_call_type, the comm-domain pass's default list).
+inline constexpr std::string_view collectives[] = {
+    "pld.tensor.allreduce", "pld.tensor.broadcast",    "pld.tensor.reduce_scatter", "pld.tensor.allgather",
+    "pld.tensor.all_to_all", "pld.tensor.all_to_all_v", "pld.tensor.barrier"};
+/// Whether `callee` (any spelling) is an op the host IR models.
+constexpr bool modeled(std::string_view callee) noexcept;
+/// The op name a callee spelling means: the full name of a short form, else `callee` itself.
+constexpr std::string_view canonical(std::string_view callee) noexcept {
+  for (const auto& s : spellings)
+    if (callee == s.short_form) return s.full;
+  return callee;
+}
+constexpr bool modeled(std::string_view callee) noexcept {
+  const auto c = canonical(callee);
+  for (const auto& s : spellings)
+    if (c == s.full) return true;
+  for (const auto x : collectives)
+    if (c == x) return true;
+  return false;
+}
 }  // namespace ops
 
 /// The result type the IR derives for a call from its callee and arguments (pypto's op type
@@ -535,8 +571,8 @@ class cloner {
     ne->text = e.text;
     for (auto& a : e.args) ne->args.push_back(a ? clone_expr(*a) : nullptr);
     if (e.call)
-      ne->call = std::make_unique<call_data>(
-          call_data{clone_keywords(e.call->kwargs), clone_keywords(e.call->attrs), clone_type(e.call->type)});
+      ne->call = std::make_unique<call_data>(call_data{clone_keywords(e.call->kwargs), clone_keywords(e.call->attrs),
+                                                       clone_type(e.call->type), e.call->spelling});
     return ne;
   }
 

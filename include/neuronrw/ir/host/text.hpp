@@ -274,17 +274,19 @@ class printer {
     }
     return s;
   }
+  /// An op call's callee as the program spells it (pld.window or pld.tensor.window).
+  static const std::string& op_text(const expr& c) { return c.call->spelling.empty() ? c.text : c.call->spelling; }
   std::string call_text(const expr& c) const {
     bool any = false;
     std::string s;
     if (!plain_form(c)) {
-      s = "pl._dump.call(" + (c.callee == callee_kind::op ? quote(c.text) : "self." + c.text) + ", [";
+      s = "pl._dump.call(" + (c.callee == callee_kind::op ? quote(op_text(c)) : "self." + c.text) + ", [";
       s += args_text(c, any) + "], " + type_text(c.call->type);
       if (!c.call->kwargs.empty()) s += ", kwargs=" + dict(c.call->kwargs);
       if (!c.call->attrs.empty()) s += ", attrs=" + dict(c.call->attrs);
       return s + ")";
     }
-    s = (c.callee == callee_kind::op ? c.text : "self." + c.text) + "(" + args_text(c, any);
+    s = (c.callee == callee_kind::op ? op_text(c) : "self." + c.text) + "(" + args_text(c, any);
     for (auto& k : c.call->kwargs) {
       s += any ? ", " : "";
       any = true;
@@ -336,6 +338,7 @@ class printer {
   std::string assign_value(const stmt& s) const {
     const expr* v = s.value.get();
     if (v && v->kind == expr_kind::call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer &&
+        v->call->spelling.empty() &&
         v->args.size() == 1 && v->call->kwargs.size() == 1 && v->call->kwargs[0].name == "name" && v->call->kwargs[0].value &&
         v->call->kwargs[0].value->kind == expr_kind::str_const && v->call->attrs.empty() && same_type(v->call->type, type::ptr()) &&
         v->call->kwargs[0].value->text != name(s.target.get()))
@@ -658,6 +661,9 @@ class parser {
     prog_.file = std::string(file);
   }
 
+  /// The warnings of the program read (op_spelling).
+  const diagnostics& warnings() const noexcept { return warnings_; }
+
   program run() {
     while (at_name("import") || at_name("from")) {
       next();
@@ -699,6 +705,7 @@ class parser {
   std::size_t base_ = 0;
   program prog_;
   std::vector<std::pair<std::string, source_loc>> calls_;
+  diagnostics warnings_;  // see op_spelling
   std::unordered_set<std::string> function_names_;  // a set: a linear find per call was quadratic
   std::size_t depth_ = 0;
 
@@ -1236,9 +1243,35 @@ class parser {
       attrs.insert(attrs.begin(), std::move(*device));
     }
     if (ck == callee_kind::function) calls_.emplace_back(callee, at);
+    std::string spelling = op_spelling(ck, callee, at);
     auto c = make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), {}, at);
+    c->call->spelling = std::move(spelling);
     c->call->type = infer_call_type(*c);
     return c;
+  }
+
+  /// For an op call: turns `callee` into the op name it spells (`pld.window` → pld.tensor.window)
+  /// and returns the spelling when it was another one ("" otherwise); a `pld.` op the host IR
+  /// does not model is a warning (it stays an opaque call: no pass sees an allocation, a window
+  /// or a collective in it).
+  std::string op_spelling(callee_kind ck, std::string& callee, source_loc at) {
+    if (ck != callee_kind::op) return {};
+    if (const auto c = ops::canonical(callee); c != callee) {
+      std::string spelled = std::move(callee);
+      callee = std::string(c);
+      return spelled;
+    }
+    if (starts_with(callee, "pld.") && !ops::modeled(callee)) {
+      std::string known;
+      for (const auto& sp : ops::spellings)
+        known += std::string(known.empty() ? "" : ", ") + std::string(sp.full) + " (" + std::string(sp.short_form) + ")";
+      for (const auto x : ops::collectives) known += ", " + std::string(x);
+      warnings_.push_back(diagnostic{prog_.file, at,
+                                     "'" + callee + "' is not an op the host reader knows: it stays an opaque call, "
+                                     "and no pass sees an allocation, a window or a collective in it (known: " +
+                                         known + ")"});
+    }
+    return {};
   }
 
   expr_ptr parse_dump_form(const std::string& path, source_loc at) {
@@ -1288,7 +1321,10 @@ class parser {
       }
       expect_punct(")", "to close pl._dump.call(");
       if (ck == callee_kind::function) calls_.emplace_back(callee, at);
-      return make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), std::move(t), at);
+      std::string spelling = op_spelling(ck, callee, at);
+      auto c = make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), std::move(t), at);
+      c->call->spelling = std::move(spelling);
+      return c;
     }
     if (path == "pl._dump.alloc_window_buffer") {
       expect_punct("(", "after pl._dump.alloc_window_buffer");
@@ -1489,6 +1525,7 @@ inline std::string print_program(const program& p) { return text_detail::printer
 struct parse_result {
   std::optional<program> value;
   diagnostic error;
+  diagnostics warnings;  ///< of a program read: `pld.` calls the reader does not know
   bool ok() const noexcept { return value.has_value(); }
 };
 
@@ -1498,7 +1535,9 @@ inline parse_result parse_program(std::string_view text, std::string_view file) 
   parse_result r;
   try {
     auto toks = text_detail::lexer(text).run();
-    r.value = text_detail::parser(std::move(toks), text, file).run();
+    text_detail::parser ps(std::move(toks), text, file);
+    r.value = ps.run();
+    r.warnings = ps.warnings();
   } catch (const text_detail::failure& f) {
     r.value.reset();
     r.error = diagnostic{std::string(file), f.loc, f.message};
