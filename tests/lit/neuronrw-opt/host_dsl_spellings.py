@@ -7,7 +7,10 @@
 # RUN: %{short} %examples/host/moe_dispatch.py > %t.moe.py
 # RUN: neuronrw-opt --materialize-comm-domain-scopes %examples/host/moe_dispatch.py | %{short} > %t.moe.expected
 # RUN: neuronrw-opt --materialize-comm-domain-scopes %t.moe.py | diff %t.moe.expected -
-# RUN: neuronrw-opt %t.moe.py | not grep 'pld\.tensor\.\(window\|alloc\)'
+# RUN: neuronrw-opt %t.moe.py | FileCheck %s --check-prefix=SHORT \
+# RUN:   --implicit-check-not=pld.tensor.alloc_window_buffer --implicit-check-not=pld.tensor.window
+# SHORT: pld.alloc_window_buffer(
+# SHORT: pld.window(
 # RUN: %{short} %examples/host/pipeline.py > %t.pipe.py
 # RUN: neuronrw-opt --materialize-comm-domain-scopes %examples/host/pipeline.py | %{short} > %t.pipe.expected
 # RUN: neuronrw-opt --materialize-comm-domain-scopes %t.pipe.py | diff %t.pipe.expected -

@@ -710,49 +710,52 @@ class op_form_printer {
   }
 
   std::string dialect() const { return s_.name.substr(0, s_.name.find('.')); }
-  /// Whether `t` reads back as the value of one dictionary entry: brackets balanced, no ','
-  /// outside them (string literals skipped).
-  static bool is_dict_value(std::string_view t) {
+  /// One pass over `t` at bracket depth 0 (string literals skipped, `->` no bracket): `at`, the
+  /// first character of `stops` outside brackets (npos when none); `bad_string`, an
+  /// unterminated literal; `unbalanced`, a bracket that closes without opening or stays open.
+  /// The scan ends at `at` or at a bad string.
+  struct top_level_scan {
+    std::size_t at = std::string_view::npos;
+    bool bad_string = false;
+    bool unbalanced = false;
+  };
+  static top_level_scan scan_top_level(std::string_view t, std::string_view stops) {
+    top_level_scan r;
     std::size_t depth = 0;
     for (std::size_t i = 0; i < t.size(); ++i) {
       const char c = t[i];
       if (c == '"') {
         const auto scan = scan_mlir_string_literal(t, i);
-        if (!scan.terminated) return false;
+        if (!scan.terminated) {
+          r.bad_string = true;
+          return r;
+        }
         i = scan.end - 1;
       } else if (c == '-' && i + 1 < t.size() && t[i + 1] == '>') {
         ++i;
       } else if (c == '<' || c == '[' || c == '{' || c == '(') {
         ++depth;
       } else if (c == '>' || c == ']' || c == '}' || c == ')') {
-        if (depth == 0) return false;
-        --depth;
-      } else if (c == ',' && depth == 0) {
-        return false;
+        if (depth == 0) r.unbalanced = true;
+        else --depth;
+      } else if (depth == 0 && stops.find(c) != std::string_view::npos) {
+        r.at = i;
+        return r;
       }
     }
-    return depth == 0 && !t.empty();
+    r.unbalanced = r.unbalanced || depth != 0;
+    return r;
   }
-  /// Whether `t` has a ':' outside brackets and string literals.
+  /// Whether `t` reads back as the value of one dictionary entry: brackets balanced, no ','
+  /// outside them.
+  static bool is_dict_value(std::string_view t) {
+    const auto r = scan_top_level(t, ",");
+    return !t.empty() && r.at == std::string_view::npos && !r.bad_string && !r.unbalanced;
+  }
+  /// Whether `t` has a ':' outside brackets and string literals (or a literal that does not end).
   static bool has_top_level_colon(std::string_view t) {
-    std::size_t depth = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const char c = t[i];
-      if (c == '"') {
-        const auto scan = scan_mlir_string_literal(t, i);
-        if (!scan.terminated) return true;
-        i = scan.end - 1;
-      } else if (c == '-' && i + 1 < t.size() && t[i + 1] == '>') {
-        ++i;
-      } else if (c == '<' || c == '[' || c == '{' || c == '(') {
-        ++depth;
-      } else if (c == '>' || c == ']' || c == '}' || c == ')') {
-        if (depth > 0) --depth;
-      } else if (c == ':' && depth == 0) {
-        return true;
-      }
-    }
-    return false;
+    const auto r = scan_top_level(t, ":");
+    return r.at != std::string_view::npos || r.bad_string;
   }
   /// `[d, ...]x[d, ...]->[d, ...]` with each d a dimension letter or number, as the reader reads.
   static bool is_conv_dims(std::string_view t) {

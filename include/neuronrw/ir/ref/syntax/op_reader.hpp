@@ -217,13 +217,7 @@ class op_syntax_reader : public value_reader {
         if (peek() == '{') read_attr_dict(p);
         return;
       case elem_kind::attr_dict_kw:
-        skip_ws();
-        if (at_word("attributes")) {
-          pos_ += 10;
-          skip_ws();
-          if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
-          read_attr_dict(p);
-        }
+        read_attr_dict_with_keyword(p);
         return;
       case elem_kind::type:
         read_type_directive(s, e.target, p);
@@ -245,6 +239,15 @@ class op_syntax_reader : public value_reader {
 
   void read_attr_dict(custom_parts& p) {
     for (auto& d : parse_dict()) p.dictionary.push_back(std::move(d));
+  }
+  /// `[attributes {...}]`.
+  void read_attr_dict_with_keyword(custom_parts& p) {
+    skip_ws();
+    if (!at_word("attributes")) return;
+    pos_ += 10;
+    skip_ws();
+    if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
+    read_attr_dict(p);
   }
 
   /// `%a` or, for a variadic group, `%a, %b, ...` (possibly none); a comma not followed by a
@@ -1083,13 +1086,7 @@ class op_syntax_reader : public value_reader {
       set_operand_types(p, 0, {});
       set_result_types(p, 0, {});
     }
-    skip_ws();
-    if (at_word("attributes")) {
-      pos_ += 10;
-      skip_ws();
-      if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
-      read_attr_dict(p);
-    }
+    read_attr_dict_with_keyword(p);
     skip_ws();
     if (!at_word("cond")) fail(pos_, "expected 'cond'");
     // `cond` one column right of the op's own line: StableHLO's printer before July 2025.
