@@ -65,6 +65,7 @@ enum class pass_id : std::uint8_t {
   fusion_to_composite,
   validate_kinds,
   materialize_comm_domain_scopes,
+  synthesize_allreduce_signals,
 };
 
 struct pass_spec {
@@ -107,7 +108,10 @@ inline constexpr std::array<option_spec, 4> fusion_to_composite_options = {{
      "Refuse a FusionKind outside the fusion-kind registry", option_check::none},
 }};
 
-inline constexpr std::array<option_spec, 3> comm_domain_options = {{
+inline constexpr std::array<option_spec, 4> comm_domain_options = {{
+    {"allow-unmodeled-comm-apis", "", option_type::boolean, "false",
+     "Materialize even when a host orchestrator calls a pld. communication API the pass does not model",
+     option_check::none},
     {"dry-run", "", option_type::boolean, "false", "Print the comm-domain plan instead of the program; change nothing",
      option_check::none},
     {"max-listed-devices", "", option_type::uint64, "1048576",
@@ -115,7 +119,12 @@ inline constexpr std::array<option_spec, 3> comm_domain_options = {{
     {"scope-prefix", "", option_type::string, "comm_d", "Scopes are named <scope-prefix><N>", option_check::non_empty},
 }};
 
-inline constexpr std::array<pass_spec, 5> passes = {{
+inline constexpr std::array<option_spec, 1> allreduce_signal_options = {{
+    {"dry-run", "", option_type::boolean, "false",
+     "Print the allreduce rewrites (signal names, refusals) instead of the program; change nothing", option_check::none},
+}};
+
+inline constexpr std::array<pass_spec, 6> passes = {{
     {pass_id::schedule_fusion, "schedule-fusion", "ScheduleFusion", input_kind::mlir,
      "Co-schedule each all_gather with the reduce_scatter it feeds into fusions tagged FusionKind",
      schedule_fusion_options},
@@ -130,6 +139,11 @@ inline constexpr std::array<pass_spec, 5> passes = {{
     {pass_id::materialize_comm_domain_scopes, "materialize-comm-domain-scopes", "MaterializeCommDomainScopes",
      input_kind::host, "Infer the devices of each window buffer and wrap the allocations in comm-domain scopes",
      comm_domain_options},
+    {pass_id::synthesize_allreduce_signals, "synthesize-allreduce-signals", "SynthesizeAllReduceSignals",
+     input_kind::host,
+     "Give every host allreduce written without a signal a private signal window buffer (pypto's pass before "
+     "materialize-comm-domain-scopes)",
+     allreduce_signal_options},
 }};
 
 }  // namespace registry_detail
@@ -147,7 +161,7 @@ struct pass_name {
 };
 
 inline std::span<const pass_name> all_pass_names() noexcept {
-  static constexpr std::array<pass_name, 11> names = {{
+  static constexpr std::array<pass_name, 13> names = {{
       {"schedule-fusion", pass_id::schedule_fusion},
       {"schedule-fusion-dry-run", pass_id::schedule_fusion, true,
        "schedule-fusion{dry-run=true}: print the plan (clusters, moves, refusals); change nothing"},
@@ -159,6 +173,9 @@ inline std::span<const pass_name> all_pass_names() noexcept {
       {"materialize-comm-domain-scopes", pass_id::materialize_comm_domain_scopes},
       {"materialize-comm-domain-scopes-dry-run", pass_id::materialize_comm_domain_scopes, true,
        "materialize-comm-domain-scopes{dry-run=true}: print the comm-domain plan; change nothing"},
+      {"synthesize-allreduce-signals", pass_id::synthesize_allreduce_signals},
+      {"synthesize-allreduce-signals-dry-run", pass_id::synthesize_allreduce_signals, true,
+       "synthesize-allreduce-signals{dry-run=true}: print the allreduce rewrites; change nothing"},
       // neuronrw-mlir-opt's names, so its pipelines run here unchanged.
       {"neuronrw-schedule-fusion", pass_id::schedule_fusion},
       {"neuronrw-schedule-fusion-composites", pass_id::schedule_fusion_composites},

@@ -8,7 +8,9 @@
 //   remark  schedule-fusion refused this candidate: CODE: MESSAGE    at the candidate
 //   note    (what the op the refusal names is)                      at that op, when not the candidate
 //   error   fusion-to-composite: CODE: MESSAGE                      at the op concerned
-//   error   materialize-comm-domain-scopes: CODE: MESSAGE           at the expression concerned
+//   error   MaterializeCommDomainScopes: PYPTO MESSAGE [CODE]        at the expression concerned
+//   error   PYPTO MESSAGE [CODE]                                     SynthesizeAllReduceSignals, at the allreduce
+//   (the host passes carry pypto's own texts, so a pypto user finds them; the code trails)
 //   error   validate-kinds: unknown_fusion_kind|unknown_composite_kind: REGISTRY MESSAGE
 #pragma once
 
@@ -26,6 +28,7 @@
 #include <neuronrw/ir/ref/fusion_to_composite.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
+#include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
@@ -197,10 +200,10 @@ inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, 
   nr::comm_domain_options o;
   o.scope_prefix = p.str("scope-prefix");
   o.max_listed_devices = p.u64("max-listed-devices");
+  o.allow_unmodeled_comm_apis = p.flag("allow-unmodeled-comm-apis");
   auto plan = nr::plan_comm_domain_scopes(std::as_const(prog), o);
-  const std::string name(p.spec->name);
   for (const auto& r : plan.refused)
-    cx.emit(diag{severity::error, prog.file, r.loc, name + ": " + std::string(nr::to_string(r.code)) + ": " + r.message, {}});
+    cx.emit(diag{severity::error, prog.file, r.loc, r.message + " [" + std::string(nr::to_string(r.code)) + "]", {}});
   std::uint64_t scopes = 0, buffers = 0, views = 0, dispatches = 0, collectives = 0, functions = 0;
   for (const auto& f : plan.functions) {
     if (f.state != decltype(plan)::status::materialize) continue;
@@ -229,6 +232,30 @@ inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, 
   return true;
 }
 
+inline bool allreduce_signals(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
+  auto plan = nr::plan_allreduce_signals(std::as_const(prog));
+  for (const auto& r : plan.refused)
+    cx.emit(diag{severity::error, prog.file, r.loc, r.message + " [" + std::string(nr::to_string(r.code)) + "]", {}});
+  std::uint64_t synthesized = 0, lifted = 0;
+  for (const auto& r : plan.rewrites) {
+    synthesized += r.synthesize;
+    lifted += r.where == decltype(plan)::form::ret;
+  }
+  const bool dry = p.flag("dry-run");
+  const bool applied = plan.ok() && !dry;
+  cx.stats = {{"lifted", "Returned allreduces bound to a result variable", applied ? lifted : 0},
+              {"refused", "Refusals (the program is then unchanged)", plan.refused.size()},
+              {"signals", "Signal buffers synthesized", applied ? synthesized : 0}};
+  if (!plan.ok()) return false;
+  if (dry) {
+    cx.plan = render_plan(prog, plan, cx.format);
+    return true;
+  }
+  cx.changed = plan.has_changes();
+  nr::apply_allreduce_signals(prog, plan);
+  return true;
+}
+
 }  // namespace pass_detail
 
 /// Runs `p` on the reference IR. False: the pass failed (its errors were emitted), `m` unchanged.
@@ -238,7 +265,8 @@ inline bool run_pass(nr::ref::module& m, const pass_instance& p, pass_context& c
     case pass_id::schedule_fusion_composites: return pass_detail::schedule_fusion(m, p, cx);
     case pass_id::fusion_to_composite: return pass_detail::fusion_to_composite(m, p, cx);
     case pass_id::validate_kinds: return pass_detail::validate_kinds(m, p, cx);
-    case pass_id::materialize_comm_domain_scopes: break;
+    case pass_id::materialize_comm_domain_scopes:
+    case pass_id::synthesize_allreduce_signals: break;
   }
   return false;
 }
@@ -246,6 +274,7 @@ inline bool run_pass(nr::ref::module& m, const pass_instance& p, pass_context& c
 /// Runs `p` on a host program.
 inline bool run_pass(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
   if (p.spec->id == pass_id::materialize_comm_domain_scopes) return pass_detail::comm_domain_scopes(prog, p, cx);
+  if (p.spec->id == pass_id::synthesize_allreduce_signals) return pass_detail::allreduce_signals(prog, p, cx);
   return false;
 }
 

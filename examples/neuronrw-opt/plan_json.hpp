@@ -30,6 +30,7 @@
 #include <neuronrw/ir/ref/plan_printer.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 
@@ -43,6 +44,7 @@ namespace host = neuronrw::host;
 
 using ref_fusion_to_composite_plan = nr::fusion_to_composite_plan<ref::op_ref>;
 using host_comm_domain_plan = nr::comm_domain_plan<host::program>;
+using host_allreduce_signal_plan = nr::allreduce_signal_plan<host::program>;
 
 /// The `version` of the documents this header writes; it changes when a field changes meaning or
 /// disappears (new fields may appear without a version change: docs/plan-format.md).
@@ -64,6 +66,16 @@ inline std::string_view to_json_name(nr::move_position p) {
 inline std::string_view to_json_name(nr::f2c_skip_reason r) {
   switch (r) {
     case nr::f2c_skip_reason::gen_composite: return "gen_composite";
+  }
+  return "unknown";
+}
+
+inline std::string_view to_json_name(host_allreduce_signal_plan::form f) {
+  using form = host_allreduce_signal_plan::form;
+  switch (f) {
+    case form::assign: return "assign";
+    case form::expr_stmt: return "expr_stmt";
+    case form::ret: return "return";
   }
   return "unknown";
 }
@@ -426,6 +438,57 @@ inline std::string comm_domain_plan_json(const host::program& prog, const host_c
     refusals.push(std::move(j));
   }
   doc.set("refusals", std::move(refusals));
+  json_value remarks = json_value::array();
+  for (const auto& r : p.remarks) {
+    json_value j = json_value::object();
+    j.set("message", r.message);
+    j.set("loc", d::loc_json(file, r.loc));
+    remarks.push(std::move(j));
+  }
+  doc.set("remarks", std::move(remarks));
+  json_value unmodeled = json_value::array();
+  for (const auto& u : p.unmodeled) {
+    json_value j = json_value::object();
+    j.set("op", u.first);
+    j.set("loc", d::loc_json(file, u.second));
+    unmodeled.push(std::move(j));
+  }
+  doc.set("unmodeled", std::move(unmodeled));
+  return doc.dump();
+}
+
+/// The SynthesizeAllReduceSignals plan `p`, made on `prog` (unchanged since), as a JSON document.
+inline std::string allreduce_signal_plan_json(const host::program& prog, const host_allreduce_signal_plan& p,
+                                              std::string_view file) {
+  namespace d = plan_json_detail;
+  const d::host_namer namer(prog);
+  json_value doc = d::header("synthesize-allreduce-signals", file);
+  doc.set("ok", p.ok());
+  json_value rewrites = json_value::array();
+  for (const auto& r : p.rewrites) {
+    json_value j = json_value::object();
+    j.set("function", r.function);
+    j.set("op", namer.op(r.call, file));
+    j.set("form", to_json_name(r.where));
+    j.set("synthesize", r.synthesize);
+    j.set("core_num", r.core_num);
+    j.set("world_size", r.synthesize ? json_value(r.world_size_name) : json_value());
+    j.set("buffer", r.synthesize ? json_value(r.buffer_name) : json_value());
+    j.set("signal", r.synthesize ? json_value(r.signal_name) : json_value());
+    j.set("result", r.result_name.empty() ? json_value() : json_value(r.result_name));
+    rewrites.push(std::move(j));
+  }
+  doc.set("rewrites", std::move(rewrites));
+  json_value refusals = json_value::array();
+  for (const auto& r : p.refused) {
+    json_value j = json_value::object();
+    j.set("code", nr::to_string(r.code));
+    j.set("op", namer.op(r.op, file));
+    j.set("message", r.message);
+    j.set("loc", d::loc_json(file, r.loc));
+    refusals.push(std::move(j));
+  }
+  doc.set("refusals", std::move(refusals));
   return doc.dump();
 }
 
@@ -442,6 +505,9 @@ inline std::string plan_json_enums() {
   j.set("comm_domain_refusal_code",
         d::enum_names<nr::comm_domain_refusal_code>([](auto e) { return nr::to_string(e); }));
   j.set("comm_domain_status", d::enum_names<host_comm_domain_plan::status>([](auto e) { return to_json_name(e); }));
+  j.set("allreduce_signal_refusal_code",
+        d::enum_names<nr::allreduce_signal_refusal_code>([](auto e) { return nr::to_string(e); }));
+  j.set("allreduce_signal_form", d::enum_names<host_allreduce_signal_plan::form>([](auto e) { return to_json_name(e); }));
   return j.dump();
 }
 

@@ -13,6 +13,7 @@
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/plan_printer.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
+#include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 
@@ -31,7 +32,8 @@ template <class Doc, class Plan>
 std::string render_plan(const Doc& doc, const Plan& plan, plan_format format) {
   constexpr bool schedule = std::is_same_v<Plan, neuronrw::ref_schedule_fusion_plan>;
   constexpr bool f2c = std::is_same_v<Plan, ref_fusion_to_composite_plan>;
-  static_assert(schedule || f2c || std::is_same_v<Plan, host_comm_domain_plan>);
+  constexpr bool signals = std::is_same_v<Plan, host_allreduce_signal_plan>;
+  static_assert(schedule || f2c || signals || std::is_same_v<Plan, host_comm_domain_plan>);
   switch (format) {
     case plan_format::text:
       if constexpr (schedule) return neuronrw::print_schedule_fusion_plan(doc, plan);
@@ -40,6 +42,7 @@ std::string render_plan(const Doc& doc, const Plan& plan, plan_format format) {
     case plan_format::json:
       if constexpr (schedule) return schedule_fusion_plan_json(doc, plan, doc.source_name);
       else if constexpr (f2c) return fusion_to_composite_plan_json(doc, plan, doc.source_name);
+      else if constexpr (signals) return allreduce_signal_plan_json(doc, plan, doc.file);
       else return comm_domain_plan_json(doc, plan, doc.file);
   }
   return {};

@@ -5,19 +5,26 @@
 //   archetype::host_at<host_layer L, unsigned Without = 0>
 //
 // Its `neuronrw::host_traits` specialization exposes exactly the requirements of layer L
-// (concepts/host.hpp: host_program, rewritable_host_program), minus those in the `Without`
-// bitmask (`host_req::*`, one bit per NEURONRW_HOST_CHECK entry, named after the concept that
-// checks it; the compile-fail tests remove one at a time). The model is as poor as a model may
-// be: integer handles, no std::hash for variables (only neuronrw::handle_hash), every range
-// returned by value, linear searches everywhere. MaterializeCommDomainScopes is instantiated on
-// it, which proves the pass asks for nothing beyond rewritable_host_program.
-// `archetype::host_program` (the name the older tests use) is the full instance.
+// (concepts/host.hpp: host_program, rewritable_host_program, and buildable = both plus the
+// builders of buildable_host_program), minus those in the `Without` bitmask (`host_req::*`, one
+// bit per NEURONRW_HOST_CHECK entry, named after the concept that checks it; the compile-fail
+// tests remove one at a time). The buildable layer alone also has the optional capabilities B1
+// (`binary`, integer arithmetic) and F1 (`function_type`), removable with `host_opt::*`; the
+// weaker layers never have them, so they ask for what they always did. The model is as poor as
+// a model may be: integer handles, no std::hash for variables (only neuronrw::handle_hash),
+// every range returned by value, linear searches everywhere (insert_assign_before looks for the
+// block holding its statement in every block of the program). MaterializeCommDomainScopes is
+// instantiated on it, which proves the pass asks for nothing beyond rewritable_host_program;
+// SynthesizeAllReduceSignals runs on the buildable layer without 15-17, which proves it asks for
+// nothing beyond buildable_host_program. `archetype::host_program` (the name the older tests
+// use) is the rewritable instance.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,7 +35,10 @@
 namespace neuronrw::archetype {
 
 /// The concept layers of concepts/host.hpp, weakest first.
-enum class host_layer : std::uint8_t { program, rewritable };
+/// buildable has every requirement of rewritable too (the MaterializeCommDomainScopes tests use
+/// B1 / F1 on it); `host_at<host_layer::buildable, host_req::has_window_factory |
+/// host_req::has_attach_window | host_req::has_wrap_body>` is buildable_host_program alone.
+enum class host_layer : std::uint8_t { program, rewritable, buildable };
 
 /// One bit per requirement check of concepts/host.hpp (its NEURONRW_HOST_CHECK entries), named
 /// after the concept each entry tests, in the header's order. Removing a bit removes that
@@ -58,8 +68,24 @@ enum : unsigned {
   has_window_factory = 1u << 16,
   has_attach_window = 1u << 17,
   has_wrap_body = 1u << 18,
+  // buildable_host_program
+  has_new_var = 1u << 19,        ///< requirement 18
+  has_leaf_builders = 1u << 20,  ///< 19: make_int, make_string, make_symbol, make_var_ref
+  has_node_builders = 1u << 21,  ///< 19: make_binary, make_list, make_op_call
+  has_stmt_builders = 1u << 22,  ///< 20-22
+  has_names = 1u << 23,          ///< 23-25: var_name, params, children
 };
 }  // namespace host_req
+
+/// The optional capabilities of concepts/host.hpp the buildable layer has, one bit each in the
+/// same `Without` mask (no NEURONRW_HOST_CHECK checks them: a program without them is still a
+/// host program). The weaker layers never have them.
+namespace host_opt {
+enum : unsigned {
+  binary = 1u << 24,         ///< B1: `binary(p, e)`
+  function_type = 1u << 25,  ///< F1: `function_type(p, f)`
+};
+}  // namespace host_opt
 
 
 struct hfn {
@@ -92,27 +118,35 @@ struct host_storage {
   struct fn_data {
     std::string name, level, role;
     std::vector<int> body;
+    std::string type;         // F1: pypto's FunctionType ("Orchestration", "Graph"; empty: none)
+    std::vector<int> params;  // variables
   };
   struct stmt_data {
     host_stmt_kind kind = host_stmt_kind::expr_stmt;
     int target = -1;           // assign / for: the variable
-    std::vector<int> exprs;    // assign, expr_stmt, while: {value}; for: {start, stop, step}
+    std::vector<int> exprs;    // assign, expr_stmt, while: {value}; for: {start, stop, step};
+                               // ret: the values (-1: a hole take_return_value left)
     std::vector<int> body;
     std::string scope_name;    // comm_domain_scope
     std::vector<std::int64_t> devices;
     std::vector<int> slots;    // window ids
   };
+  /// What an expression of kind `other` is.
+  enum class other_form : std::uint8_t { none, string, symbol, list };
   struct expr_data {
     host_expr_kind kind = host_expr_kind::other;
     int var = -1;
     std::int64_t value = 0;
     std::optional<std::string> str;
     host_callee_kind callee = host_callee_kind::op;
-    std::string name;
-    std::vector<int> args;
+    std::string name;                // call: the callee; symbol: its spelling (pl.INT32)
+    std::vector<int> args;           // call: positional arguments; list: elements;
+                                     // binary: {lhs, rhs} ({lhs} for neg)
     std::vector<std::pair<std::string, int>> kwargs, attrs;
     source_loc loc;
     int window = -1;  // the WindowBuffer in the call's result type
+    host_binary_op op = host_binary_op::add;  // binary
+    other_form form = other_form::none;       // other
   };
   struct var_data {
     std::string name;
@@ -129,28 +163,93 @@ struct host_storage {
   std::vector<var_data> vars;
   std::vector<window_data> windows;
   std::string file = "archetype.py";
+  /// The archetype's type inference, all there is of it: a variable assigned a call of one of
+  /// these ops, or a reference to a distributed variable, is a distributed tensor (requirement 20:
+  /// "the variable's type follows the value").
+  std::vector<std::string> distributed_ops{"pld.tensor.window"};
 
   // ---- building ----------------------------------------------------------------------------
-  int fn(std::string name, std::string level, std::string role) {
-    fns.push_back({std::move(name), std::move(level), std::move(role), {}});
+  int fn(std::string name, std::string level, std::string role, std::string type = {}) {
+    fn_data d;
+    d.name = std::move(name);
+    d.level = std::move(level);
+    d.role = std::move(role);
+    d.type = std::move(type);
+    fns.push_back(std::move(d));
     return static_cast<int>(fns.size()) - 1;
   }
   int var(std::string name, bool distributed = false) {
     vars.push_back({std::move(name), distributed, -1});
     return static_cast<int>(vars.size()) - 1;
   }
+  /// A new variable, parameter of function f.
+  int param(int f, std::string name, bool distributed = false) {
+    const int v = var(std::move(name), distributed);
+    fns[static_cast<std::size_t>(f)].params.push_back(v);
+    return v;
+  }
   int e(expr_data d) {
     exprs.push_back(std::move(d));
     return static_cast<int>(exprs.size()) - 1;
   }
-  int e_int(std::int64_t v) { return e({host_expr_kind::int_const, -1, v, {}, {}, {}, {}, {}, {}, {}, -1}); }
-  int e_var(int v) { return e({host_expr_kind::var_ref, v, 0, {}, {}, {}, {}, {}, {}, {}, -1}); }
-  int e_str(std::string s) { return e({host_expr_kind::other, -1, 0, std::move(s), {}, {}, {}, {}, {}, {}, -1}); }
+  int e_int(std::int64_t v, source_loc loc = {}) {
+    expr_data d;
+    d.kind = host_expr_kind::int_const;
+    d.value = v;
+    d.loc = loc;
+    return e(std::move(d));
+  }
+  int e_var(int v, source_loc loc = {}) {
+    expr_data d;
+    d.kind = host_expr_kind::var_ref;
+    d.var = v;
+    d.loc = loc;
+    return e(std::move(d));
+  }
+  int e_str(std::string s, source_loc loc = {}) {
+    expr_data d;
+    d.str = std::move(s);
+    d.form = other_form::string;
+    d.loc = loc;
+    return e(std::move(d));
+  }
+  /// A symbol such as `pl.INT32` (kind other, no string value).
+  int e_sym(std::string spelling, source_loc loc = {}) {
+    expr_data d;
+    d.name = std::move(spelling);
+    d.form = other_form::symbol;
+    d.loc = loc;
+    return e(std::move(d));
+  }
+  int e_list(std::vector<int> elems, source_loc loc = {}) {
+    expr_data d;
+    d.args = std::move(elems);
+    d.form = other_form::list;
+    d.loc = loc;
+    return e(std::move(d));
+  }
+  /// `lhs op rhs` (B1); `rhs` is ignored for neg.
+  int e_bin(host_binary_op op, int lhs, int rhs = -1, source_loc loc = {}) {
+    expr_data d;
+    d.kind = host_expr_kind::binary;
+    d.op = op;
+    d.args = {lhs};
+    if (op != host_binary_op::neg) d.args.push_back(rhs);
+    d.loc = loc;
+    return e(std::move(d));
+  }
   int e_call(host_callee_kind ck, std::string name, std::vector<int> args,
              std::vector<std::pair<std::string, int>> kwargs = {}, std::vector<std::pair<std::string, int>> attrs = {},
              source_loc loc = {}) {
-    return e({host_expr_kind::call, -1, 0, {}, ck, std::move(name), std::move(args), std::move(kwargs),
-              std::move(attrs), loc, -1});
+    expr_data d;
+    d.kind = host_expr_kind::call;
+    d.callee = ck;
+    d.name = std::move(name);
+    d.args = std::move(args);
+    d.kwargs = std::move(kwargs);
+    d.attrs = std::move(attrs);
+    d.loc = loc;
+    return e(std::move(d));
   }
   int s(stmt_data d) {
     stmts.push_back(std::move(d));
@@ -163,6 +262,27 @@ struct host_storage {
   }
   int s_while(int cond, std::vector<int> body) {
     return s({host_stmt_kind::while_loop, -1, {cond}, std::move(body), {}, {}, {}});
+  }
+  int s_ret(std::vector<int> values) { return s({host_stmt_kind::ret, -1, std::move(values), {}, {}, {}, {}}); }
+
+  // ---- reading (for the tests) --------------------------------------------------------------
+  const expr_data& expr(int id) const { return exprs[static_cast<std::size_t>(id)]; }
+  const stmt_data& stmt(int id) const { return stmts[static_cast<std::size_t>(id)]; }
+  const var_data& variable(int id) const { return vars[static_cast<std::size_t>(id)]; }
+  /// The variable named `name` (linear search; the first if several), -1 when none.
+  int var_named(std::string_view name) const {
+    for (std::size_t i = 0; i < vars.size(); ++i)
+      if (vars[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+  /// Whether a variable assigned `value` is a distributed tensor (distributed_ops).
+  bool yields_distributed(int value) const {
+    const expr_data& d = expr(value);
+    if (d.kind == host_expr_kind::var_ref) return variable(d.var).distributed;
+    if (d.kind != host_expr_kind::call || d.callee != host_callee_kind::op) return false;
+    for (const std::string& op : distributed_ops)
+      if (op == d.name) return true;
+    return false;
   }
 
   // ---- rewriting (the mechanics behind the rewritable_host_program requirements) -----------
@@ -185,6 +305,35 @@ struct host_storage {
     const int id = s(std::move(d));
     fns[static_cast<std::size_t>(f)].body = {id};
   }
+
+  // ---- building in place (the mechanics behind the buildable_host_program requirements) -----
+  /// Inserts `var = value` right before statement `at` in the block holding it: every function
+  /// body and statement body is searched, in turn. The variable's type follows the value.
+  void insert_assign(int at, int var_id, int value) {
+    const int id = s_assign(var_id, value);
+    vars[static_cast<std::size_t>(var_id)].distributed = yields_distributed(value);
+    auto put = [&](std::vector<int>& block) {
+      for (auto it = block.begin(); it != block.end(); ++it)
+        if (*it == at) {
+          block.insert(it, id);
+          return true;
+        }
+      return false;
+    };
+    for (fn_data& f : fns)
+      if (put(f.body)) return;
+    for (stmt_data& st : stmts)
+      if (put(st.body)) return;
+  }
+  void append_arg(int call, int arg) { exprs[static_cast<std::size_t>(call)].args.push_back(arg); }
+  /// Detaches return value i of `ret`, leaving the hole -1.
+  int take_returned(int ret, std::size_t i) {
+    int& slot = stmts[static_cast<std::size_t>(ret)].exprs.at(i);
+    const int taken = slot;
+    slot = -1;
+    return taken;
+  }
+  void set_returned(int ret, std::size_t i, int value) { stmts[static_cast<std::size_t>(ret)].exprs.at(i) = value; }
 };
 
 /// The archetype host program of layer L without the requirements in `Without` (host_req bits).
@@ -197,8 +346,10 @@ struct host_at : host_storage {
   explicit host_at(const host_storage& content) : host_storage(content) {}
 };
 
-/// The full instance: what MaterializeCommDomainScopes and the older tests use.
+/// The rewritable instance: what MaterializeCommDomainScopes and the older tests use.
 using host_program = host_at<host_layer::rewritable>;
+/// Every requirement and optional capability: what the SynthesizeAllReduceSignals tests use.
+using host_builder = host_at<host_layer::buildable>;
 
 namespace host_archetype_detail {
 
@@ -235,6 +386,9 @@ struct neuronrw::handle_hash<neuronrw::archetype::hvar> {
 #define NEURONRW_HOST_ARCHETYPE_HAS(at, bit)                                                   \
   requires(::neuronrw::archetype::host_archetype_detail::provides(                             \
       L, W, ::neuronrw::archetype::host_layer::at, ::neuronrw::archetype::host_req::bit))
+#define NEURONRW_HOST_ARCHETYPE_OPT(bit)                                                       \
+  requires(::neuronrw::archetype::host_archetype_detail::provides(                             \
+      L, W, ::neuronrw::archetype::host_layer::buildable, ::neuronrw::archetype::host_opt::bit))
 
 /// The traits of every instance but those without a specialization (host_req::specialized), which
 /// fall back to the empty primary template. Each member is there exactly when its requirement is
@@ -306,8 +460,15 @@ struct neuronrw::host_traits<neuronrw::archetype::host_at<L, W>>
   static E loop_step(const P& p, S s) NEURONRW_HOST_ARCHETYPE_HAS(program, has_loop) {
     return {p.stmts[idx(s.id)].exprs.at(2)};
   }
+  /// Arithmetic is `binary` only with B1 (concepts/host.hpp: a program says `binary` only when it
+  /// can say what the operands are); without it, `other`, like any expression the reader does not
+  /// model.
   static host_expr_kind expr_kind(const P& p, E e) NEURONRW_HOST_ARCHETYPE_HAS(program, has_expr_kind) {
-    return p.exprs[idx(e.id)].kind;
+    const host_expr_kind k = p.exprs[idx(e.id)].kind;
+    if (k == host_expr_kind::binary &&
+        !archetype::host_archetype_detail::provides(L, W, archetype::host_layer::buildable, archetype::host_opt::binary))
+      return host_expr_kind::other;
+    return k;
   }
   static Var referenced_var(const P& p, E e) NEURONRW_HOST_ARCHETYPE_HAS(program, has_leaves) {
     return {p.exprs[idx(e.id)].var};
@@ -362,8 +523,83 @@ struct neuronrw::host_traits<neuronrw::archetype::host_at<L, W>>
     for (auto w : r.slots) slots.push_back(w.id);
     p.wrap(f.id, r.name, std::vector<std::int64_t>(r.devices.begin(), r.devices.end()), std::move(slots));
   }
+
+  // ---- optional capabilities B1, F1 (buildable layer only) ----------------------------------
+  static host_binary<E> binary(const P& p, E e) NEURONRW_HOST_ARCHETYPE_OPT(binary) {
+    const auto& d = p.exprs[idx(e.id)];
+    host_binary<E> b;
+    b.op = d.op;
+    b.lhs = E{d.args.at(0)};
+    if (d.op != host_binary_op::neg) b.rhs = E{d.args.at(1)};
+    return b;
+  }
+  static std::string_view function_type(const P& p, F f) NEURONRW_HOST_ARCHETYPE_OPT(function_type) {
+    return p.fns[idx(f.id)].type;
+  }
+
+  // ---- buildable_host_program: 18-25 ---------------------------------------------------------
+  static Var new_var(P& p, std::string_view name, source_loc) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_new_var) {
+    return {p.var(std::string(name))};
+  }
+  static E make_int(P& p, std::int64_t v, source_loc l) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_leaf_builders) {
+    return {p.e_int(v, l)};
+  }
+  static E make_string(P& p, std::string_view v, source_loc l) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_leaf_builders) {
+    return {p.e_str(std::string(v), l)};
+  }
+  static E make_symbol(P& p, std::string_view v, source_loc l) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_leaf_builders) {
+    return {p.e_sym(std::string(v), l)};
+  }
+  static E make_var_ref(P& p, Var v, source_loc l) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_leaf_builders) {
+    return {p.e_var(v.id, l)};
+  }
+  static E make_binary(P& p, host_binary_op op, E lhs, E rhs, source_loc l)
+      NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_node_builders) {
+    return {p.e_bin(op, lhs.id, rhs.id, l)};
+  }
+  static E make_list(P& p, std::span<const E> elems, source_loc l) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_node_builders) {
+    std::vector<int> ids;
+    for (E x : elems) ids.push_back(x.id);
+    return {p.e_list(std::move(ids), l)};
+  }
+  static E make_op_call(P& p, std::string_view op, std::span<const E> args, std::span<const host_keyword<E>> kwargs,
+                        source_loc l) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_node_builders) {
+    std::vector<int> ids;
+    for (E x : args) ids.push_back(x.id);
+    std::vector<std::pair<std::string, int>> kws;
+    for (const host_keyword<E>& k : kwargs) kws.emplace_back(std::string(k.name), k.value.id);
+    return {p.e_call(host_callee_kind::op, std::string(op), std::move(ids), std::move(kws), {}, l)};
+  }
+  static void insert_assign_before(P& p, S at, Var v, E value) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_stmt_builders) {
+    p.insert_assign(at.id, v.id, value.id);
+  }
+  static void append_call_arg(P& p, E call, E arg) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_stmt_builders) {
+    p.append_arg(call.id, arg.id);
+  }
+  static E take_return_value(P& p, S ret, std::size_t i) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_stmt_builders) {
+    return {p.take_returned(ret.id, i)};
+  }
+  static void set_return_value(P& p, S ret, std::size_t i, E value)
+      NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_stmt_builders) {
+    p.set_returned(ret.id, i, value.id);
+  }
+  static std::string_view var_name(const P& p, Var v) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_names) {
+    return p.vars[idx(v.id)].name;
+  }
+  static std::vector<Var> params(const P& p, F f) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_names) {
+    return handles<Var>(p.fns[idx(f.id)].params);
+  }
+  /// Arguments, keyword values, attributes (call); elements (list); operands (binary).
+  static std::vector<E> children(const P& p, E e) NEURONRW_HOST_ARCHETYPE_HAS(buildable, has_names) {
+    const auto& d = p.exprs[idx(e.id)];
+    std::vector<E> out = handles<E>(d.args);
+    for (auto& [k, v] : d.kwargs) out.push_back(E{v});
+    for (auto& [k, v] : d.attrs) out.push_back(E{v});
+    return out;
+  }
 };
 
+#undef NEURONRW_HOST_ARCHETYPE_OPT
 #undef NEURONRW_HOST_ARCHETYPE_HAS
 
 namespace neuronrw::archetype {
@@ -371,6 +607,12 @@ namespace neuronrw::archetype {
 // Each layer's instance models its concept and not the next one.
 static_assert(neuronrw::host_program<host_at<host_layer::program>> &&
               !rewritable_host_program<host_at<host_layer::program>>);
-static_assert(rewritable_host_program<host_program>);
+static_assert(rewritable_host_program<host_program> && !buildable_host_program<host_program>);
+static_assert(buildable_host_program<host_builder> && rewritable_host_program<host_builder>);
+static_assert(host_concepts_detail::has_binary<host_builder> && host_concepts_detail::has_function_type<host_builder>);
+static_assert(!host_concepts_detail::has_binary<host_program> && !host_concepts_detail::has_function_type<host_program>);
+static_assert(buildable_host_program<host_at<host_layer::buildable, host_req::has_window_factory |
+                                                                   host_req::has_attach_window | host_req::has_wrap_body>> &&
+              !rewritable_host_program<host_at<host_layer::buildable, host_req::has_wrap_body>>);
 
 }  // namespace neuronrw::archetype

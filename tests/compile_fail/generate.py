@@ -56,7 +56,10 @@ FAMILIES = {
         "req_enum": "host_req",
         "template": "a::host_at<a::host_layer::{layer}, {without}>",
         "bit": "a::host_req::{name}",
-        "layers": [("host_program", "program"), ("rewritable_host_program", "rewritable")],
+        # buildable_host_program sits on host_program, not on rewritable_host_program; the
+        # buildable layer of the archetype has both, so its snippets remove 15-17 as unchecked.
+        "layers": [("host_program", "program"), ("rewritable_host_program", "rewritable"),
+                   ("buildable_host_program", "buildable")],
     },
 }
 

@@ -11,7 +11,12 @@
 //                                decomposition; refusals, and the optional capability
 //                                argument_block changing one
 //   MaterializeCommDomainScopes  planned on host_program (the same plan as on the rewritable
-//                                archetype), applied on rewritable_host_program
+//                                archetype), applied on rewritable_host_program; on the buildable
+//                                archetype, loop bounds in arithmetic (B1) and functions known by
+//                                their FunctionType (F1), each shown missing without its capability
+//   SynthesizeAllReduceSignals   buildable_host_program alone (no 15-17, B1, F1): the statements
+//                                inserted, the returned allreduce bound, refusals, fresh names;
+//                                then MaterializeCommDomainScopes scoping the synthesized signal
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -25,6 +30,7 @@
 
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/protocol.hpp>
@@ -454,4 +460,468 @@ TEST_CASE("MaterializeCommDomainScopes: a negative device is refused with its co
   CHECK(out.windows.empty());
   CHECK(out.stmts.size() == fx.p.stmts.size());
   CHECK(out.vars[static_cast<std::size_t>(fx.v)].window == -1);
+}
+
+// ============================================================================== buildable archetype
+namespace {
+
+using host_builder = a::host_builder;  // every requirement, B1 and F1
+/// buildable_host_program and nothing else: no window requirements (15-17), no B1, no F1.
+using signal_only = a::host_at<a::host_layer::buildable, a::host_req::has_window_factory | a::host_req::has_attach_window |
+                                                             a::host_req::has_wrap_body | a::host_opt::binary |
+                                                             a::host_opt::function_type>;
+static_assert(nr::buildable_host_program<signal_only> && !nr::rewritable_host_program<signal_only>);
+static_assert(!nr::host_concepts_detail::has_binary<signal_only> && !nr::host_concepts_detail::has_function_type<signal_only>);
+using k = nr::host_callee_kind;
+
+/// The storage as text, every field a test can tell apart: `x = v`, `return a, b`, `for r in
+/// pl.range(a, b, c):` / `while c:` / `with comm_domain(name, [devices]):` with an indented body;
+/// calls `op(args, kw=v; attr=v)` (`self.f(...)` for a function), binary operations fully
+/// parenthesized, strings quoted, symbols bare, lists in brackets, a hole `<hole>`.
+std::string expr_text(const a::host_storage& p, int id) {
+  if (id < 0) return "<hole>";
+  const auto& d = p.expr(id);
+  auto list = [&](const std::vector<int>& ids) {
+    std::string out;
+    for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + expr_text(p, ids[i]);
+    return out;
+  };
+  switch (d.kind) {
+    case nr::host_expr_kind::var_ref: return p.variable(d.var).name;
+    case nr::host_expr_kind::int_const: return std::to_string(d.value);
+    case nr::host_expr_kind::binary:
+      if (d.op == nr::host_binary_op::neg) return "(-" + expr_text(p, d.args.at(0)) + ")";
+      return "(" + expr_text(p, d.args.at(0)) + " " + std::string(nr::to_string(d.op)) + " " + expr_text(p, d.args.at(1)) + ")";
+    case nr::host_expr_kind::call: {
+      std::string out = (d.callee == k::function ? "self." : "") + d.name + "(" + list(d.args);
+      for (std::size_t i = 0; i < d.kwargs.size(); ++i)
+        out += (i || !d.args.empty() ? ", " : "") + d.kwargs[i].first + "=" + expr_text(p, d.kwargs[i].second);
+      for (std::size_t i = 0; i < d.attrs.size(); ++i)
+        out += (i ? ", " : "; ") + d.attrs[i].first + "=" + expr_text(p, d.attrs[i].second);
+      return out + ")";
+    }
+    case nr::host_expr_kind::other:
+      switch (d.form) {
+        case a::host_storage::other_form::string: return "\"" + d.str.value_or("") + "\"";
+        case a::host_storage::other_form::symbol: return d.name;
+        case a::host_storage::other_form::list: return "[" + list(d.args) + "]";
+        case a::host_storage::other_form::none: return "<other>";
+      }
+  }
+  return "<?>";
+}
+
+std::string stmt_text(const a::host_storage& p, int id, const std::string& indent = "") {
+  const auto& st = p.stmt(id);
+  auto body = [&] {
+    std::string out;
+    for (int b : st.body) out += stmt_text(p, b, indent + "  ");
+    return out;
+  };
+  auto values = [&] {
+    std::string out;
+    for (std::size_t i = 0; i < st.exprs.size(); ++i) out += (i ? ", " : "") + expr_text(p, st.exprs[i]);
+    return out;
+  };
+  switch (st.kind) {
+    case nr::host_stmt_kind::assign: return indent + p.variable(st.target).name + " = " + values() + "\n";
+    case nr::host_stmt_kind::expr_stmt: return indent + values() + "\n";
+    case nr::host_stmt_kind::ret: return indent + "return " + values() + "\n";
+    case nr::host_stmt_kind::for_range:
+      return indent + "for " + p.variable(st.target).name + " in pl.range(" + values() + "):\n" + body();
+    case nr::host_stmt_kind::while_loop: return indent + "while " + values() + ":\n" + body();
+    case nr::host_stmt_kind::comm_domain_scope: {
+      std::string devices;
+      for (std::size_t i = 0; i < st.devices.size(); ++i) devices += (i ? ", " : "") + std::to_string(st.devices[i]);
+      return indent + "with comm_domain(" + st.scope_name + ", [" + devices + "]):\n" + body();
+    }
+    case nr::host_stmt_kind::other: return indent + "<other>\n" + body();
+  }
+  return indent + "<?>\n";
+}
+
+std::string function_text(const a::host_storage& p, int f) {
+  std::string out;
+  for (int st : p.fns[static_cast<std::size_t>(f)].body) out += stmt_text(p, st);
+  return out;
+}
+
+constexpr std::string_view in_loop_message =
+    "pld.tensor.allreduce without an explicit signal is not supported inside a for/while loop on the HOST rail: the "
+    "synthesized signal binding cannot be allocated per dynamic iteration. Pass an explicit signal buffer \u2014 it is "
+    "self-clearing and reusable across iterations \u2014 or hoist the call out of the loop.";
+
+/// chip(CHIP, Orchestrator); main(HOST, Orchestrator):
+///   buf = pld.tensor.alloc_window_buffer(64, name="buf")      3:1
+///   data = pld.tensor.window(buf)                              4:1
+///   for r in pl.range(0, 2, 1): self.chip(data; device=r)      6:5
+///   data = pld.tensor.allreduce(data, op=pld.ReduceOp.Sum)     7:1
+struct implicit_allreduce {
+  a::host_storage p;
+  int main = -1, data = -1, call = -1, stmt = -1;
+  implicit_allreduce() {
+    p.fn("chip", "CHIP", "Orchestrator");
+    main = p.fn("main", "HOST", "Orchestrator");
+    const int buf = p.var("buf");
+    data = p.var("data", true);
+    const int r = p.var("r");
+    auto& body = p.fns[static_cast<std::size_t>(main)].body;
+    body.push_back(p.s_assign(buf, p.e_call(k::op, "pld.tensor.alloc_window_buffer", {p.e_int(64)},
+                                            {{"name", p.e_str("buf")}}, {}, {3, 1})));
+    body.push_back(p.s_assign(data, p.e_call(k::op, "pld.tensor.window", {p.e_var(buf)}, {}, {}, {4, 1})));
+    const int dispatch = p.s_expr(p.e_call(k::function, "chip", {p.e_var(data)}, {}, {{"device", p.e_var(r)}}, {6, 5}));
+    body.push_back(p.s_for(r, p.e_int(0), p.e_int(2), p.e_int(1), {dispatch}));
+    call = p.e_call(k::op, "pld.tensor.allreduce", {p.e_var(data)}, {{"op", p.e_sym("pld.ReduceOp.Sum")}}, {}, {7, 1});
+    stmt = p.s_assign(data, call);
+    body.push_back(stmt);
+  }
+};
+
+}  // namespace
+
+// ============================================================================== SynthesizeAllReduceSignals
+TEST_CASE("SynthesizeAllReduceSignals on a buildable archetype: the signal bound right before an implicit allreduce") {
+  implicit_allreduce fx;
+  signal_only p(fx.p);
+  const auto plan = nr::plan_allreduce_signals(std::as_const(p));
+  static_assert(nr::pass_plan<std::remove_cvref_t<decltype(plan)>>);
+  CHECK(plan.ok());
+  CHECK(plan.has_changes());
+  CHECK(plan.refusals().empty());
+  REQUIRE(plan.changes().size() == 1);
+  const auto& r = plan.changes()[0];
+  using plan_t = std::remove_cvref_t<decltype(plan)>;
+  CHECK(r.fn == a::hfn{fx.main});
+  CHECK(r.function == "main");
+  CHECK(r.stmt == a::hstmt{fx.stmt});
+  CHECK(r.call == a::hexpr{fx.call});
+  CHECK(r.where == plan_t::form::assign);
+  CHECK(r.synthesize);
+  CHECK(r.core_num == 1);
+  CHECK(r.world_size_name == "__allreduce_signal_world_size_0");
+  CHECK(r.buffer_name == "__allreduce_signal_buf_0");
+  CHECK(r.signal_name == "__allreduce_signal_0");
+  CHECK(r.result_name.empty());
+  CHECK(r.loc == nr::source_loc{7, 1});
+  CHECK(nr::describe_plan(plan) ==
+        "allreduce at 7:1 in main: signal __allreduce_signal_0 over __allreduce_signal_buf_0 "
+        "([__allreduce_signal_world_size_0, 1] INT32)\n");
+  CHECK(nr::describe(p, plan) == nr::describe_plan(plan));
+  CHECK(p.stmts.size() == fx.p.stmts.size());  // planning read only
+  CHECK(p.exprs.size() == fx.p.exprs.size());
+
+  nr::apply_allreduce_signals(p, plan);
+  CHECK(function_text(p, fx.main) ==
+        "buf = pld.tensor.alloc_window_buffer(64, name=\"buf\")\n"
+        "data = pld.tensor.window(buf)\n"
+        "for r in pl.range(0, 2, 1):\n"
+        "  self.chip(data; device=r)\n"
+        "__allreduce_signal_world_size_0 = pld.system.world_size()\n"
+        "__allreduce_signal_buf_0 = pld.tensor.alloc_window_buffer(((__allreduce_signal_world_size_0 * 1) * 4), "
+        "name=\"__allreduce_signal_buf_0\")\n"
+        "__allreduce_signal_0 = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], "
+        "dtype=pl.INT32)\n"
+        "data = pld.tensor.allreduce(data, __allreduce_signal_0, op=pld.ReduceOp.Sum)\n");
+  // The structure behind the text: three new statements right before the allreduce's own, the
+  // call itself extended in place, each new name one new variable, every new node at the call.
+  const auto& body = p.fns[static_cast<std::size_t>(fx.main)].body;
+  REQUIRE(body.size() == 7);
+  CHECK(body[6] == fx.stmt);
+  CHECK(p.stmt(fx.stmt).exprs == std::vector<int>{fx.call});
+  const int ws = p.var_named("__allreduce_signal_world_size_0");
+  const int buf = p.var_named("__allreduce_signal_buf_0");
+  const int sig = p.var_named("__allreduce_signal_0");
+  REQUIRE((ws >= 0 && buf >= 0 && sig >= 0));
+  CHECK(p.vars.size() == fx.p.vars.size() + 3);
+  CHECK(p.stmt(body[3]).kind == nr::host_stmt_kind::assign);
+  CHECK(p.stmt(body[3]).target == ws);
+  CHECK(p.stmt(body[4]).target == buf);
+  CHECK(p.stmt(body[5]).target == sig);
+  const auto& ws_call = p.expr(p.stmt(body[3]).exprs.at(0));
+  CHECK(ws_call.kind == nr::host_expr_kind::call);
+  CHECK(ws_call.callee == k::op);
+  CHECK(ws_call.args.empty());
+  CHECK(ws_call.kwargs.empty());
+  const auto& alloc = p.expr(p.stmt(body[4]).exprs.at(0));
+  REQUIRE(alloc.args.size() == 1);
+  const auto& size = p.expr(alloc.args[0]);
+  CHECK(size.kind == nr::host_expr_kind::binary);
+  CHECK(size.op == nr::host_binary_op::mul);
+  CHECK(p.expr(size.args.at(0)).kind == nr::host_expr_kind::binary);
+  CHECK(p.expr(size.args.at(1)).kind == nr::host_expr_kind::int_const);
+  REQUIRE(alloc.kwargs.size() == 1);
+  CHECK(p.expr(alloc.kwargs[0].second).form == a::host_storage::other_form::string);
+  const auto& window = p.expr(p.stmt(body[5]).exprs.at(0));
+  REQUIRE(window.args.size() == 2);
+  CHECK(p.expr(window.args[1]).form == a::host_storage::other_form::list);
+  REQUIRE(window.kwargs.size() == 1);
+  CHECK(window.kwargs[0].first == "dtype");
+  CHECK(p.expr(window.kwargs[0].second).form == a::host_storage::other_form::symbol);
+  CHECK_FALSE(nr::host_access::string_value(p, a::hexpr{window.kwargs[0].second}).has_value());
+  const auto& allreduce = p.expr(fx.call);
+  REQUIRE(allreduce.args.size() == 2);
+  CHECK(p.expr(allreduce.args[1]).kind == nr::host_expr_kind::var_ref);
+  CHECK(p.expr(allreduce.args[1]).var == sig);
+  for (std::size_t e = fx.p.exprs.size(); e < p.exprs.size(); ++e) CHECK(p.exprs[e].loc == nr::source_loc{7, 1});
+  // The variables' types follow their values: only the window view is a distributed tensor.
+  CHECK(p.variable(sig).distributed);
+  CHECK_FALSE(p.variable(ws).distributed);
+  CHECK_FALSE(p.variable(buf).distributed);
+
+  // Run again: the allreduce has its signal now; nothing is synthesized and nothing changes.
+  const auto again = nr::plan_allreduce_signals(std::as_const(p));
+  CHECK(again.ok());
+  REQUIRE(again.rewrites.size() == 1);
+  CHECK_FALSE(again.rewrites[0].synthesize);
+  CHECK(nr::describe_plan(again) == "allreduce at 7:1 in main: explicit signal\n");
+  const std::string before = function_text(p, fx.main);
+  const std::size_t exprs_before = p.exprs.size();
+  nr::apply_allreduce_signals(p, again);
+  CHECK(function_text(p, fx.main) == before);
+  CHECK(p.exprs.size() == exprs_before);
+
+  // MaterializeCommDomainScopes, next in pypto's pipeline, puts the synthesized allocation in the
+  // data's comm domain: the signal inherits the devices of the allreduce's target.
+  host_builder out(static_cast<const a::host_storage&>(p));
+  const auto scopes = nr::plan_comm_domain_scopes(std::as_const(out));
+  CHECK(scopes.refusals().empty());
+  CHECK(nr::describe_plan(scopes) ==
+        "function main: materialize\n"
+        "  alloc buf at 3:1: 1 view(s), devices {0, 1}, scope comm_d0\n"
+        "  alloc __allreduce_signal_buf_0 at 7:1: 1 view(s), devices {0, 1}, scope comm_d0\n"
+        "  dispatch chip at 6:5: devices {0, 1}, allocs [buf]\n"
+        "  collective pld.tensor.allreduce at 7:1: target buf, inherits __allreduce_signal_buf_0\n"
+        "  scope comm_d0: devices [0, 1], slots [buf, __allreduce_signal_buf_0]\n");
+  nr::apply_comm_domain_scopes(out, scopes);
+  REQUIRE(out.windows.size() == 2);
+  CHECK(out.windows[1].base == buf);
+  CHECK(out.variable(sig).window == 1);
+}
+
+TEST_CASE("SynthesizeAllReduceSignals: a returned allreduce is bound to a fresh result, explicit signal or not") {
+  // main(x, s) (HOST, Orchestrator): return pld.tensor.allreduce(x, s)          5:3
+  // helper(y)  (HOST, type Orchestration): return pld.tensor.allreduce(y), 1    9:3
+  // Orchestrators are visited by name: helper's names come first.
+  a::host_storage st;
+  const int main = st.fn("main", "HOST", "Orchestrator");
+  const int x = st.param(main, "x", true);
+  const int s = st.param(main, "s", true);
+  const int explicit_call = st.e_call(k::op, "pld.tensor.allreduce", {st.e_var(x), st.e_var(s)}, {}, {}, {5, 3});
+  const int main_ret = st.s_ret({explicit_call});
+  st.fns[static_cast<std::size_t>(main)].body = {main_ret};
+  const int helper = st.fn("helper", "HOST", "", "Orchestration");
+  const int y = st.param(helper, "y", true);
+  const int implicit_call = st.e_call(k::op, "pld.tensor.allreduce", {st.e_var(y)}, {}, {}, {9, 3});
+  const int helper_ret = st.s_ret({implicit_call, st.e_int(1)});
+  st.fns[static_cast<std::size_t>(helper)].body = {helper_ret};
+
+  // F1 is what makes `helper` a host orchestrator: without it only main is rewritten.
+  CHECK(nr::describe_plan(nr::plan_allreduce_signals(signal_only(st))) ==
+        "allreduce at 5:3 in main: explicit signal, result bound to __allreduce_result_0\n");
+
+  host_builder p(st);
+  const auto plan = nr::synthesize_allreduce_signals(p);
+  CHECK(nr::describe_plan(plan) ==
+        "allreduce at 9:3 in helper: signal __allreduce_signal_0 over __allreduce_signal_buf_0 "
+        "([__allreduce_signal_world_size_0, 1] INT32), result bound to __allreduce_result_1\n"
+        "allreduce at 5:3 in main: explicit signal, result bound to __allreduce_result_2\n");
+  REQUIRE(plan.rewrites.size() == 2);
+  using plan_t = std::remove_cvref_t<decltype(plan)>;
+  CHECK(plan.rewrites[0].where == plan_t::form::ret);
+  CHECK(plan.rewrites[0].ret_index == 0);
+  CHECK(plan.rewrites[1].where == plan_t::form::ret);
+  CHECK_FALSE(plan.rewrites[1].synthesize);
+  CHECK(function_text(p, main) ==
+        "__allreduce_result_2 = pld.tensor.allreduce(x, s)\n"
+        "return __allreduce_result_2\n");
+  CHECK(function_text(p, helper) ==
+        "__allreduce_signal_world_size_0 = pld.system.world_size()\n"
+        "__allreduce_signal_buf_0 = pld.tensor.alloc_window_buffer(((__allreduce_signal_world_size_0 * 1) * 4), "
+        "name=\"__allreduce_signal_buf_0\")\n"
+        "__allreduce_signal_0 = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], "
+        "dtype=pl.INT32)\n"
+        "__allreduce_result_1 = pld.tensor.allreduce(y, __allreduce_signal_0)\n"
+        "return __allreduce_result_1, 1\n");
+  // The call is moved, not copied: the new assignment holds it, the return a reference at its place.
+  const auto& main_body = p.fns[static_cast<std::size_t>(main)].body;
+  REQUIRE(main_body.size() == 2);
+  CHECK(main_body[1] == main_ret);
+  CHECK(p.stmt(main_body[0]).exprs == std::vector<int>{explicit_call});
+  const auto& returned = p.expr(p.stmt(main_ret).exprs.at(0));
+  CHECK(returned.kind == nr::host_expr_kind::var_ref);
+  CHECK(returned.var == p.var_named("__allreduce_result_2"));
+  CHECK(returned.loc == nr::source_loc{5, 3});
+  CHECK(p.stmt(helper_ret).exprs.size() == 2);
+}
+
+TEST_CASE("SynthesizeAllReduceSignals: an implicit allreduce in a loop is refused, and nothing is applied") {
+  // main (HOST, Orchestrator):
+  //   for r in pl.range(0, 4, 1): data = pld.tensor.allreduce(data)       8:5   refused
+  //   while c: pld.tensor.allreduce(data, sig)                              11:5  explicit: fine
+  a::host_storage st;
+  const int main = st.fn("main", "HOST", "Orchestrator");
+  const int data = st.param(main, "data", true);
+  const int sig = st.param(main, "sig", true);
+  const int c = st.param(main, "c");
+  const int r = st.var("r");
+  const int in_loop = st.e_call(k::op, "pld.tensor.allreduce", {st.e_var(data)}, {}, {}, {8, 5});
+  const int explicit_in_loop = st.e_call(k::op, "pld.tensor.allreduce", {st.e_var(data), st.e_var(sig)}, {}, {}, {11, 5});
+  st.fns[static_cast<std::size_t>(main)].body = {
+      st.s_for(r, st.e_int(0), st.e_int(4), st.e_int(1), {st.s_assign(data, in_loop)}),
+      st.s_while(st.e_var(c), {st.s_expr(explicit_in_loop)})};
+  signal_only p(st);
+  const auto plan = nr::plan_allreduce_signals(std::as_const(p));
+  CHECK_FALSE(plan.ok());
+  CHECK_FALSE(plan.has_changes());
+  CHECK(plan.changes().empty());
+  REQUIRE(plan.refusals().size() == 1);
+  const auto& refusal = plan.refusals()[0];
+  CHECK(refusal.code == nr::allreduce_signal_refusal_code::implicit_in_loop);
+  CHECK(nr::to_string(refusal.code) == "implicit_in_loop");
+  CHECK(refusal.op == a::hexpr{in_loop});
+  CHECK(refusal.message == in_loop_message);
+  CHECK(refusal.loc == nr::source_loc{8, 5});
+  REQUIRE(plan.errors.size() == 1);
+  CHECK(plan.errors[0].str() == "archetype.py:8:5: error: " + std::string(in_loop_message));
+  // The dry run lists the explicit allreduce (nothing to synthesize for it), then the refusal.
+  REQUIRE(plan.rewrites.size() == 1);
+  CHECK(plan.rewrites[0].call == a::hexpr{explicit_in_loop});
+  CHECK_FALSE(plan.rewrites[0].synthesize);
+  CHECK(nr::describe_plan(plan) == "allreduce at 11:5 in main: explicit signal\n" + plan.errors[0].str() + "\n");
+  const std::string before = function_text(p, main);
+  nr::apply_allreduce_signals(p, plan);  // refusals: apply does nothing
+  CHECK(function_text(p, main) == before);
+  CHECK(p.exprs.size() == st.exprs.size());
+  CHECK(p.vars.size() == st.vars.size());
+}
+
+TEST_CASE("SynthesizeAllReduceSignals: fresh names skip every name the program already has") {
+  // chip (CHIP, Orchestrator): __allreduce_signal_buf_0 = 1         (names are program-wide)
+  // main(__allreduce_result_4) (HOST, Orchestrator):
+  //   b = pld.tensor.alloc_window_buffer(8, name="__allreduce_signal_world_size_2")
+  //   pld.tensor.allreduce(u)                                        3:1  -> suffix 1 (0 is taken)
+  //   u = pld.tensor.allreduce(u, core_num=2)                        4:1  -> suffix 3 (2 is taken)
+  //   return pld.tensor.allreduce(u, s)                              5:1  -> result 5 (4 is taken)
+  a::host_storage st;
+  const int chip = st.fn("chip", "CHIP", "Orchestrator");
+  st.fns[static_cast<std::size_t>(chip)].body = {st.s_assign(st.var("__allreduce_signal_buf_0"), st.e_int(1))};
+  const int main = st.fn("main", "HOST", "Orchestrator");
+  st.param(main, "__allreduce_result_4");
+  const int u = st.param(main, "u", true);
+  const int s = st.param(main, "s", true);
+  const int b = st.var("b");
+  auto& body = st.fns[static_cast<std::size_t>(main)].body;
+  body.push_back(st.s_assign(b, st.e_call(k::op, "pld.tensor.alloc_window_buffer", {st.e_int(8)},
+                                          {{"name", st.e_str("__allreduce_signal_world_size_2")}})));
+  body.push_back(st.s_expr(st.e_call(k::op, "pld.tensor.allreduce", {st.e_var(u)}, {}, {}, {3, 1})));
+  body.push_back(st.s_assign(u, st.e_call(k::op, "pld.tensor.allreduce", {st.e_var(u)}, {{"core_num", st.e_int(2)}}, {}, {4, 1})));
+  body.push_back(st.s_ret({st.e_call(k::op, "pld.tensor.allreduce", {st.e_var(u), st.e_var(s)}, {}, {}, {5, 1})}));
+
+  signal_only p(st);
+  const auto plan = nr::plan_allreduce_signals(std::as_const(p));
+  CHECK(nr::describe_plan(plan) ==
+        "allreduce at 3:1 in main: signal __allreduce_signal_1 over __allreduce_signal_buf_1 "
+        "([__allreduce_signal_world_size_1, 1] INT32)\n"
+        "allreduce at 4:1 in main: signal __allreduce_signal_3 over __allreduce_signal_buf_3 "
+        "([__allreduce_signal_world_size_3, 2] INT32)\n"
+        "allreduce at 5:1 in main: explicit signal, result bound to __allreduce_result_5\n");
+  nr::apply_allreduce_signals(p, plan);
+  CHECK(function_text(p, main) ==
+        "b = pld.tensor.alloc_window_buffer(8, name=\"__allreduce_signal_world_size_2\")\n"
+        "__allreduce_signal_world_size_1 = pld.system.world_size()\n"
+        "__allreduce_signal_buf_1 = pld.tensor.alloc_window_buffer(((__allreduce_signal_world_size_1 * 1) * 4), "
+        "name=\"__allreduce_signal_buf_1\")\n"
+        "__allreduce_signal_1 = pld.tensor.window(__allreduce_signal_buf_1, [__allreduce_signal_world_size_1, 1], "
+        "dtype=pl.INT32)\n"
+        "pld.tensor.allreduce(u, __allreduce_signal_1)\n"
+        "__allreduce_signal_world_size_3 = pld.system.world_size()\n"
+        "__allreduce_signal_buf_3 = pld.tensor.alloc_window_buffer(((__allreduce_signal_world_size_3 * 2) * 4), "
+        "name=\"__allreduce_signal_buf_3\")\n"
+        "__allreduce_signal_3 = pld.tensor.window(__allreduce_signal_buf_3, [__allreduce_signal_world_size_3, 2], "
+        "dtype=pl.INT32)\n"
+        "u = pld.tensor.allreduce(u, __allreduce_signal_3, core_num=2)\n"
+        "__allreduce_result_5 = pld.tensor.allreduce(u, s)\n"
+        "return __allreduce_result_5\n");
+}
+
+// ============================================================================== MaterializeCommDomainScopes, B1 and F1
+namespace {
+
+/// chip_fn (CHIP, no role, type Orchestration) and graph (CHIP, Orchestrator, type Graph);
+/// aux (HOST, no role, type Orchestration), no allocation; main (HOST, Orchestrator):
+///   buf = pld.tensor.alloc_window_buffer(2 * 32, name="buf")   3:1
+///   v = pld.tensor.window(buf)
+///   for r in pl.range(0, 2 * 2, 1):
+///     self.chip_fn(v; device=r)                                  5:5
+///     self.graph(v; device=7)                                    6:5   not a dispatch target
+struct typed_program {
+  a::host_storage p;
+  int main = -1, aux = -1;
+  typed_program() {
+    using op = nr::host_binary_op;
+    p.fn("chip_fn", "CHIP", "", "Orchestration");
+    p.fn("graph", "CHIP", "Orchestrator", "Graph");
+    aux = p.fn("aux", "HOST", "", "Orchestration");
+    main = p.fn("main", "HOST", "Orchestrator");
+    const int buf = p.var("buf");
+    const int v = p.var("v", true);
+    const int r = p.var("r");
+    auto& body = p.fns[static_cast<std::size_t>(main)].body;
+    body.push_back(p.s_assign(buf, p.e_call(k::op, "pld.tensor.alloc_window_buffer",
+                                            {p.e_bin(op::mul, p.e_int(2), p.e_int(32))}, {{"name", p.e_str("buf")}}, {},
+                                            {3, 1})));
+    body.push_back(p.s_assign(v, p.e_call(k::op, "pld.tensor.window", {p.e_var(buf)})));
+    const int d1 = p.s_expr(p.e_call(k::function, "chip_fn", {p.e_var(v)}, {}, {{"device", p.e_var(r)}}, {5, 5}));
+    const int d2 = p.s_expr(p.e_call(k::function, "graph", {p.e_var(v)}, {}, {{"device", p.e_int(7)}}, {6, 5}));
+    body.push_back(p.s_for(r, p.e_int(0), p.e_bin(op::mul, p.e_int(2), p.e_int(2), {4, 20}), p.e_int(1), {d1, d2}));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("MaterializeCommDomainScopes on a buildable archetype: a loop bound in arithmetic (B1), functions by type (F1)") {
+  typed_program fx;
+  host_builder p(fx.p);
+  const auto plan = nr::plan_comm_domain_scopes(std::as_const(p));
+  CHECK(plan.refusals().empty());
+  CHECK(nr::describe_plan(plan) ==
+        "function aux: no allocations\n"
+        "function main: materialize\n"
+        "  alloc buf at 3:1: 1 view(s), devices {0, 1, 2, 3}, scope comm_d0\n"
+        "  dispatch chip_fn at 5:5: devices {0, 1, 2, 3}, allocs [buf]\n"
+        "  scope comm_d0: devices [0, 1, 2, 3], slots [buf]\n");
+  REQUIRE(plan.functions.size() == 2);
+  CHECK(plan.functions[1].allocs.at(0).coverage == nr::device_coverage::of({0, 1, 2, 3}));
+  nr::apply_comm_domain_scopes(p, plan);
+  CHECK(function_text(p, fx.main) ==
+        "with comm_domain(comm_d0, [0, 1, 2, 3]):\n"
+        "  buf = pld.tensor.alloc_window_buffer((2 * 32), name=\"buf\")\n"
+        "  v = pld.tensor.window(buf)\n"
+        "  for r in pl.range(0, (2 * 2), 1):\n"
+        "    self.chip_fn(v; device=r)\n"
+        "    self.graph(v; device=7)\n");
+  REQUIRE(p.windows.size() == 1);
+  CHECK(p.windows[0].size == p.expr(p.stmt(fx.p.fns[static_cast<std::size_t>(fx.main)].body[0]).exprs[0]).args[0]);
+
+  // Without F1 the types are unknown: chip_fn (no role) is no chip orchestrator, graph (role
+  // Orchestrator) is one, and aux is no host orchestrator.
+  using no_types = a::host_at<a::host_layer::buildable, a::host_opt::function_type>;
+  CHECK(nr::describe_plan(nr::plan_comm_domain_scopes(no_types(fx.p))) ==
+        "function main: materialize\n"
+        "  alloc buf at 3:1: 1 view(s), devices {7}, scope comm_d0\n"
+        "  dispatch graph at 6:5: devices {7}, allocs [buf]\n"
+        "  scope comm_d0: devices [7], slots [buf]\n");
+  // Without B1 arithmetic is an expression the program does not model: the bound is no constant.
+  using no_arithmetic = a::host_at<a::host_layer::buildable, a::host_opt::binary>;
+  const auto refused = nr::plan_comm_domain_scopes(no_arithmetic(fx.p));
+  REQUIRE(refused.refusals().size() == 1);
+  CHECK(refused.refusals()[0].code == nr::comm_domain_refusal_code::unsupported_device);
+  REQUIRE(refused.errors.size() == 1);
+  CHECK(refused.errors[0].str() ==
+        "archetype.py:5:5: error: MaterializeCommDomainScopes: device=r loop bound must be ConstInt or "
+        "pld.system.world_size()");
+  // The rewritable archetype has neither capability and reads the program as no_types does, the
+  // arithmetic as `other`.
+  CHECK(nr::describe_plan(nr::plan_comm_domain_scopes(a::host_program(fx.p))) ==
+        nr::describe_plan(nr::plan_comm_domain_scopes(no_types(fx.p))));
 }

@@ -51,6 +51,36 @@
 //                          17. static void wrap_body(P&, function_handle, const
 //                              scope_request<window_handle>&) — replace the function's body by one
 //                              comm-domain scope statement holding it
+//   optional, read by the passes when present (a program without them keeps working)
+//                          B1. static host_binary<expr_handle> binary(const P&, expr_handle) —
+//                              the operator and operands of an expression of kind `binary`
+//                              (integer arithmetic, evaluated where a pass needs a value)
+//                          F1. static std::string_view function_type(const P&, function_handle)
+//                              — pypto's FunctionType ("Orchestration", "Graph", "InCore", ...;
+//                              empty when none); a `Graph` function is never a dispatch target
+//   buildable_host_program (SynthesizeAllReduceSignals: it inserts statements)
+//                          18. static var_handle new_var(P&, std::string_view name, source_loc)
+//                          19. static expr_handle make_int / make_string / make_symbol /
+//                              make_var_ref(P&, value, source_loc), make_binary(P&,
+//                              host_binary_op, expr_handle, expr_handle, source_loc),
+//                              make_list(P&, std::span<const expr_handle>, source_loc),
+//                              make_op_call(P&, std::string_view op, std::span<const
+//                              expr_handle> args, std::span<const host_keyword<expr_handle>>
+//                              kwargs, source_loc) — each new expression is detached until a
+//                              builder below (or one above, as an operand) takes it
+//                          20. static void insert_assign_before(P&, stmt_handle at, var_handle,
+//                              expr_handle value) — `var = value` right before statement `at`
+//                              in the block holding it; the variable's type follows the value
+//                          21. static void append_call_arg(P&, expr_handle call, expr_handle)
+//                          22. static expr_handle take_return_value(P&, stmt_handle ret,
+//                              std::size_t i) — detaches return value i, leaving a hole that
+//                              static void set_return_value(P&, stmt_handle, std::size_t,
+//                              expr_handle) fills
+//                          23. static std::string_view var_name(const P&, var_handle)
+//                          24. static R params(const P&, function_handle) — var_handles
+//                          25. static R children(const P&, expr_handle) — every direct
+//                              subexpression (arguments, keyword values, attributes, list and
+//                              tuple elements, operands), in source order
 //   optional (O5 of concepts/ir.hpp, for host programs)
 //                              static T begin_transaction(P&); static void commit(P&, T);
 //                              static void rollback(P&, T) — rollback undoes every change
@@ -102,6 +132,38 @@ enum class host_expr_kind : std::uint8_t {
   int_const,  ///< an integer literal
   call,       ///< a call of an op or of a function
   other,      ///< strings, symbols (pl.FP32), lists, ...
+  binary,     ///< integer arithmetic `a * b` (optional capability B1: host_traits<P>::binary)
+};
+
+/// Optional capability B1: integer arithmetic, Python's operators on integers (`//` and `%` round
+/// toward negative infinity, `neg` is unary minus with `rhs` unused).
+enum class host_binary_op : std::uint8_t { add, sub, mul, floordiv, mod, neg };
+
+constexpr std::string_view to_string(host_binary_op o) noexcept {
+  switch (o) {
+    case host_binary_op::add: return "+";
+    case host_binary_op::sub: return "-";
+    case host_binary_op::mul: return "*";
+    case host_binary_op::floordiv: return "//";
+    case host_binary_op::mod: return "%";
+    case host_binary_op::neg: return "-";
+  }
+  return "?";
+}
+
+/// What B1's `binary(p, e)` returns for an expression of kind binary.
+template <class Expr>
+struct host_binary {
+  host_binary_op op = host_binary_op::add;
+  Expr lhs{};
+  Expr rhs{};  ///< unused for neg
+};
+
+/// A keyword argument handed to the builders of `buildable_host_program`.
+template <class Expr>
+struct host_keyword {
+  std::string_view name;
+  Expr value;
 };
 
 /// Requirement 12: what a call calls. Functions are resolved by name (docs/host-programs.md
@@ -232,6 +294,41 @@ template <class P> concept has_wrap_body = requires(
     P& p, typename T<P>::function_handle f, const scope_request<typename T<P>::window_handle>& s) {
   T<P>::wrap_body(p, f, s);
 };
+template <class P> concept has_binary = requires(const P& p, typename T<P>::expr_handle e) {
+  { T<P>::binary(p, e) } -> std::same_as<host_binary<typename T<P>::expr_handle>>;
+};
+template <class P> concept has_function_type = requires(const P& p, typename T<P>::function_handle f) {
+  { T<P>::function_type(p, f) } -> std::convertible_to<std::string_view>;
+};
+template <class P> concept has_new_var = requires(P& p, std::string_view n, source_loc l) {
+  { T<P>::new_var(p, n, l) } -> std::same_as<typename T<P>::var_handle>;
+};
+template <class P> concept has_leaf_builders = requires(P& p, source_loc l, typename T<P>::var_handle v) {
+  { T<P>::make_int(p, std::int64_t{}, l) } -> std::same_as<typename T<P>::expr_handle>;
+  { T<P>::make_string(p, std::string_view{}, l) } -> std::same_as<typename T<P>::expr_handle>;
+  { T<P>::make_symbol(p, std::string_view{}, l) } -> std::same_as<typename T<P>::expr_handle>;
+  { T<P>::make_var_ref(p, v, l) } -> std::same_as<typename T<P>::expr_handle>;
+};
+template <class P> concept has_node_builders = requires(
+    P& p, source_loc l, typename T<P>::expr_handle e, std::span<const typename T<P>::expr_handle> es,
+    std::span<const host_keyword<typename T<P>::expr_handle>> ks) {
+  { T<P>::make_binary(p, host_binary_op::mul, e, e, l) } -> std::same_as<typename T<P>::expr_handle>;
+  { T<P>::make_list(p, es, l) } -> std::same_as<typename T<P>::expr_handle>;
+  { T<P>::make_op_call(p, std::string_view{}, es, ks, l) } -> std::same_as<typename T<P>::expr_handle>;
+};
+template <class P> concept has_stmt_builders = requires(
+    P& p, typename T<P>::stmt_handle s, typename T<P>::var_handle v, typename T<P>::expr_handle e) {
+  T<P>::insert_assign_before(p, s, v, e);
+  T<P>::append_call_arg(p, e, e);
+  { T<P>::take_return_value(p, s, std::size_t{}) } -> std::same_as<typename T<P>::expr_handle>;
+  T<P>::set_return_value(p, s, std::size_t{}, e);
+};
+template <class P> concept has_names = requires(const P& p, typename T<P>::var_handle v,
+                                                typename T<P>::function_handle f, typename T<P>::expr_handle e) {
+  { T<P>::var_name(p, v) } -> std::convertible_to<std::string_view>;
+  { T<P>::params(p, f) } -> range_of<typename T<P>::var_handle>;
+  { T<P>::children(p, e) } -> range_of<typename T<P>::expr_handle>;
+};
 template <class P> concept has_begin_transaction = requires(P& p) { T<P>::begin_transaction(p); };
 template <class P> concept has_transaction =
     has_begin_transaction<P> &&  // first, so the token's type below is only asked when it exists
@@ -261,6 +358,13 @@ template <class P>
 concept rewritable_host_program = host_program<P> && host_concepts_detail::has_window_factory<P> &&
                                   host_concepts_detail::has_attach_window<P> &&
                                   host_concepts_detail::has_wrap_body<P>;
+
+/// A host program SynthesizeAllReduceSignals can rewrite: requirements 18-25 on top of 1-14.
+template <class P>
+concept buildable_host_program = host_program<P> && host_concepts_detail::has_new_var<P> &&
+                                 host_concepts_detail::has_leaf_builders<P> &&
+                                 host_concepts_detail::has_node_builders<P> &&
+                                 host_concepts_detail::has_stmt_builders<P> && host_concepts_detail::has_names<P>;
 
 /// Optional capability (O5 for host programs): the program can undo requirements 15-17.
 template <class P>
@@ -347,6 +451,32 @@ constexpr bool require_rewritable_host_program() {
   else return true;
 }
 
+template <class P>
+constexpr bool require_buildable_host_program() {
+  if constexpr (!host_program<P>) {
+    return require_host_program<P>();
+  }
+  NEURONRW_HOST_CHECK(host_concepts_detail::has_new_var<P>,
+      "neuronrw buildable_host_program requirement 18: host_traits<P> lacks `static var_handle "
+      "new_var(P&, std::string_view name, neuronrw::source_loc)`.")
+  NEURONRW_HOST_CHECK(host_concepts_detail::has_leaf_builders<P>,
+      "neuronrw buildable_host_program requirement 19: host_traits<P> lacks `make_int`, `make_string`, "
+      "`make_symbol` and/or `make_var_ref` (P&, value, neuronrw::source_loc) returning expr_handle.")
+  NEURONRW_HOST_CHECK(host_concepts_detail::has_node_builders<P>,
+      "neuronrw buildable_host_program requirement 19: host_traits<P> lacks `make_binary(P&, "
+      "host_binary_op, expr_handle, expr_handle, source_loc)`, `make_list(P&, std::span<const "
+      "expr_handle>, source_loc)` and/or `make_op_call(P&, std::string_view, std::span<const "
+      "expr_handle>, std::span<const neuronrw::host_keyword<expr_handle>>, source_loc)`.")
+  NEURONRW_HOST_CHECK(host_concepts_detail::has_stmt_builders<P>,
+      "neuronrw buildable_host_program requirements 20-22: host_traits<P> lacks `insert_assign_before`, "
+      "`append_call_arg`, `take_return_value` and/or `set_return_value`.")
+  NEURONRW_HOST_CHECK(host_concepts_detail::has_names<P>,
+      "neuronrw buildable_host_program requirements 23-25: host_traits<P> lacks `static std::string_view "
+      "var_name(const P&, var_handle)`, `static auto params(const P&, function_handle)` and/or `static auto "
+      "children(const P&, expr_handle)` (every direct subexpression).")
+  else return true;
+}
+
 #undef NEURONRW_HOST_CHECK
 
 // ------------------------------------------------------------------------------ access
@@ -381,6 +511,17 @@ template <class P> std::optional<host_expr_t<P>> call_attr(const P& p, host_expr
 template <class P> source_loc location(const P& p, host_expr_t<P> e) { return traits<P>::location(p, e); }
 template <class P> std::string_view source_file(const P& p) { return traits<P>::source_file(p); }
 template <class P> bool can_carry_window(const P& p, host_var_t<P> v) { return traits<P>::can_carry_window(p, v); }
+/// B1 when the program has it; an `other` expression never reaches here (expr_kind is binary only
+/// for programs that have it).
+template <class P> host_binary<host_expr_t<P>> binary(const P& p, host_expr_t<P> e) {
+  if constexpr (host_concepts_detail::has_binary<std::remove_cvref_t<P>>) return traits<P>::binary(p, e);
+  else return {};
+}
+/// F1 when the program has it; empty otherwise.
+template <class P> std::string_view function_type(const P& p, host_function_t<P> f) {
+  if constexpr (host_concepts_detail::has_function_type<std::remove_cvref_t<P>>) return traits<P>::function_type(p, f);
+  else return {};
+}
 }  // namespace host_access
 
 }  // namespace neuronrw

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include <neuronrw/algorithms/host_arith.hpp>
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/descriptors/device_coverage.hpp>
 #include <neuronrw/descriptors/lattice.hpp>
@@ -65,11 +66,20 @@ inline constexpr collective_spec default_collectives[] = {
     {"pld.tensor.barrier", 1, -1, 0, -1, -1, false, "signal"},
 };
 
+/// pypto's communication queries: they read the world, they do not touch a window.
+inline constexpr std::string_view default_neutral_ops[] = {"pld.system.rank", "pld.system.nranks",
+                                                           "pld.system.get_comm_ctx"};
+
 /// Options, filled with designated initializers; the defaults are pypto's names.
 struct comm_domain_options {
   std::string_view host_level = "HOST";
   std::string_view chip_level = "CHIP";
   std::string_view orchestrator_role = "Orchestrator";
+  /// pypto's FunctionType names (optional capability F1): an `Orchestration` function at the host
+  /// level is a host orchestrator whatever its role; a `Graph` function is never a dispatch target
+  /// (it carries CHIP / Orchestrator like a chip entry, but is a task a chip entry launches).
+  std::string_view orchestration_type = "Orchestration";
+  std::string_view graph_type = "Graph";
   std::string_view alloc_op = "pld.tensor.alloc_window_buffer";
   std::string_view window_op = "pld.tensor.window";
   std::string_view world_size_op = "pld.system.world_size";
@@ -77,6 +87,14 @@ struct comm_domain_options {
   std::string_view name_kwarg = "name";
   std::string_view scope_prefix = "comm_d";
   std::span<const collective_spec> collectives = default_collectives;
+  /// Calls under this prefix are communication APIs: a host orchestrator calling one the pass does
+  /// not model (not the alloc / window / world-size ops, a collective, or a neutral op) is refused
+  /// (unmodeled_comm_api) — the domains inferred without it could be wrong — unless
+  /// allow_unmodeled_comm_apis. Empty: no check.
+  std::string_view comm_prefix = "pld.";
+  /// Ops under comm_prefix that have no bearing on comm domains (queries).
+  std::span<const std::string_view> neutral_ops = default_neutral_ops;
+  bool allow_unmodeled_comm_apis = false;
   /// A finite comm domain lists its devices; refuse ones larger than this instead of allocating
   /// gigabytes for `pl.range(4294967295)`.
   std::uint64_t max_listed_devices = std::uint64_t{1} << 20;
@@ -110,6 +128,8 @@ enum class comm_domain_refusal_code : std::uint8_t {
                           ///< past max_total_listed_devices with the program's domains before it
   too_many_scopes,        ///< a function needs more than comm_domain_options::max_scopes_per_function
   duplicate_name,         ///< two allocations of one scope share a name
+  bad_arithmetic,         ///< an integer the pass needs overflows or divides by zero, or a size is negative
+  unmodeled_comm_api,     ///< a communication API the pass does not model (comm_domain_options::comm_prefix)
 };
 
 constexpr std::string_view to_string(comm_domain_refusal_code c) noexcept {
@@ -126,6 +146,8 @@ constexpr std::string_view to_string(comm_domain_refusal_code c) noexcept {
     case comm_domain_refusal_code::too_many_devices: return "too_many_devices";
     case comm_domain_refusal_code::too_many_scopes: return "too_many_scopes";
     case comm_domain_refusal_code::duplicate_name: return "duplicate_name";
+    case comm_domain_refusal_code::bad_arithmetic: return "bad_arithmetic";
+    case comm_domain_refusal_code::unmodeled_comm_api: return "unmodeled_comm_api";
   }
   return "unknown";
 }
@@ -203,6 +225,12 @@ struct comm_domain_plan {
   std::vector<function_plan> functions;  ///< every host orchestrator, in program order
   std::vector<refusal_record> refused;   ///< in program order; non-empty: apply must not run
   diagnostics errors;                    ///< the same, located and worded as pypto reports them
+  /// Where this pass answers differently from pypto on purpose (docs/host-programs.md
+  /// §"Where this pass differs from pypto"): located notes for a dry run; they change nothing.
+  diagnostics remarks;
+  /// Calls of communication APIs the pass does not model, let through because
+  /// comm_domain_options::allow_unmodeled_comm_apis was set (else they are refusals).
+  std::vector<std::pair<std::string, source_loc>> unmodeled;
 
   bool ok() const noexcept { return refused.empty(); }
   /// Whether applying changes the program.
@@ -245,8 +273,22 @@ class analysis {
  public:
   analysis(const P& p, const comm_domain_options& o) : p_(p), o_(o), file_(host_access::source_file(p)) {
     for (fn_t f : host_access::functions(p_))
-      if (host_access::level(p_, f) == o_.chip_level && host_access::role(p_, f) == o_.orchestrator_role)
-        chip_orchs_.insert(std::string(host_access::function_name(p_, f)));
+      if (is_chip_orchestrator(f)) chip_orchs_.insert(std::string(host_access::function_name(p_, f)));
+  }
+
+  /// pypto's IsHostOrch: level HOST, and role Orchestrator or type Orchestration.
+  bool is_host_orchestrator(fn_t f) const {
+    if (host_access::level(p_, f) != o_.host_level) return false;
+    return host_access::role(p_, f) == o_.orchestrator_role ||
+           (!o_.orchestration_type.empty() && host_access::function_type(p_, f) == o_.orchestration_type);
+  }
+  /// pypto's IsChipOrch: level CHIP, role Orchestrator or type Orchestration, and not a Graph.
+  bool is_chip_orchestrator(fn_t f) const {
+    if (host_access::level(p_, f) != o_.chip_level) return false;
+    const std::string_view type = host_access::function_type(p_, f);
+    if (!o_.graph_type.empty() && type == o_.graph_type) return false;
+    return host_access::role(p_, f) == o_.orchestrator_role ||
+           (!o_.orchestration_type.empty() && type == o_.orchestration_type);
   }
 
   plan_t run() {
@@ -274,7 +316,7 @@ class analysis {
 
  private:
   void analyze_function(fn_t f) {
-    if (host_access::level(p_, f) != o_.host_level || host_access::role(p_, f) != o_.orchestrator_role) return;
+    if (!is_host_orchestrator(f)) return;
     typename plan_t::function_plan fp;
     fp.fn = f;
     fp.name = std::string(host_access::function_name(p_, f));
@@ -299,16 +341,22 @@ class analysis {
   int repeat_depth_ = 0;       // enclosing for + while loops
   std::size_t errors_at_start_ = 0;
 
-  void error(comm_domain_refusal_code code, expr_t concerned, source_loc loc, std::string msg) {
-    plan_.errors.push_back({file_, loc, "MaterializeCommDomainScopes: " + msg});
+  /// `msg` is pypto's text without its prefix; `prefixed` false for the few checks pypto words
+  /// without one (its CHECK_SPANs that are not INTERNAL_CHECK_SPANs).
+  void error(comm_domain_refusal_code code, expr_t concerned, source_loc loc, std::string msg, bool prefixed = true) {
+    plan_.errors.push_back({file_, loc, (prefixed ? "MaterializeCommDomainScopes: " : "") + msg});
     typename plan_t::refusal_record r;
     r.code = code;
     r.op = concerned;
-    r.message = std::move(msg);
+    r.message = plan_.errors.back().message;
     r.loc = loc;
     plan_.refused.push_back(std::move(r));
   }
+  void remark(source_loc loc, std::string msg) {
+    plan_.remarks.push_back({file_, loc, "MaterializeCommDomainScopes: " + std::move(msg)});
+  }
   bool failed() const { return plan_.errors.size() != errors_at_start_; }
+  static std::string describe_devices(const device_coverage& c) { return c.is_all() ? std::string("all") : to_string(c); }
 
   // ---- small accessors -------------------------------------------------------------------
   host_expr_kind kind(expr_t e) const { return host_access::expr_kind(p_, e); }
@@ -353,6 +401,13 @@ class analysis {
         return;
       }
 
+    // 0. Communication APIs the pass does not model: the domains inferred without them could be
+    //    wrong, so they are refused unless the caller says otherwise (comm_domain_options).
+    if (!o_.comm_prefix.empty()) {
+      for (stmt_t s : host_access::body(p_, fp.fn)) check_comm_apis(s);
+      if (failed()) return fail();
+    }
+
     // 1-2. Allocations and views (and every variable definition, for the def-chains below).
     for (stmt_t s : host_access::body(p_, fp.fn)) collect(s);
     if (failed()) return fail();
@@ -371,6 +426,19 @@ class analysis {
     //    as pypto does, so a chain of collectives gets the same answer in any order.
     for (auto& d : fp.dispatches)
       for (std::size_t a : d.allocs) fp.allocs[a].coverage.join_with(d.devices);
+    // pypto's own rule (one pass in source order), kept to point at where the answers differ.
+    std::vector<device_coverage> once;
+    for (const auto& a : fp.allocs) once.push_back(a.coverage);
+    std::vector<bool> once_refused(fp.collectives.size(), false);
+    for (std::size_t ci = 0; ci < fp.collectives.size(); ++ci) {
+      const auto& c = fp.collectives[ci];
+      if (c.target == npos) continue;
+      if (once[c.target].is_bottom()) {
+        once_refused[ci] = true;
+        continue;
+      }
+      for (std::size_t i : c.inheritors) once[i] = lattice::join(once[i], once[c.target]);
+    }
     for (bool changed = true; changed;) {
       changed = false;
       for (auto& c : fp.collectives) {
@@ -384,6 +452,16 @@ class analysis {
         }
       }
     }
+    for (std::size_t ci = 0; ci < fp.collectives.size(); ++ci)
+      if (once_refused[ci] && !fp.allocs[fp.collectives[ci].target].coverage.is_bottom())
+        remark(fp.collectives[ci].loc, "pypto refuses this " + fp.collectives[ci].op + ": in source order its target '" +
+                                           fp.allocs[fp.collectives[ci].target].name +
+                                           "' has no coverage yet; coverage passed along collectives to a fixpoint gives it some");
+    for (std::size_t i = 0; i < fp.allocs.size(); ++i)
+      if (!once[i].is_bottom() && !(once[i] == fp.allocs[i].coverage))
+        remark(fp.allocs[i].loc, "pypto gives '" + fp.allocs[i].name + "' the devices " + describe_devices(once[i]) +
+                                     " (coverage passed once, in source order); the fixpoint gives " +
+                                     describe_devices(fp.allocs[i].coverage));
     for (auto& c : fp.collectives) {
       if (c.target != npos) {
         if (fp.allocs[c.target].coverage.is_bottom())
@@ -470,6 +548,42 @@ class analysis {
     fp_->scopes.clear();
   }
 
+  // ---- phase 0: communication APIs -----------------------------------------------------------
+  bool modeled(std::string_view op) const {
+    if (op == o_.alloc_op || op == o_.window_op || op == o_.world_size_op) return true;
+    for (const collective_spec& c : o_.collectives)
+      if (c.op == op) return true;
+    for (std::string_view n : o_.neutral_ops)
+      if (n == op) return true;
+    return false;
+  }
+  void check_comm_apis(stmt_t s) {
+    for (expr_t e : host_access::operands(p_, s)) check_comm_call(e);
+    for (stmt_t b : host_access::stmt_body(p_, s)) check_comm_apis(b);
+  }
+  void check_comm_call(expr_t e) {
+    if (kind(e) == host_expr_kind::binary) {
+      const auto b = host_access::binary(p_, e);
+      check_comm_call(b.lhs);
+      if (b.op != host_binary_op::neg) check_comm_call(b.rhs);
+      return;
+    }
+    if (kind(e) != host_expr_kind::call) return;
+    if (host_access::callee_kind(p_, e) == host_callee_kind::op) {
+      const std::string_view op = host_access::callee_name(p_, e);
+      if (op.substr(0, o_.comm_prefix.size()) == o_.comm_prefix && !modeled(op)) {
+        const source_loc loc = host_access::location(p_, e);
+        if (o_.allow_unmodeled_comm_apis)
+          plan_.unmodeled.emplace_back(std::string(op), loc);
+        else
+          error(comm_domain_refusal_code::unmodeled_comm_api, e, loc,
+                std::string(op) + " is a communication API this pass does not model: the comm domains inferred "
+                                  "without it could be wrong (allow-unmodeled-comm-apis=true materializes anyway)");
+      }
+    }
+    for (expr_t a : host_access::call_args(p_, e)) check_comm_call(a);
+  }
+
   // ---- phase 1-2: collect ------------------------------------------------------------------
   void collect(stmt_t s) {
     if (host_access::stmt_kind(p_, s) == host_stmt_kind::assign) {
@@ -507,6 +621,16 @@ class analysis {
       error(comm_domain_refusal_code::bad_alloc_call, call, loc, std::string(o_.alloc_op) + " missing '" + std::string(o_.name_kwarg) + "' kwarg");
       return;
     }
+    // The size, when the program fixes it: a negative one, an overflow or a division by zero is
+    // an error here rather than a buffer the runtime cannot allocate.
+    const int_value size = value_of(a[0]);
+    if (arithmetic_error(size, loc)) return;
+    if (size.is_int() && size.value < 0) {
+      error(comm_domain_refusal_code::bad_arithmetic, a[0], loc,
+            std::string(o_.alloc_op) + " '" + name + "' size is " + std::to_string(size.value) +
+                " bytes; a window buffer size must be non-negative");
+      return;
+    }
     alloc_of_[t] = fp_->allocs.size();
     typename plan_t::alloc rec{t, call, a[0], std::move(name), loc, {}, {}, npos};
     fp_->allocs.push_back(std::move(rec));
@@ -538,6 +662,12 @@ class analysis {
 
   /// Pre-order over the calls of one expression (nested calls are their arguments).
   void visit(expr_t e) {
+    if (kind(e) == host_expr_kind::binary) {
+      const auto b = host_access::binary(p_, e);
+      visit(b.lhs);
+      if (b.op != host_binary_op::neg) visit(b.rhs);
+      return;
+    }
     if (kind(e) != host_expr_kind::call) return;
     analyze_dispatch(e);
     analyze_collective(e);
@@ -561,17 +691,29 @@ class analysis {
     fp_->dispatches.push_back(std::move(d));
   }
 
-  /// Follows variable definitions: `n = pld.system.world_size(); for r in pl.range(n)`.
-  expr_t unwrap(expr_t e) const {
-    std::unordered_set<var_t, handle_hash<var_t>> seen;
-    while (kind(e) == host_expr_kind::var_ref) {
-      const var_t v = host_access::referenced_var(p_, e);
-      if (!seen.insert(v).second) return e;
+  using int_value = host_int_value<expr_t>;
+  /// The integer value of `e`, variables followed through their definitions
+  /// (`n = pld.system.world_size(); for r in pl.range(n)`, `n = 2 * k`): algorithms/host_arith.hpp.
+  int_value value_of(expr_t e) const {
+    auto def_of = [this](var_t v) -> std::optional<expr_t> {
       auto it = defs_.find(v);
-      if (it == defs_.end()) return e;
-      e = it->second;
-    }
-    return e;
+      if (it == defs_.end()) return std::nullopt;
+      return it->second;
+    };
+    return evaluate_host_int(p_, e, def_of, o_.world_size_op);
+  }
+  /// The value of `e` from constants alone (pypto folds constant arithmetic when it parses; a
+  /// variable is never followed): what `device=` may be.
+  int_value constant_of(expr_t e) const {
+    auto none = [](var_t) -> std::optional<expr_t> { return std::nullopt; };
+    return evaluate_host_int(p_, e, none, o_.world_size_op);
+  }
+  /// Reports an arithmetic error of `v` (true when there was one).
+  bool arithmetic_error(const int_value& v, source_loc fallback) {
+    if (v.kind != host_int_kind::error) return false;
+    const source_loc at = host_access::location(p_, v.at).known() ? host_access::location(p_, v.at) : fallback;
+    error(comm_domain_refusal_code::bad_arithmetic, v.at, at, v.message);
+    return true;
   }
 
   std::string world_size_text() const { return std::string(o_.world_size_op) + "()"; }
@@ -580,40 +722,45 @@ class analysis {
   /// variable-bound forms). nullopt after reporting an error.
   std::optional<device_coverage> resolve_device(expr_t d, source_loc at) {
     const host_expr_kind k = kind(d);
-    if (k == host_expr_kind::int_const) {
-      const std::int64_t v = host_access::int_value(p_, d);
-      if (v < 0) {
-        error(comm_domain_refusal_code::unsupported_device, d, at, "device= ConstInt must be non-negative, got " + std::to_string(v));
-        return std::nullopt;
+    if (k == host_expr_kind::int_const || k == host_expr_kind::binary) {
+      const int_value c = constant_of(d);
+      if (arithmetic_error(c, at)) return std::nullopt;
+      if (c.is_int()) {
+        const std::int64_t v = c.value;
+        if (v < 0) {
+          error(comm_domain_refusal_code::unsupported_device, d, at, "device= ConstInt must be non-negative, got " + std::to_string(v));
+          return std::nullopt;
+        }
+        if (v > max_rank) {
+          error(comm_domain_refusal_code::unsupported_device, d, at, "device= ConstInt " + std::to_string(v) + " exceeds the largest supported rank " +
+                        std::to_string(max_rank));
+          return std::nullopt;
+        }
+        return device_coverage::single(static_cast<device_coverage::rank_type>(v));
       }
-      if (v > max_rank) {
-        error(comm_domain_refusal_code::unsupported_device, d, at, "device= ConstInt " + std::to_string(v) + " exceeds the largest supported rank " +
-                      std::to_string(max_rank));
-        return std::nullopt;
-      }
-      return device_coverage::single(static_cast<device_coverage::rank_type>(v));
     }
     if (k == host_expr_kind::var_ref) {
       const var_t v = host_access::referenced_var(p_, d);
       for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
         if (!(host_access::loop_var(p_, *it) == v)) continue;
-        const expr_t stop = unwrap(host_access::loop_stop(p_, *it));
-        const expr_t step = unwrap(host_access::loop_step(p_, *it));
-        if (is_op_call(stop, o_.world_size_op)) {
+        const int_value stop = value_of(host_access::loop_stop(p_, *it));
+        if (arithmetic_error(stop, at)) return std::nullopt;
+        if (stop.kind == host_int_kind::world_size) {
           // A sub-range of the world (start > 0) is over-approximated by every device, as in pypto:
           // a domain larger than the users is safe, a smaller one would hang.
-          if (!check_step(step, at)) return std::nullopt;
+          if (!check_step(host_access::loop_step(p_, *it), at, true)) return std::nullopt;
           return device_coverage::all();
         }
-        if (kind(stop) == host_expr_kind::int_const) {
-          const expr_t start = unwrap(host_access::loop_start(p_, *it));
-          if (kind(start) != host_expr_kind::int_const) {
+        if (stop.is_int()) {
+          const int_value start = value_of(host_access::loop_start(p_, *it));
+          if (arithmetic_error(start, at)) return std::nullopt;
+          if (!start.is_int()) {
             error(comm_domain_refusal_code::unsupported_device, d, at, "device=r loop start must unwrap to ConstInt");
             return std::nullopt;
           }
-          if (!check_step(step, at)) return std::nullopt;
-          const std::int64_t lo = host_access::int_value(p_, start);
-          const std::int64_t hi = host_access::int_value(p_, stop);
+          if (!check_step(host_access::loop_step(p_, *it), at, false)) return std::nullopt;
+          const std::int64_t lo = start.value;
+          const std::int64_t hi = stop.value;
           if (lo < 0 || hi < lo) {
             error(comm_domain_refusal_code::unsupported_device, d, at, "device=r loop range must be [0, N) with N>=0");
             return std::nullopt;
@@ -623,6 +770,9 @@ class analysis {
                           std::to_string(max_rank));
             return std::nullopt;
           }
+          if (hi == lo)
+            remark(at, "device=r over an empty loop (pl.range(" + std::to_string(lo) + ", " + std::to_string(hi) +
+                           ")) gives no device here; pypto records an empty device set, which it prints as every device");
           return device_coverage::range(static_cast<device_coverage::rank_type>(lo),
                                         static_cast<device_coverage::rank_type>(hi));
         }
@@ -637,14 +787,20 @@ class analysis {
     return std::nullopt;
   }
 
-  bool check_step(expr_t step, source_loc at) {
-    if (kind(step) != host_expr_kind::int_const) {
-      error(comm_domain_refusal_code::non_unit_step, step, at, "device=r loop step must unwrap to ConstInt");
+  /// The step rule: a constant 1. Over world_size() pypto does not look at the step (it takes
+  /// every device); this pass refuses a non-unit step there too, and says where pypto differs.
+  bool check_step(expr_t step_expr, source_loc at, bool over_world) {
+    const int_value step = value_of(step_expr);
+    if (arithmetic_error(step, at)) return false;
+    if (!step.is_int()) {
+      error(comm_domain_refusal_code::non_unit_step, step_expr, at, "device=r loop step must unwrap to ConstInt");
       return false;
     }
-    const std::int64_t s = host_access::int_value(p_, step);
-    if (s != 1) {
-      error(comm_domain_refusal_code::non_unit_step, step, at, "device=r over a non-unit-step loop is not supported (step=" + std::to_string(s) + ")");
+    if (step.value != 1) {
+      if (over_world)
+        remark(at, "pypto does not check the step of a loop over " + world_size_text() +
+                       " and takes every device; this pass refuses it");
+      error(comm_domain_refusal_code::non_unit_step, step_expr, at, "device=r over a non-unit-step loop is not supported (step=" + std::to_string(step.value) + ")");
       return false;
     }
     return true;
@@ -684,8 +840,11 @@ class analysis {
       return;
     }
     if (c->single_use && repeat_depth_ > 0) {
-      error(comm_domain_refusal_code::collective_in_loop, call, loc, op + " is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is "
-                      "single-use and cannot reuse a signal across dynamic invocations.");
+      error(comm_domain_refusal_code::collective_in_loop, call, loc,
+            op + " is not supported inside a for/while loop in a HOST orchestrator. The signal protocol is "
+                 "single-use and cannot reuse a signal across dynamic invocations (same restriction "
+                 "LowerCompositeOps enforces on the InCore path via CheckAllReduceLoopUse).",
+            false);
       return;
     }
     typename plan_t::collective rec{call, op, loc, npos, {}};
@@ -879,6 +1038,14 @@ std::string describe_plan(const comm_domain_plan<P>& plan) {
       for (std::size_t i = 0; i < s.allocs.size(); ++i) out += (i ? ", " : "") + f.allocs[s.allocs[i]].name;
       out += "]\n";
     }
+  }
+  for (const auto& u : plan.unmodeled)
+    out += "unmodeled " + u.first + " at " + loc(u.second) + " (allowed)\n";
+  for (const auto& r : plan.remarks) {
+    std::string d = r.str();  // FILE:LINE:COL: error: MESSAGE, reworded as a remark
+    const auto at = d.find(": error: ");
+    if (at != std::string::npos) d.replace(at, 9, ": remark: ");
+    out += d + "\n";
   }
   for (const auto& e : plan.errors) out += e.str() + "\n";
   return out;

@@ -52,12 +52,18 @@ enum class type_kind : std::uint8_t {
   tensor,              ///< `pl.Tensor[[256, 4], pl.FP32]`
   distributed_tensor,  ///< `pld.DistributedTensor[[256], pl.FP32]`, optionally with a WindowBuffer
   ptr,                 ///< `pl.Ptr`: the result of pld.tensor.alloc_window_buffer
+  /*@TUPLE@*/
 };
 
-/// One dimension of a shape: an integer, or a variable (a dynamic dimension).
+/// One dimension of a shape: an integer, a variable (a dynamic dimension), or another integer
+/// expression (`pld.world_size()`, `n * 2`), shared by every copy of the type.
 struct dim {
   std::int64_t value = 0;
-  var* sym = nullptr;  ///< non-null for a symbolic dimension
+  var* sym = nullptr;                ///< non-null for a variable dimension
+  std::shared_ptr<const expr> e;     ///< non-null for an expression dimension
+
+  dim() = default;
+  dim(std::int64_t v, var* s, std::shared_ptr<const expr> x = nullptr) : value(v), sym(s), e(std::move(x)) {}
 };
 
 /// A value type. Plain data, cheap to copy; `window` is shared, never copied.
@@ -66,16 +72,18 @@ struct type {
   std::string dtype;        ///< "FP32", "INDEX", ... for scalar / tensor / distributed_tensor
   std::vector<dim> shape;   ///< tensor / distributed_tensor
   window_ptr window;        ///< distributed_tensor only: the WindowBuffer backing it, or null
+  std::vector<type> elements;  ///< tuple only: `tuple[pl.Tensor[...], ...]`
 
   static type unknown() { return {}; }
-  static type scalar(std::string dtype) { return {type_kind::scalar, std::move(dtype), {}, nullptr}; }
-  static type ptr() { return {type_kind::ptr, {}, {}, nullptr}; }
+  static type scalar(std::string dtype) { return {type_kind::scalar, std::move(dtype), {}, nullptr, {}}; }
+  static type ptr() { return {type_kind::ptr, {}, {}, nullptr, {}}; }
   static type tensor(std::vector<dim> shape, std::string dtype) {
-    return {type_kind::tensor, std::move(dtype), std::move(shape), nullptr};
+    return {type_kind::tensor, std::move(dtype), std::move(shape), nullptr, {}};
   }
   static type distributed(std::vector<dim> shape, std::string dtype, window_ptr w = nullptr) {
-    return {type_kind::distributed_tensor, std::move(dtype), std::move(shape), std::move(w)};
+    return {type_kind::distributed_tensor, std::move(dtype), std::move(shape), std::move(w), {}};
   }
+  /*@TUPLEF@*/
 };
 
 /// A variable: a binding. Two variables are different even when their names are equal.
@@ -184,14 +192,38 @@ struct window_buffer {
   std::string_view name() const noexcept { return base ? std::string_view(base->name) : std::string_view(); }
 };
 
+/// How a parameter is passed (pypto's ParamDirection): `x: T` (in), `x: pl.Out[T]`, `x: pl.InOut[T]`.
+enum class param_direction : std::uint8_t { in, out, inout };
+
 struct function {
   std::string name;
   std::string level;  ///< "HOST", "CHIP", ...; empty when the decorator has none
   std::string role;   ///< "Orchestrator", ...; empty when the decorator has none
+  /// pypto's FunctionType as written (`type=pl.FunctionType.Orchestration`): "Orchestration",
+  /// "Graph", "InCore", ...; empty when the decorator has none. It implies a level and a role
+  /// (effective_level / effective_role) where the decorator does not give them.
+  std::string type;
   std::vector<var_ptr> params;
+  std::vector<param_direction> directions;  ///< one per parameter, or empty: every one is `in`
   std::optional<host::type> return_type;
   std::vector<stmt_ptr> body;
   source_loc loc;
+};
+
+/// A module-level integer constant (`SIZE = 256`), as pypto's parser sees a closure variable: its
+/// uses are integer constants spelled with its name (expr::text of an int_const).
+struct constant {
+  std::string name;
+  expr_ptr value;            ///< as written
+  std::int64_t evaluated = 0;
+  source_loc loc;
+};
+
+/// An import line: `import MODULE [as ALIAS]` or `from MODULE import NAME [as ALIAS]`.
+struct import_decl {
+  std::string module;
+  std::string name;   ///< empty for `import MODULE`
+  std::string alias;  ///< empty without `as`
 };
 
 /// A host program: an ordered list of functions. Move-only (it owns every node).
@@ -199,6 +231,14 @@ struct program {
   std::string name = "Program";
   std::vector<std::unique_ptr<function>> functions;
   std::string file;  ///< the source name used in diagnostics
+  /// The import lines as written; empty means pypto's two (`import pypto.language as pl`,
+  /// `import pypto.language.distributed as pld`).
+  std::vector<import_decl> imports;
+  std::vector<constant> constants;  ///< module-level integer constants, in order
+  /// Nodes made by the builders of host_traits (SynthesizeAllReduceSignals) and not yet placed in
+  /// the program: a builder that places one takes it from here. Empty between passes.
+  std::vector<expr_ptr> loose_exprs;
+  std::vector<var_ptr> loose_vars;
 
   program() = default;
   program(program&&) noexcept = default;

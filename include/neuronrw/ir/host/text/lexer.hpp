@@ -1,0 +1,229 @@
+// neuronrw/ir/host/text/lexer.hpp — the lexer of the host text format (ir/host/text.hpp), in
+// namespace host::text_detail: Python's layout (INDENT / DEDENT / NEWLINE, no line ends inside
+// brackets, comments, "\n" / "\r\n" / "\r" line ends) over the format's few token kinds.
+//
+//   lexer(src).run() -> lexed       the tokens and the decoded string literals; throws failure
+//   token, tok                      one token: kind, location, its text's offset and length
+//   failure                         a located error, thrown by the lexer and the parser
+//   max_source_bytes, max_nesting   the limits both enforce (docs/reliability.md)
+//
+// Customization points: none.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/detail/string_literal.hpp>
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/ir/host/text/common.hpp>
+
+namespace neuronrw::host::text_detail {
+
+enum class tok : std::uint8_t { name, integer, string, punct, newline, indent, dedent, eof };
+
+/// One token: 20 bytes, a host program has about one per 3 bytes of text. Its text (name, digits,
+/// punctuation) is `len` bytes at `off` in the source, or for a string literal its decoded value
+/// at `off` in lexed::strings; indent, dedent, newline and eof have none.
+struct token {
+  std::uint32_t off = 0;
+  std::uint32_t len = 0;
+  source_loc loc;
+  tok kind = tok::eof;
+};
+
+/// The lexer's output: the tokens and the decoded values of the string literals. A deque: it
+/// grows without copying, where a vector of millions of tokens peaks at 3x while it doubles.
+struct lexed {
+  std::deque<token> tokens;
+  std::string strings;
+};
+
+/// The largest host program the parser reads (token offsets and columns are 32-bit).
+inline constexpr std::size_t max_source_bytes = 0xFFFFFFFFu;
+
+struct failure {
+  source_loc loc;
+  std::string message;
+};
+
+inline constexpr std::size_t max_nesting = 200;
+
+class lexer {
+ public:
+  explicit lexer(std::string_view src) : src_(src) {}
+
+  lexed run() {
+    if (src_.size() > max_source_bytes)
+      fail({1, 1}, "input too large (" + std::to_string(src_.size()) + " bytes; at most " +
+                       std::to_string(max_source_bytes) + ")");
+    bool line_start = true;
+    while (pos_ < src_.size()) {
+      if (line_start && brackets_.empty()) {
+        std::size_t width = 0;
+        while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\f')) {
+          if (src_[pos_] == '\t') fail(here(), "tab in indentation (indent with spaces)");
+          if (src_[pos_] == ' ') ++width;
+          ++pos_;
+        }
+        if (pos_ >= src_.size()) break;
+        if (at_line_end() || src_[pos_] == '#') {  // blank or comment-only line
+          skip_line();
+          continue;
+        }
+        if (width > indents_.back()) {
+          indents_.push_back(width);
+          if (indents_.size() > max_nesting) fail(here(), "nesting too deep");
+          emit(tok::indent, here());
+        } else {
+          while (width < indents_.back()) {
+            indents_.pop_back();
+            emit(tok::dedent, here());
+          }
+          if (width != indents_.back()) fail(here(), "unindent does not match any outer indentation level");
+        }
+        line_start = false;
+      }
+      const char c = src_[pos_];
+      if (c == ' ' || c == '\t' || c == '\f') {
+        ++pos_;
+      } else if (c == '#') {
+        while (pos_ < src_.size() && !at_line_end()) ++pos_;
+      } else if (c == '\n' || c == '\r') {
+        if (brackets_.empty()) {
+          emit(tok::newline, here());
+          line_start = true;
+        }
+        newline();
+      } else if (is_ident_start(c)) {
+        const source_loc at = here();
+        const std::size_t b = pos_;
+        while (pos_ < src_.size() && is_ident_char(src_[pos_])) ++pos_;
+        emit(tok::name, at, b, pos_ - b);
+      } else if (c >= '0' && c <= '9') {
+        const source_loc at = here();
+        const std::size_t b = pos_;
+        while (pos_ < src_.size() && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
+        if (pos_ < src_.size() && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))
+          fail(at, "invalid integer literal (only decimal integers are supported)");
+        emit(tok::integer, at, b, pos_ - b);
+      } else if (c == '"' || c == '\'') {
+        lex_string();
+      } else {
+        lex_punct();
+      }
+    }
+    if (!brackets_.empty()) fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
+    if (!out_.tokens.empty() && out_.tokens.back().kind != tok::newline && out_.tokens.back().kind != tok::dedent)
+      emit(tok::newline, here());
+    while (indents_.size() > 1) {
+      indents_.pop_back();
+      emit(tok::dedent, here());
+    }
+    emit(tok::eof, here());
+    return std::move(out_);
+  }
+
+ private:
+  struct open_bracket {
+    char open;
+    source_loc loc;
+  };
+  std::string_view src_;
+  std::size_t pos_ = 0;
+  std::size_t line_begin_ = 0;
+  std::uint32_t line_ = 1;
+  std::vector<std::size_t> indents_{0};
+  std::vector<open_bracket> brackets_;
+  lexed out_;
+
+  source_loc here() const { return {line_, static_cast<std::uint32_t>(pos_ - line_begin_ + 1)}; }
+  [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
+  /// A token without text, or with the `len` source bytes at `off`.
+  void emit(tok k, source_loc at, std::size_t off = 0, std::size_t len = 0) {
+    out_.tokens.push_back({static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(len), at, k});
+  }
+  /// A line ends at "\n", "\r\n" or a lone "\r" (as Python reads source).
+  bool at_line_end() const noexcept { return src_[pos_] == '\n' || src_[pos_] == '\r'; }
+  /// Consumes the line end at the cursor ("\r\n" is one).
+  void newline() {
+    pos_ += src_[pos_] == '\r' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '\n' ? 2 : 1;
+    ++line_;
+    line_begin_ = pos_;
+  }
+  void skip_line() {
+    while (pos_ < src_.size() && !at_line_end()) ++pos_;
+    if (pos_ < src_.size()) newline();
+  }
+  void lex_string() {
+    const source_loc at = here();
+    const char q = src_[pos_++];
+    std::string& value = out_.strings;
+    const std::size_t begin = value.size();
+    for (;;) {
+      if (pos_ >= src_.size() || at_line_end()) fail(at, "unterminated string literal");
+      const char c = src_[pos_++];
+      if (c == q) break;
+      if (c != '\\') {
+        value += c;
+        continue;
+      }
+      if (pos_ >= src_.size()) fail(at, "unterminated string literal");
+      const source_loc esc = {line_, static_cast<std::uint32_t>(pos_ - line_begin_)};
+      const char e = src_[pos_++];
+      switch (e) {
+        case 'n': value += '\n'; break;
+        case 't': value += '\t'; break;
+        case 'r': value += '\r'; break;
+        case '0': value += '\0'; break;
+        case '\\': value += '\\'; break;
+        case '"': value += '"'; break;
+        case '\'': value += '\''; break;
+        case 'x': {
+          const int h = pos_ < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_]) : -1;
+          const int l = pos_ + 1 < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_ + 1]) : -1;
+          if (h < 0 || l < 0) fail(esc, "invalid \\x escape (two hex digits expected)");
+          value += static_cast<char>(h * 16 + l);
+          pos_ += 2;
+          break;
+        }
+        default: fail(esc, std::string("unknown escape sequence '\\") + (e >= 0x20 && e < 0x7f ? std::string(1, e) : "?") + "'");
+      }
+    }
+    emit(tok::string, at, begin, value.size() - begin);
+  }
+  void lex_punct() {
+    const source_loc at = here();
+    const char c = src_[pos_];
+    if (c == '-' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '>') {
+      emit(tok::punct, at, pos_, 2);
+      pos_ += 2;
+      return;
+    }
+    static constexpr std::string_view singles = "()[]{},:.=@-";
+    if (singles.find(c) == std::string_view::npos) {
+      const auto u = static_cast<unsigned char>(c);
+      static constexpr char hex[] = "0123456789abcdef";
+      fail(at, u >= 0x20 && u < 0x7f ? std::string("unexpected character '") + c + "'"
+                                     : std::string("unexpected byte 0x") + hex[u >> 4] + hex[u & 15]);
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      brackets_.push_back({c, at});
+      if (brackets_.size() > max_nesting) fail(at, "nesting too deep");
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (brackets_.empty()) fail(at, std::string("unmatched '") + c + "'");
+      if (brackets_.back().open != want)
+        fail(at, std::string("closing '") + c + "' does not match '" + brackets_.back().open + "'");
+      brackets_.pop_back();
+    }
+    emit(tok::punct, at, pos_, 1);
+    ++pos_;
+  }
+};
+
+}  // namespace neuronrw::host::text_detail

@@ -1,0 +1,386 @@
+// neuronrw/ir/host/text/printer.hpp — the printer of the host text format (ir/host/text.hpp):
+// names every variable and WindowBuffer of a function in program order, then writes the
+// `@pl.program` class, choosing for each call the plain form when it reads back as the same call
+// and the `pl._dump.*` forms otherwise.
+//
+//   print_program(const program&) -> std::string       deterministic; ends with a newline
+//   text_detail::printer                                what print_program runs
+//
+// Customization points: none.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/ir/host/ir.hpp>
+#include <neuronrw/ir/host/text/common.hpp>
+
+namespace neuronrw::host {
+
+namespace text_detail {
+
+class printer {
+ public:
+  std::string print(const program& p) {
+    out_ = "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\nclass ";
+    out_ += is_ident(p.name) && !is_reserved(p.name) ? p.name : sanitize(p.name);
+    out_ += ":\n";
+    if (p.functions.empty()) out_ += "    pass\n";
+    bool first = true;
+    for (auto& f : p.functions) {
+      if (!first) out_ += '\n';
+      first = false;
+      print_function(*f);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  std::string out_;
+  int indent_ = 0;
+  // Per function: printed names, WindowBuffer labels, and the order things were first seen in.
+  std::unordered_map<const var*, std::string> names_;
+  std::vector<const var*> defs_, refs_;
+  std::unordered_set<const var*> seen_vars_;
+  std::unordered_set<const var*> defined_;
+  std::unordered_map<const window_buffer*, std::string> labels_;
+  std::vector<const window_buffer*> windows_;
+
+  void line_start() { out_.append(static_cast<std::size_t>(indent_) * 4, ' '); }
+
+  // ---- naming --------------------------------------------------------------------------
+  void see_def(const var* v) {
+    if (!v) return;
+    if (defined_.insert(v).second) defs_.push_back(v);
+    seen_vars_.insert(v);
+    see_type(v->type);
+  }
+  void see_ref(const var* v) {
+    if (!v || !seen_vars_.insert(v).second) return;
+    refs_.push_back(v);
+    see_type(v->type);
+  }
+  void see_window(const window_ptr& w) {
+    if (!w || labels_.count(w.get())) return;
+    labels_[w.get()];  // reserve: a size expression may mention this window again
+    windows_.push_back(w.get());
+    see_ref(w->base);
+    if (w->size) see_expr(*w->size);
+  }
+  void see_type(const type& t) {
+    for (auto& d : t.shape) see_ref(d.sym);
+    see_window(t.window);
+  }
+  void see_keywords(const std::vector<keyword>& ks) {
+    for (auto& k : ks)
+      if (k.value) see_expr(*k.value);
+  }
+  void see_expr(const expr& e) {
+    if (e.kind == expr_kind::var_ref) see_ref(e.ref);
+    for (auto& a : e.args)
+      if (a) see_expr(*a);
+    if (e.call) {
+      see_keywords(e.call->kwargs);
+      see_keywords(e.call->attrs);
+      see_type(e.call->type);
+    }
+  }
+  void see_stmt(const stmt& s) {
+    if (s.scope) {
+      for (auto& w : s.scope->slots) see_window(w);
+      see_keywords(s.scope->attrs);
+    }
+    for (const expr* e : {s.start.get(), s.stop.get(), s.step.get(), s.value.get()})
+      if (e) see_expr(*e);
+    for (auto& v : s.values)
+      if (v) see_expr(*v);
+    if (s.target) see_def(s.target.get());
+    for (auto& b : s.body) see_stmt(*b);
+  }
+
+  void name_function(const function& f) {
+    names_.clear();
+    defs_.clear();
+    refs_.clear();
+    seen_vars_.clear();
+    defined_.clear();
+    labels_.clear();
+    windows_.clear();
+    for (auto& v : f.params) see_def(v.get());
+    if (f.return_type) see_type(*f.return_type);
+    for (auto& s : f.body) see_stmt(*s);
+    std::unordered_set<std::string> used;
+    auto assign = [&](const var* v) {
+      const std::string base = sanitize(v->name);
+      std::string cand = base;
+      for (std::size_t n = 1; used.count(cand); ++n) cand = base + "_" + std::to_string(n);
+      used.insert(cand);
+      names_[v] = std::move(cand);
+    };
+    for (const var* v : defs_) assign(v);
+    for (const var* v : refs_)
+      if (!defined_.count(v)) assign(v);
+    std::unordered_set<std::string> used_labels;
+    for (const window_buffer* w : windows_) {
+      const std::string base = w->base ? name(w->base) + "_window" : std::string("window");
+      std::string cand = base;
+      for (std::size_t n = 1; used_labels.count(cand); ++n) cand = base + "_" + std::to_string(n);
+      used_labels.insert(cand);
+      labels_[w] = std::move(cand);
+    }
+  }
+
+  std::string name(const var* v) const {
+    if (!v) return "None";
+    auto it = names_.find(v);
+    return it != names_.end() ? it->second : sanitize(v->name);
+  }
+
+  // ---- types ---------------------------------------------------------------------------
+  std::string dims(const std::vector<dim>& shape) const {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      if (i) s += ", ";
+      s += shape[i].sym ? name(shape[i].sym) : std::to_string(shape[i].value);
+    }
+    return s + "]";
+  }
+  std::string window_ref(const window_buffer* w) const {
+    auto it = labels_.find(w);
+    return "pl._dump.window_ref(" + quote(it != labels_.end() ? it->second : std::string("window")) + ")";
+  }
+  std::string type_text(const type& t) const {
+    switch (t.kind) {
+      case type_kind::unknown: return "pl.UnknownType";
+      case type_kind::ptr: return "pl.Ptr";
+      case type_kind::scalar: return "pl.Scalar[pl." + t.dtype + "]";
+      case type_kind::tensor: return "pl.Tensor[" + dims(t.shape) + ", pl." + t.dtype + "]";
+      case type_kind::distributed_tensor: {
+        std::string s = "pld.DistributedTensor[" + dims(t.shape) + ", pl." + t.dtype;
+        if (t.window) s += ", " + window_ref(t.window.get());
+        return s + "]";
+      }
+    }
+    return "pl.UnknownType";
+  }
+
+  // ---- expressions -----------------------------------------------------------------------
+  std::string dict(const std::vector<keyword>& ks) const {
+    std::string s = "{";
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      if (i) s += ", ";
+      s += quote(ks[i].name) + ": " + expr_text(ks[i].value.get());
+    }
+    return s + "}";
+  }
+  static bool unique_names(const std::vector<keyword>& ks) {
+    for (std::size_t i = 0; i < ks.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (ks[i].name == ks[j].name) return false;
+    return true;
+  }
+  /// The plain form re-creates exactly this call (callee, keyword split, recorded type)?
+  static bool plain_form(const expr& c) {
+    if (!unique_names(c.call->kwargs) || !unique_names(c.call->attrs)) return false;
+    for (auto& k : c.call->kwargs)
+      if (!is_ident(k.name) || k.name == "attrs" ||
+          (c.callee == callee_kind::function && k.name == "device"))
+        return false;
+    if (c.callee == callee_kind::op) {
+      if (!is_dotted(c.text) || starts_with(c.text, "pl._dump.") || starts_with(c.text, "self.")) return false;
+    } else if (!is_ident(c.text)) {
+      return false;
+    }
+    return same_type(infer_call_type(c), c.call->type);
+  }
+  std::string args_text(const expr& c, bool& any) const {
+    std::string s;
+    for (auto& a : c.args) {
+      s += any ? ", " : "";
+      any = true;
+      s += expr_text(a.get());
+    }
+    return s;
+  }
+  /// An op call's callee as the program spells it (pld.window or pld.tensor.window).
+  static const std::string& op_text(const expr& c) { return c.call->spelling.empty() ? c.text : c.call->spelling; }
+  std::string call_text(const expr& c) const {
+    bool any = false;
+    std::string s;
+    if (!plain_form(c)) {
+      s = "pl._dump.call(" + (c.callee == callee_kind::op ? quote(op_text(c)) : "self." + c.text) + ", [";
+      s += args_text(c, any) + "], " + type_text(c.call->type);
+      if (!c.call->kwargs.empty()) s += ", kwargs=" + dict(c.call->kwargs);
+      if (!c.call->attrs.empty()) s += ", attrs=" + dict(c.call->attrs);
+      return s + ")";
+    }
+    s = (c.callee == callee_kind::op ? op_text(c) : "self." + c.text) + "(" + args_text(c, any);
+    for (auto& k : c.call->kwargs) {
+      s += any ? ", " : "";
+      any = true;
+      s += k.name + "=" + expr_text(k.value.get());
+    }
+    std::size_t first_attr = 0;
+    if (c.callee == callee_kind::function && !c.call->attrs.empty() && c.call->attrs[0].name == "device") {
+      s += any ? ", " : "";
+      any = true;
+      s += "device=" + expr_text(c.call->attrs[0].value.get());
+      first_attr = 1;
+    }
+    if (first_attr < c.call->attrs.size()) {
+      s += any ? ", attrs={" : "attrs={";
+      for (std::size_t i = first_attr; i < c.call->attrs.size(); ++i) {
+        if (i > first_attr) s += ", ";
+        s += quote(c.call->attrs[i].name) + ": " + expr_text(c.call->attrs[i].value.get());
+      }
+      s += "}";
+    }
+    return s + ")";
+  }
+  std::string expr_text(const expr* e) const {
+    if (!e) return "None";
+    switch (e->kind) {
+      case expr_kind::var_ref: return name(e->ref);
+      case expr_kind::int_const: return std::to_string(e->value);
+      case expr_kind::bool_const: return e->value ? "True" : "False";
+      case expr_kind::str_const: return quote(e->text);
+      case expr_kind::symbol:
+        if (is_dotted(e->text) && !starts_with(e->text, "pl._dump.") && !starts_with(e->text, "self."))
+          return e->text;
+        return "pl._dump.symbol(" + quote(e->text) + ")";
+      case expr_kind::none: return "None";
+      case expr_kind::list: {
+        std::string s = "[";
+        for (std::size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr_text(e->args[i].get());
+        return s + "]";
+      }
+      case expr_kind::call: return call_text(*e);
+    }
+    return "None";
+  }
+
+  // ---- statements ------------------------------------------------------------------------
+  /// `buf = pld.tensor.alloc_window_buffer(size, name="n")` keeps its logical name apart from the
+  /// variable: when the two differ (a renamed variable, a user's choice) the assignment says so
+  /// with the pl._dump.alloc_window_buffer form.
+  std::string assign_value(const stmt& s) const {
+    const expr* v = s.value.get();
+    if (v && v->kind == expr_kind::call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer &&
+        v->call->spelling.empty() &&
+        v->args.size() == 1 && v->call->kwargs.size() == 1 && v->call->kwargs[0].name == "name" && v->call->kwargs[0].value &&
+        v->call->kwargs[0].value->kind == expr_kind::str_const && v->call->attrs.empty() && same_type(v->call->type, type::ptr()) &&
+        v->call->kwargs[0].value->text != name(s.target.get()))
+      return "pl._dump.alloc_window_buffer(" + expr_text(v->args[0].get()) + ", name=" +
+             quote(v->call->kwargs[0].value->text) + ")";
+    return expr_text(v);
+  }
+
+  void print_block(const std::vector<stmt_ptr>& body) {
+    ++indent_;
+    if (body.empty()) {
+      line_start();
+      out_ += "pass\n";
+    }
+    for (auto& s : body) print_stmt(*s);
+    --indent_;
+  }
+
+  void print_stmt(const stmt& s) {
+    line_start();
+    switch (s.kind) {
+      case stmt_kind::assign:
+        if (!s.target) {
+          out_ += expr_text(s.value.get()) + "\n";
+          return;
+        }
+        out_ += name(s.target.get());
+        if (!s.value || !same_type(s.target->type, type_of(*s.value))) out_ += ": " + type_text(s.target->type);
+        out_ += " = " + assign_value(s) + "\n";
+        return;
+      case stmt_kind::for_range: {
+        out_ += "for " + (s.target ? name(s.target.get()) : std::string("_")) + " in pl.range(";
+        const bool unit_step = s.step && s.step->kind == expr_kind::int_const && s.step->value == 1;
+        const bool zero_start = s.start && s.start->kind == expr_kind::int_const && s.start->value == 0;
+        if (!(unit_step && zero_start)) out_ += expr_text(s.start.get()) + ", ";
+        out_ += expr_text(s.stop.get());
+        if (!unit_step) out_ += ", " + expr_text(s.step.get());
+        if (s.target && !same_type(s.target->type, type::scalar("INDEX")))
+          out_ += ", var_type=" + type_text(s.target->type);
+        out_ += "):\n";
+        print_block(s.body);
+        return;
+      }
+      case stmt_kind::while_loop:
+        out_ += "while " + expr_text(s.value.get()) + ":\n";
+        print_block(s.body);
+        return;
+      case stmt_kind::expr_stmt: out_ += expr_text(s.value.get()) + "\n"; return;
+      case stmt_kind::ret:
+        out_ += "return";
+        for (std::size_t i = 0; i < s.values.size(); ++i) out_ += (i ? ", " : " ") + expr_text(s.values[i].get());
+        out_ += "\n";
+        return;
+      case stmt_kind::comm_domain_scope: {
+        out_ += "with pl._dump.comm_domain(name=" + quote(s.scope->name) + ", devices=[";
+        for (std::size_t i = 0; i < s.scope->devices.size(); ++i) out_ += (i ? ", " : "") + std::to_string(s.scope->devices[i]);
+        out_ += "], slots=[";
+        for (std::size_t i = 0; i < s.scope->slots.size(); ++i)
+          out_ += (i ? ", " : "") + (s.scope->slots[i] ? window_ref(s.scope->slots[i].get()) : std::string("None"));
+        out_ += "], attrs=" + dict(s.scope->attrs) + "):\n";
+        print_block(s.body);
+        return;
+      }
+    }
+  }
+
+  void print_function(const function& f) {
+    name_function(f);
+    indent_ = 1;
+    line_start();
+    out_ += "@pl.function";
+    if (!f.level.empty() || !f.role.empty()) {
+      out_ += "(";
+      if (!f.level.empty()) out_ += "level=pl.Level." + f.level;
+      if (!f.role.empty()) out_ += (f.level.empty() ? "" : ", ") + std::string("role=pl.Role.") + f.role;
+      out_ += ")";
+    }
+    out_ += "\n";
+    line_start();
+    out_ += "def " + f.name + "(self";
+    for (auto& p : f.params) {
+      out_ += ", " + name(p.get());
+      if (p->type.kind != type_kind::unknown) out_ += ": " + type_text(p->type);
+    }
+    out_ += ")";
+    if (f.return_type) out_ += " -> " + type_text(*f.return_type);
+    out_ += ":\n";
+    indent_ = 2;
+    // WindowBuffers first: the parser registers them, then binds base and size to the body.
+    for (const window_buffer* w : windows_) {
+      line_start();
+      out_ += "pl._dump.window_buffer(" + quote(labels_[w]) + ", base=" +
+              (w->base ? quote(name(w->base)) : std::string("None")) + ", size=" + expr_text(w->size.get()) +
+              ", load_from_host=" + (w->load_from_host ? "True" : "False") +
+              ", store_to_host=" + (w->store_to_host ? "True" : "False") + ")\n";
+    }
+    if (f.body.empty() && windows_.empty()) {
+      line_start();
+      out_ += "pass\n";
+    }
+    for (auto& s : f.body) print_stmt(*s);
+    indent_ = 0;
+  }
+};
+
+}  // namespace text_detail
+
+/// `print_program(p)`: the text of `p`. Deterministic: the same program prints byte-identically,
+/// whatever its pointer values (names, labels and order all come from a walk in program order).
+/// O(size of p).
+inline std::string print_program(const program& p) { return text_detail::printer{}.print(p); }
+
+}  // namespace neuronrw::host

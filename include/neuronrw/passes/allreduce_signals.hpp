@@ -1,0 +1,421 @@
+// neuronrw/passes/allreduce_signals.hpp — SynthesizeAllReduceSignals (docs/host-programs.md
+// §"SynthesizeAllReduceSignals"), the pass pypto runs right before MaterializeCommDomainScopes: a
+// host-level `pld.tensor.allreduce(data, op=...)` written without its signal gets one — a private
+// signal window buffer and view, bound by statements inserted right before the call:
+//
+//   __allreduce_signal_world_size_0 = pld.system.world_size()
+//   __allreduce_signal_buf_0 = pld.tensor.alloc_window_buffer(__allreduce_signal_world_size_0 * 1 * 4, name=...)
+//   __allreduce_signal_0 = pld.tensor.window(__allreduce_signal_buf_0, [__allreduce_signal_world_size_0, 1], dtype=pl.INT32)
+//   data = pld.tensor.allreduce(data, __allreduce_signal_0, op=pld.ReduceOp.Sum)
+//
+// so that MaterializeCommDomainScopes sees an ordinary allocation and puts it in the data's comm
+// domain. The signal is `[world_size, core_num]` INT32 lanes (`core_num=` of the call, default 1),
+// its size in bytes that many times 4. An allreduce returned directly (`return
+// pld.tensor.allreduce(...)`) is first bound to a fresh `__allreduce_result_N`, explicit signal or
+// not, as pypto's host lowering needs. Names are program-unique: one counter for the whole
+// program, skipping every number whose names a variable or an allocation of the program already
+// has; host orchestrators are visited in the order of their names (pypto keeps its functions in a
+// map by name), statements in program order.
+//
+// Refused, with pypto's messages: an allreduce with neither one nor two positional arguments; one
+// without its signal inside a for / while loop (an allocation per dynamic iteration is not
+// possible); one nested in another expression (only a direct assignment, expression statement or
+// return value can be given statements before it); a `core_num=` that is not a positive integer.
+//
+// Customization points: the program (`buildable_host_program`, concepts/host.hpp: requirements
+// 1-14 to read, 18-25 to name and insert statements); `allreduce_signal_options` (op, keyword and name
+// spellings; defaults: pypto's).
+// Plan/apply: `plan_allreduce_signals` reads only and returns the plan (one record per rewrite,
+// with the names it will use, or refusals); `apply_allreduce_signals` performs a plan without
+// refusals and never fails; `synthesize_allreduce_signals` does both. `describe_plan` prints it.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/algorithms/host_arith.hpp>
+#include <neuronrw/concepts/host.hpp>
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/passes/protocol.hpp>
+
+namespace neuronrw {
+
+/// Options, filled with designated initializers; the defaults are pypto's spellings.
+struct allreduce_signal_options {
+  std::string_view host_level = "HOST";
+  std::string_view orchestrator_role = "Orchestrator";
+  std::string_view orchestration_type = "Orchestration";  ///< F1: a HOST function of this type is an orchestrator
+  std::string_view allreduce_op = "pld.tensor.allreduce";
+  std::string_view alloc_op = "pld.tensor.alloc_window_buffer";
+  std::string_view window_op = "pld.tensor.window";
+  std::string_view world_size_op = "pld.system.world_size";
+  std::string_view name_kwarg = "name";
+  std::string_view dtype_kwarg = "dtype";
+  std::string_view core_num_kwarg = "core_num";
+  std::string_view signal_dtype = "pl.INT32";
+  std::int64_t signal_dtype_bytes = 4;
+  std::string_view world_size_prefix = "__allreduce_signal_world_size_";
+  std::string_view buffer_prefix = "__allreduce_signal_buf_";
+  std::string_view signal_prefix = "__allreduce_signal_";
+  std::string_view result_prefix = "__allreduce_result_";
+};
+
+/// Why an allreduce cannot be rewritten (refusal::op is the allreduce call).
+enum class allreduce_signal_refusal_code : std::uint8_t {
+  bad_arity,         ///< neither `target` nor `target, signal`
+  implicit_in_loop,  ///< no signal, inside a for / while loop
+  nested,            ///< not a direct assignment, expression statement or return value
+  bad_core_num,      ///< `core_num=` is not a positive integer
+};
+
+constexpr std::string_view to_string(allreduce_signal_refusal_code c) noexcept {
+  switch (c) {
+    case allreduce_signal_refusal_code::bad_arity: return "bad_arity";
+    case allreduce_signal_refusal_code::implicit_in_loop: return "implicit_in_loop";
+    case allreduce_signal_refusal_code::nested: return "nested";
+    case allreduce_signal_refusal_code::bad_core_num: return "bad_core_num";
+  }
+  return "unknown";
+}
+
+template <class P>
+struct allreduce_signal_plan {
+  using function_handle = host_function_t<P>;
+  using stmt_handle = host_stmt_t<P>;
+  using expr_handle = host_expr_t<P>;
+
+  enum class form : std::uint8_t { assign, expr_stmt, ret };
+  /// One allreduce to rewrite.
+  struct rewrite {
+    function_handle fn;
+    std::string function;    ///< its name
+    stmt_handle stmt;        ///< the statement holding the call
+    expr_handle call;
+    form where = form::assign;
+    std::size_t ret_index = 0;   ///< ret: which returned value
+    bool synthesize = false;     ///< the call has no signal: one is made
+    std::int64_t core_num = 1;
+    std::string world_size_name, buffer_name, signal_name;  ///< synthesize only
+    std::string result_name;                                ///< ret only
+    source_loc loc;
+  };
+  struct refusal_record : refusal<allreduce_signal_refusal_code, expr_handle> {
+    source_loc loc;
+  };
+
+  std::vector<rewrite> rewrites;        ///< in the order they are applied
+  std::vector<refusal_record> refused;  ///< non-empty: apply must not run
+  diagnostics errors;                   ///< the same, worded as pypto raises them
+
+  bool ok() const noexcept { return refused.empty(); }
+  bool has_changes() const noexcept { return ok() && !rewrites.empty(); }
+  std::span<const rewrite> changes() const noexcept {
+    return ok() ? std::span<const rewrite>(rewrites) : std::span<const rewrite>();
+  }
+  std::span<const refusal_record> refusals() const noexcept { return refused; }
+};
+
+namespace allreduce_signal_detail {
+
+template <class P>
+class analysis {
+  using plan_t = allreduce_signal_plan<P>;
+  using form = typename plan_t::form;
+  using fn_t = host_function_t<P>;
+  using stmt_t = host_stmt_t<P>;
+  using expr_t = host_expr_t<P>;
+  using var_t = host_var_t<P>;
+  using traits = host_traits<std::remove_cvref_t<P>>;
+
+ public:
+  analysis(const P& p, const allreduce_signal_options& o) : p_(p), o_(o), file_(host_access::source_file(p)) {}
+
+  plan_t run() {
+    // Every name the program already uses: variables (parameters, targets, loop variables) and
+    // allocation names.
+    std::vector<fn_t> hosts;
+    for (fn_t f : host_access::functions(p_)) {
+      for (var_t v : traits::params(p_, f)) used_.insert(std::string(traits::var_name(p_, v)));
+      for (stmt_t s : host_access::body(p_, f)) collect_names(s);
+      if (is_host_orchestrator(f)) hosts.push_back(f);
+    }
+    std::stable_sort(hosts.begin(), hosts.end(), [&](fn_t a, fn_t b) {
+      return host_access::function_name(p_, a) < host_access::function_name(p_, b);
+    });
+    for (fn_t f : hosts) {
+      fn_ = f;
+      for (stmt_t s : host_access::body(p_, f)) visit_stmt(s);
+    }
+    return std::move(plan_);
+  }
+
+ private:
+  const P& p_;
+  const allreduce_signal_options& o_;
+  std::string file_;
+  plan_t plan_;
+  std::unordered_set<std::string> used_;
+  std::int64_t next_id_ = 0;
+  int loop_depth_ = 0;
+  fn_t fn_{};
+
+  host_expr_kind kind(expr_t e) const { return host_access::expr_kind(p_, e); }
+  bool is_host_orchestrator(fn_t f) const {
+    if (host_access::level(p_, f) != o_.host_level) return false;
+    return host_access::role(p_, f) == o_.orchestrator_role ||
+           (!o_.orchestration_type.empty() && host_access::function_type(p_, f) == o_.orchestration_type);
+  }
+  bool is_allreduce(expr_t e) const {
+    return kind(e) == host_expr_kind::call && host_access::callee_kind(p_, e) == host_callee_kind::op &&
+           host_access::callee_name(p_, e) == o_.allreduce_op;
+  }
+  std::size_t arity(expr_t call) const {
+    std::size_t n = 0;
+    for (expr_t a : host_access::call_args(p_, call)) {
+      (void)a;
+      ++n;
+    }
+    return n;
+  }
+  void refuse(allreduce_signal_refusal_code code, expr_t call, std::string msg) {
+    const source_loc loc = host_access::location(p_, call);
+    plan_.errors.push_back({file_, loc, msg});
+    typename plan_t::refusal_record r;
+    r.code = code;
+    r.op = call;
+    r.message = std::move(msg);
+    r.loc = loc;
+    plan_.refused.push_back(std::move(r));
+  }
+
+  void collect_names(stmt_t s) {
+    switch (host_access::stmt_kind(p_, s)) {
+      case host_stmt_kind::assign: used_.insert(std::string(traits::var_name(p_, host_access::assign_target(p_, s)))); break;
+      case host_stmt_kind::for_range: used_.insert(std::string(traits::var_name(p_, host_access::loop_var(p_, s)))); break;
+      default: break;
+    }
+    for (expr_t e : host_access::operands(p_, s)) collect_alloc_names(e);
+    for (stmt_t b : host_access::stmt_body(p_, s)) collect_names(b);
+  }
+  void collect_alloc_names(expr_t e) {
+    if (kind(e) == host_expr_kind::call && host_access::callee_kind(p_, e) == host_callee_kind::op &&
+        host_access::callee_name(p_, e) == o_.alloc_op)
+      if (auto k = host_access::keyword_arg(p_, e, o_.name_kwarg))
+        if (auto sv = host_access::string_value(p_, *k)) used_.insert(std::string(*sv));
+    for (expr_t x : traits::children(p_, e)) collect_alloc_names(x);
+  }
+
+  // ---- the walk (pypto's IRMutator order) ----------------------------------------------------
+  void visit_stmt(stmt_t s) {
+    const host_stmt_kind k = host_access::stmt_kind(p_, s);
+    if (k == host_stmt_kind::assign && is_allreduce(host_access::assign_value(p_, s))) {
+      direct(s, host_access::assign_value(p_, s), form::assign, 0);
+      return;
+    }
+    if (k == host_stmt_kind::expr_stmt) {
+      for (expr_t e : host_access::operands(p_, s)) {
+        if (is_allreduce(e)) direct(s, e, form::expr_stmt, 0);
+        else visit_expr(e);
+      }
+      return;
+    }
+    if (k == host_stmt_kind::ret) {
+      std::size_t i = 0;
+      for (expr_t e : host_access::operands(p_, s)) {
+        if (is_allreduce(e)) direct(s, e, form::ret, i);
+        else visit_expr(e);
+        ++i;
+      }
+      return;
+    }
+    const bool loop = k == host_stmt_kind::for_range || k == host_stmt_kind::while_loop;
+    if (k == host_stmt_kind::while_loop) ++loop_depth_;  // its condition runs every iteration
+    for (expr_t e : host_access::operands(p_, s)) visit_expr(e);
+    if (k == host_stmt_kind::for_range) ++loop_depth_;
+    for (stmt_t b : host_access::stmt_body(p_, s)) visit_stmt(b);
+    if (loop) --loop_depth_;
+  }
+
+  /// Checks pypto makes of every allreduce it meets; false after a refusal.
+  bool check(expr_t call) {
+    const std::size_t n = arity(call);
+    if (n != 1 && n != 2) {
+      refuse(allreduce_signal_refusal_code::bad_arity, call,
+             std::string(o_.allreduce_op) + " expects target[, signal], got " + std::to_string(n) + " positional arguments");
+      return false;
+    }
+    if (loop_depth_ > 0 && n == 1) {
+      refuse(allreduce_signal_refusal_code::implicit_in_loop, call,
+             std::string(o_.allreduce_op) +
+                 " without an explicit signal is not supported inside a for/while loop on the HOST rail: the "
+                 "synthesized signal binding cannot be allocated per dynamic iteration. Pass an explicit signal "
+                 "buffer \u2014 it is self-clearing and reusable across iterations \u2014 or hoist the call out of the "
+                 "loop.");
+      return false;
+    }
+    return true;
+  }
+
+  /// An allreduce anywhere but directly in a statement.
+  void visit_expr(expr_t e) {
+    if (is_allreduce(e) && check(e))
+      refuse(allreduce_signal_refusal_code::nested, e,
+             std::string(o_.allreduce_op) +
+                 " must be a direct assignment, expression statement, or return value before allreduce signal "
+                 "synthesis.");
+    for (expr_t x : traits::children(p_, e)) visit_expr(x);
+  }
+
+  void direct(stmt_t s, expr_t call, form where, std::size_t index) {
+    if (!check(call)) return;
+    const bool synthesize = arity(call) == 1;
+    typename plan_t::rewrite r;
+    r.fn = fn_;
+    r.function = std::string(host_access::function_name(p_, fn_));
+    r.stmt = s;
+    r.call = call;
+    r.where = where;
+    r.ret_index = index;
+    r.synthesize = synthesize;
+    r.loc = host_access::location(p_, call);
+    if (synthesize) {
+      if (auto k = host_access::keyword_arg(p_, call, o_.core_num_kwarg)) {
+        auto none = [](host_var_t<P>) -> std::optional<expr_t> { return std::nullopt; };
+        const auto v = evaluate_host_int(p_, *k, none, o_.world_size_op);
+        if (!v.is_int() || v.value <= 0) {
+          refuse(allreduce_signal_refusal_code::bad_core_num, call, "SynthesizeAllReduceSignals requires a positive allreduce core_num");
+          return;
+        }
+        r.core_num = v.value;
+      }
+      if (r.core_num > std::numeric_limits<std::int64_t>::max() / o_.signal_dtype_bytes) {
+        refuse(allreduce_signal_refusal_code::bad_core_num, call, "SynthesizeAllReduceSignals requires a positive allreduce core_num");
+        return;
+      }
+    }
+    // pypto's order: an assignment or expression statement takes its signal names before its
+    // arguments are visited; a return visits the target first.
+    if (where == form::ret) visit_args(call);
+    if (synthesize) fresh_signal_names(r);
+    if (where == form::ret) r.result_name = fresh_name(o_.result_prefix);
+    else visit_args(call);
+    plan_.rewrites.push_back(std::move(r));
+  }
+  void visit_args(expr_t call) {
+    for (expr_t x : traits::children(p_, call)) visit_expr(x);
+  }
+
+  void fresh_signal_names(typename plan_t::rewrite& r) {
+    for (;;) {
+      const std::string n = std::to_string(next_id_++);
+      std::string ws = std::string(o_.world_size_prefix) + n, buf = std::string(o_.buffer_prefix) + n,
+                  sig = std::string(o_.signal_prefix) + n;
+      if (used_.count(ws) || used_.count(buf) || used_.count(sig)) continue;
+      used_.insert(ws);
+      used_.insert(buf);
+      used_.insert(sig);
+      r.world_size_name = std::move(ws);
+      r.buffer_name = std::move(buf);
+      r.signal_name = std::move(sig);
+      return;
+    }
+  }
+  std::string fresh_name(std::string_view prefix) {
+    for (;;) {
+      std::string n = std::string(prefix) + std::to_string(next_id_++);
+      if (used_.insert(n).second) return n;
+    }
+  }
+};
+
+}  // namespace allreduce_signal_detail
+
+/// The analysis (see the header comment). Reads only. O(program size + names).
+template <class P>
+allreduce_signal_plan<P> plan_allreduce_signals(const P& p, const allreduce_signal_options& opts = {}) {
+  static_assert(require_buildable_host_program<P>());
+  return allreduce_signal_detail::analysis<P>(p, opts).run();
+}
+
+/// Performs a plan without refusals, computed on `p` as it is now; never fails.
+/// O(rewrites) builder calls.
+template <class P>
+void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan, const allreduce_signal_options& o = {}) {
+  static_assert(require_buildable_host_program<P>());
+  using traits = host_traits<std::remove_cvref_t<P>>;
+  using expr_t = host_expr_t<P>;
+  using plan_t = allreduce_signal_plan<P>;
+  if (!plan.ok()) return;
+  for (const auto& r : plan.rewrites) {
+    const source_loc at = r.loc;
+    if (r.synthesize) {
+      const auto ws = traits::new_var(p, r.world_size_name, at);
+      traits::insert_assign_before(p, r.stmt, ws, traits::make_op_call(p, o.world_size_op, {}, {}, at));
+      const auto buf = traits::new_var(p, r.buffer_name, at);
+      const expr_t lanes = traits::make_binary(p, host_binary_op::mul, traits::make_var_ref(p, ws, at),
+                                               traits::make_int(p, r.core_num, at), at);
+      const expr_t size =
+          traits::make_binary(p, host_binary_op::mul, lanes, traits::make_int(p, o.signal_dtype_bytes, at), at);
+      const host_keyword<expr_t> name[] = {{o.name_kwarg, traits::make_string(p, r.buffer_name, at)}};
+      const expr_t size_args[] = {size};
+      traits::insert_assign_before(p, r.stmt, buf, traits::make_op_call(p, o.alloc_op, size_args, name, at));
+      const auto sig = traits::new_var(p, r.signal_name, at);
+      const expr_t dims[] = {traits::make_var_ref(p, ws, at), traits::make_int(p, r.core_num, at)};
+      const expr_t window_args[] = {traits::make_var_ref(p, buf, at), traits::make_list(p, dims, at)};
+      const host_keyword<expr_t> dtype[] = {{o.dtype_kwarg, traits::make_symbol(p, o.signal_dtype, at)}};
+      traits::insert_assign_before(p, r.stmt, sig, traits::make_op_call(p, o.window_op, window_args, dtype, at));
+      traits::append_call_arg(p, r.call, traits::make_var_ref(p, sig, at));
+    }
+    if (r.where == plan_t::form::ret) {
+      const auto res = traits::new_var(p, r.result_name, at);
+      const expr_t value = traits::take_return_value(p, r.stmt, r.ret_index);
+      traits::insert_assign_before(p, r.stmt, res, value);
+      traits::set_return_value(p, r.stmt, r.ret_index, traits::make_var_ref(p, res, at));
+    }
+  }
+}
+
+/// Plan, then apply when the plan has no refusals. Returns the plan.
+template <class P>
+allreduce_signal_plan<P> synthesize_allreduce_signals(P& p, const allreduce_signal_options& opts = {}) {
+  auto plan = plan_allreduce_signals(std::as_const(p), opts);
+  apply_allreduce_signals(p, plan, opts);
+  return plan;
+}
+
+/// A dry run: one line per rewrite, then the refusals. Deterministic.
+template <class P>
+std::string describe_plan(const allreduce_signal_plan<P>& plan) {
+  using plan_t = allreduce_signal_plan<P>;
+  auto loc = [](source_loc l) { return std::to_string(l.line) + ":" + std::to_string(l.col); };
+  std::string out;
+  for (const auto& r : plan.rewrites) {
+    out += "allreduce at " + loc(r.loc) + " in " + r.function + ": ";
+    if (r.synthesize)
+      out += "signal " + r.signal_name + " over " + r.buffer_name + " ([" + r.world_size_name + ", " +
+             std::to_string(r.core_num) + "] INT32)";
+    else
+      out += "explicit signal";
+    if (r.where == plan_t::form::ret) out += ", result bound to " + r.result_name;
+    out += "\n";
+  }
+  if (plan.rewrites.empty() && plan.refused.empty()) out += "no allreduce to rewrite\n";
+  for (const auto& e : plan.errors) out += e.str() + "\n";
+  return out;
+}
+
+template <class P>
+std::string describe(const P&, const allreduce_signal_plan<P>& plan) {
+  return describe_plan(plan);
+}
+
+}  // namespace neuronrw
