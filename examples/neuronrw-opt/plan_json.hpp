@@ -205,7 +205,9 @@ class host_namer {
   static std::string name(const host::expr& e) {
     switch (e.kind) {
       case host::expr_kind::var_ref: return e.ref ? e.ref->name : std::string();
-      case host::expr_kind::int_const: return std::to_string(e.value);
+      case host::expr_kind::int_const: return e.text.empty() ? std::to_string(e.value) : e.text;
+      case host::expr_kind::arith: return "(arithmetic)";
+      case host::expr_kind::tuple: return "(...)";
       case host::expr_kind::bool_const: return e.value ? "True" : "False";
       case host::expr_kind::str_const: return e.text;
       case host::expr_kind::symbol: return e.text;
@@ -429,11 +431,12 @@ inline std::string comm_domain_plan_json(const host::program& prog, const host_c
   }
   doc.set("functions", std::move(functions));
   json_value refusals = json_value::array();
-  for (const auto& r : p.refused) {
+  for (std::size_t i = 0; i < p.refused.size(); ++i) {
+    const auto& r = p.refused[i];
     json_value j = json_value::object();
     j.set("code", nr::to_string(r.code));
     j.set("op", namer.op(r.op, file));
-    j.set("message", r.message);
+    j.set("message", p.errors[i].message);  // pypto's text, as the located error says it
     j.set("loc", d::loc_json(file, r.loc));
     refusals.push(std::move(j));
   }

@@ -409,7 +409,7 @@ expect("a bad -re regex is reported", run(["--verify-diagnostics", "-"],
        stdin='func.func @f() {\n  // expected-error-re {{a{{(}}}}\n  return\n}\n'), 1)
 hv = read(os.path.join(root, "tests", "corpus", "host", "12_err_dead_alloc.py")).replace(
     '        dead = pld.tensor.alloc_window_buffer(8, name="dead")\n',
-    '        # expected-error@+1 {{dead_allocation: pld.tensor.alloc_window_buffer \'dead\' has no}}\n'
+    '        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer \'dead\' has no}}\n'
     '        dead = pld.tensor.alloc_window_buffer(8, name="dead")\n')
 expect("host programs: `#` expectations", run(["--verify-diagnostics", "--input-kind=host",
                                                "--materialize-comm-domain-scopes", "-"], stdin=hv), 0, stdout="", stderr="")

@@ -81,9 +81,9 @@ def devices(n):
 attack = write("amplify.py", amplify())
 check("the attack input is 16 KB", len(amplify()) < 16 * 1024, len(amplify()))
 r, took = refused("the item-6 attack", attack,
-                  "amplify.py:16:6: error: materialize-comm-domain-scopes: too_many_devices: comm domain of 'b1' "
+                  "amplify.py:16:6: error: MaterializeCommDomainScopes: comm domain of 'b1' "
                   "lists 1048575 devices after 1048576 in the program's other comm domains; at most 1048576 can be "
-                  "listed in all")
+                  "listed in all [too_many_devices]")
 check("the item-6 attack: the source line and caret", r.stderr.decode().split("\n")[1:3] ==
       ['  b1=pld.tensor.alloc_window_buffer(64,name="b1")', "     ^"], r.stderr.decode())
 print(f"     (refused in {took:.2f} s)")
@@ -96,8 +96,9 @@ check("2^20 devices in one domain: all listed", devices(TOTAL) in out)
 out = accepted("2^20 - 1 devices in two domains", write("total_two.py", padded(amplify(2, TOTAL // 2), big)))
 check("2^20 - 1 devices in two domains: both listed", devices(TOTAL // 2) in out and devices(TOTAL // 2 - 1) in out)
 refused("2^20 + 1 devices in two domains", write("total_over.py", padded(amplify(2, TOTAL // 2 + 1), big)),
-        "total_over.py:17:6: error: materialize-comm-domain-scopes: too_many_devices: comm domain of 'b1' lists "
-        "524288 devices after 524289 in the program's other comm domains; at most 1048576 can be listed in all")
+        "total_over.py:17:6: error: MaterializeCommDomainScopes: comm domain of 'b1' lists "
+        "524288 devices after 524289 in the program's other comm domains; at most 1048576 can be listed in all "
+        "[too_many_devices]")
 
 
 # ------------------------------------------------------------------ comm domains per function
@@ -115,8 +116,8 @@ out = accepted("64 comm domains in one function", write("scopes_64.py", on_devic
 check("64 comm domains in one function: all nested", out.count("with pl._dump.comm_domain(") == 64
       and "with pl._dump.comm_domain(name=\"comm_d63\", devices=[63]" in out)
 refused("65 comm domains in one function", write("scopes_65.py", on_devices(65)),
-        "scopes_65.py:204:7: error: materialize-comm-domain-scopes: too_many_scopes: comm domain of 'b64' would "
-        "be comm domain 65 of 'main'; at most 64 can nest in one function")
+        "scopes_65.py:204:7: error: MaterializeCommDomainScopes: comm domain of 'b64' would "
+        "be comm domain 65 of 'main'; at most 64 can nest in one function [too_many_scopes]")
 
 # ------------------------------------------------------------------ the printed output
 # One domain of 200000 devices prints about 1.3 MB: the smallest input allowed to print it is

@@ -8,11 +8,13 @@ this check:
   ScheduleFusion             schedule_refusal          include/neuronrw/passes/schedule_fusion/plan.hpp
   FusionToComposite          f2c_problem_code          include/neuronrw/passes/fusion_to_composite.hpp
   MaterializeCommDomainScopes comm_domain_refusal_code include/neuronrw/passes/comm_domain_scopes.hpp
+  SynthesizeAllReduceSignals allreduce_signal_refusal_code include/neuronrw/passes/allreduce_signals.hpp
 Each code must appear in an expectation of a lit file that runs --verify-diagnostics, worded
 as the driver reports it:
   // expected-remark... {{...refused this candidate: CODE: ...}}
   // expected-error...  {{...fusion-to-composite: CODE: ...}}
-  #  expected-error...  {{...materialize-comm-domain-scopes: CODE: ...}}
+  #  expected-error...  {{MaterializeCommDomainScopes: ... [CODE]}}      (pypto's text, code last)
+  #  expected-error...  {{pld.tensor.allreduce ... [CODE]}}               SynthesizeAllReduceSignals
 except the codes no text input can reach, listed in UNREACHABLE with the reason and the test
 that covers them instead (which must exist and name the code).
 
@@ -44,12 +46,22 @@ UNREACHABLE = {
 }
 
 ENUMS = [
-    # (enum, header, the expectation pattern's prefix before the code, severity)
+    # (enum, header, how an expectation names the code, severity): "PREFIX: " means `PREFIX: CODE:`
+    # (the MLIR passes' form); "PREFIX [" means pypto's own text starting with PREFIX (may be empty)
+    # and ending with `[CODE]` (the host passes carry pypto's messages, the code trails).
     ("schedule_refusal", "include/neuronrw/passes/schedule_fusion/plan.hpp", "refused this candidate: ", "remark"),
     ("f2c_problem_code", "include/neuronrw/passes/fusion_to_composite.hpp", "fusion-to-composite: ", "error"),
-    ("comm_domain_refusal_code", "include/neuronrw/passes/comm_domain_scopes.hpp",
-     "materialize-comm-domain-scopes: ", "error"),
+    ("comm_domain_refusal_code", "include/neuronrw/passes/comm_domain_scopes.hpp", "[", "error"),
+    ("allreduce_signal_refusal_code", "include/neuronrw/passes/allreduce_signals.hpp", "[", "error"),
 ]
+
+
+def codes_in(prefix, text):
+    """The codes an expectation's text names in the form `prefix` stands for."""
+    if prefix == "[":
+        m = re.search(r"\[(\w+)\]$", text)
+        return [m.group(1)] if m else []
+    return [c.group(1) for c in re.finditer(re.escape(prefix) + r"(\w+):", text)]
 
 
 def read(path):
@@ -78,8 +90,8 @@ def covered(lit_dir):
             continue
         for m in re.finditer(r"expected-(error|remark|warning|note)(?:-re)?\s*(?:@\S+)?\s*\{\{(.*)\}\}\s*$", text, re.M):
             for _, _, prefix, _ in ENUMS:
-                for c in re.finditer(re.escape(prefix) + r"(\w+):", m.group(2)):
-                    found.add((prefix, m.group(1), c.group(1)))
+                for c in codes_in(prefix, m.group(2)):
+                    found.add((prefix, m.group(1), c))
     return found
 
 
@@ -113,7 +125,8 @@ for enum, header, prefix, sev in ENUMS:
                   os.path.exists(path) and code in read(path))
             check(f"{enum}::{code}: no lit expectation claims the unreachable code", (prefix, sev, code) not in found)
             continue
-        check(f"{enum}::{code}: a lit test expects `{sev}: ...{prefix}{code}:`", (prefix, sev, code) in found)
+        form = f"...[{code}]" if prefix == "[" else f"...{prefix}{code}:"
+        check(f"{enum}::{code}: a lit test expects `{sev}: {form}`", (prefix, sev, code) in found)
 
 # Every file with expectations checks its own text (lit itself runs every file of the directory).
 for name in sorted(os.listdir(LIT)):

@@ -178,7 +178,7 @@ struct generator {
     }
     auto [dev, cov] = device();
     const std::string call = "self.chip(" + args + ", device=" + dev + ")";
-    line(ind, chance(10) ? "pld.host.log(" + call + ")" : call);
+    line(ind, chance(10) ? "pl.host.log(" + call + ")" : call);
     for (int a : reached) allocs[static_cast<std::size_t>(a)].cov.join(cov);
   }
 
@@ -297,9 +297,9 @@ struct generator {
   void noise(int ind) {
     const std::string x = fresh("x");
     switch (below(5)) {
-      case 0: line(ind, x + " = pld.misc.f(" + any_value() + ", [1, -2], k=\"s\", attrs={\"h\": True})"); break;
-      case 1: line(ind, "pld.misc.g(pl.FP32, None, \"q\\\"uote\")"); return;
-      case 2: line(ind, x + ": pl.Tensor[[4, 2], pl." + dtype() + "] = pld.misc.make()"); break;
+      case 0: line(ind, x + " = pl.misc.f(" + any_value() + ", [1, -2], k=\"s\", attrs={\"h\": True})"); break;
+      case 1: line(ind, "pl.misc.g(pl.FP32, None, \"q\\\"uote\")"); return;
+      case 2: line(ind, x + ": pl.Tensor[[4, 2], pl." + dtype() + "] = pl.misc.make()"); break;
       case 3: {
         auto reach = visible_reach();
         if (reach.empty()) return noise(ind);

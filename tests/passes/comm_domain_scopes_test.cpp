@@ -8,6 +8,7 @@
 //    another dialect, and the pass instantiated on the archetype host program.
 #include <neuronrw/ir/host/hash.hpp>
 #include <neuronrw/ir/host/text.hpp>
+#include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/ir/host/comm_domain_scopes.hpp>
 
@@ -129,6 +130,8 @@ TEST_CASE("examples/host: every example materializes and checks clean") {
     ++n;
     INFO(e.path().string());
     program p = parse_ok(read_file(e.path()), e.path().filename().string());
+    // pypto's pipeline order (a no-op where every allreduce has its signal).
+    CHECK(synthesize_allreduce_signals(p).ok());
     const auto plan = plan_comm_domain_scopes(p);
     CHECK(plan.ok());
     CHECK(plan.has_changes());

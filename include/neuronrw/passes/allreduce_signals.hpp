@@ -308,7 +308,9 @@ class analysis {
     if (synthesize) fresh_signal_names(r);
     if (where == form::ret) r.result_name = fresh_name(o_.result_prefix);
     else visit_args(call);
-    plan_.rewrites.push_back(std::move(r));
+    // An explicit signal outside a return needs nothing: only rewrites that change the program
+    // are planned (has_changes() means a change).
+    if (synthesize || where == form::ret) plan_.rewrites.push_back(std::move(r));
   }
   void visit_args(expr_t call) {
     for (expr_t x : traits::children(p_, call)) visit_expr(x);

@@ -348,7 +348,7 @@ class analysis {
     typename plan_t::refusal_record r;
     r.code = code;
     r.op = concerned;
-    r.message = plan_.errors.back().message;
+    r.message = std::move(msg);
     r.loc = loc;
     plan_.refused.push_back(std::move(r));
   }
@@ -558,7 +558,15 @@ class analysis {
     return false;
   }
   void check_comm_apis(stmt_t s) {
-    for (expr_t e : host_access::operands(p_, s)) check_comm_call(e);
+    const bool assign = host_access::stmt_kind(p_, s) == host_stmt_kind::assign;
+    for (expr_t e : host_access::operands(p_, s)) {
+      // An allocation is read only as the value of an assignment (its variable is its identity).
+      if (assign && is_op_call(e, o_.alloc_op)) {
+        for (expr_t a : host_access::call_args(p_, e)) check_comm_call(a);
+        continue;
+      }
+      check_comm_call(e);
+    }
     for (stmt_t b : host_access::stmt_body(p_, s)) check_comm_apis(b);
   }
   void check_comm_call(expr_t e) {
@@ -569,7 +577,11 @@ class analysis {
       return;
     }
     if (kind(e) != host_expr_kind::call) return;
-    if (host_access::callee_kind(p_, e) == host_callee_kind::op) {
+    if (is_op_call(e, o_.alloc_op)) {
+      error(comm_domain_refusal_code::bad_alloc_call, e, host_access::location(p_, e),
+            std::string(o_.alloc_op) + " must appear as the RHS of a simple assignment (its result must be bound to a "
+                                       "named variable)");
+    } else if (host_access::callee_kind(p_, e) == host_callee_kind::op) {
       const std::string_view op = host_access::callee_name(p_, e);
       if (op.substr(0, o_.comm_prefix.size()) == o_.comm_prefix && !modeled(op)) {
         const source_loc loc = host_access::location(p_, e);
@@ -612,6 +624,11 @@ class analysis {
     const auto a = args(call);
     if (a.size() != 1) {
       error(comm_domain_refusal_code::bad_alloc_call, call, loc, std::string(o_.alloc_op) + " expects exactly one arg (size)");
+      return;
+    }
+    if (host_access::keyword_arg(p_, call, "dtype")) {  // pypto's shape form: alloc([dims], dtype=pl.X)
+      error(comm_domain_refusal_code::bad_alloc_call, call, loc,
+            std::string(o_.alloc_op) + " shape form ([dims], dtype=...) is not supported here: give the size in bytes");
       return;
     }
     std::string name;

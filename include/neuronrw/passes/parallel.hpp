@@ -445,6 +445,8 @@ comm_domain_plan<P> plan_comm_domain_scopes_parallel(const P& p, const comm_doma
     for (auto& f : part.functions) out.functions.push_back(std::move(f));
     for (auto& r : part.refused) out.refused.push_back(std::move(r));
     for (auto& d : part.errors) out.errors.push_back(std::move(d));
+    for (auto& d : part.remarks) out.remarks.push_back(std::move(d));
+    for (auto& u : part.unmodeled) out.unmodeled.push_back(std::move(u));
   }
   return out;
 }

@@ -1,4 +1,4 @@
-# alloc_window_buffer takes exactly one size and a non-empty name.
+# alloc_window_buffer takes exactly one size and a non-empty name (a missing name= is the assignment target's).
 import pypto.language as pl
 import pypto.language.distributed as pld
 

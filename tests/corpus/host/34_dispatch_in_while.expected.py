@@ -17,4 +17,4 @@ class While:
             flag = True
             while flag:
                 self.chip(v, device=1)
-                pld.host.log(self.chip(v, device=4))
+                pl.host.log(self.chip(v, device=4))

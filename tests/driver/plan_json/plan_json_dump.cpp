@@ -4,7 +4,7 @@
 //
 //   plan_json_dump [--text] PLAN INPUT    PLAN: schedule-fusion | fusion-to-composite |
 //                                         pipeline-fusion-to-composite |
-//                                         materialize-comm-domain-scopes
+//                                         materialize-comm-domain-scopes | synthesize-allreduce-signals
 //   plan_json_dump --enums                every enum spelling the documents can hold
 //
 // The input is read, parsed and checked as the driver does (MLIR: parse + ref::verify; host
@@ -88,7 +88,7 @@ int print_errors(const nr::diagnostics& errs) {
 
 int usage() {
   std::cerr << "usage: plan_json_dump [--text] schedule-fusion|fusion-to-composite|pipeline-fusion-to-composite|"
-               "materialize-comm-domain-scopes INPUT\n       plan_json_dump --enums\n";
+               "materialize-comm-domain-scopes|synthesize-allreduce-signals INPUT\n       plan_json_dump --enums\n";
   return 2;
 }
 
@@ -120,6 +120,15 @@ int main(int argc, char** argv) {
     if (auto errs = nr::check_comm_domain_scopes(p); !errs.empty()) return print_errors(errs);
     const auto plan = nr::plan_comm_domain_scopes(p);
     std::cout << (text_plan ? nr::describe_plan(plan) : neuronrw_opt::comm_domain_plan_json(p, plan, file));
+    return 0;
+  }
+  if (mode == "synthesize-allreduce-signals") {
+    auto parsed = host::parse_program(text, file);
+    if (!parsed.ok()) return print_errors({parsed.error});
+    const host::program& p = *parsed.value;
+    if (auto errs = nr::check_comm_domain_scopes(p); !errs.empty()) return print_errors(errs);
+    const auto plan = nr::plan_allreduce_signals(p);
+    std::cout << (text_plan ? nr::describe_plan(plan) : neuronrw_opt::allreduce_signal_plan_json(p, plan, file));
     return 0;
   }
   if (mode != "schedule-fusion" && mode != "fusion-to-composite" && mode != "pipeline-fusion-to-composite")

@@ -834,7 +834,9 @@ class P:
     },
     {"name": "idle", "status": "no_allocs", "buffers": [], "views": [], "dispatches": [], "collectives": [], "scopes": []}
   ],
-  "refusals": []
+  "refusals": [],
+  "remarks": [],
+  "unmodeled": []
 }
 )json");
 }
@@ -905,10 +907,12 @@ class Bad:
         "result": null,
         "loc": {"file": "bad.py", "line": 15, "col": 33}
       },
-      "message": "device=r over a non-unit-step loop is not supported (step=2)",
+      "message": "MaterializeCommDomainScopes: device=r over a non-unit-step loop is not supported (step=2)",
       "loc": {"file": "bad.py", "line": 16, "col": 13}
     }
-  ]
+  ],
+  "remarks": [],
+  "unmodeled": []
 }
 )json");
 }
@@ -920,8 +924,10 @@ TEST_CASE("plan_json_enums: every spelling, in enumerator order") {
   "move_position": ["before", "after"],
   "f2c_problem_code": ["unknown_fusion_kind", "non_string_kind", "no_body", "bad_terminator", "region_arguments", "captured_value"],
   "f2c_skip_reason": ["gen_composite"],
-  "comm_domain_refusal_code": ["bad_alloc_call", "unsupported_device", "non_unit_step", "collective_in_loop", "bad_collective_call", "no_coverage_to_share", "dead_allocation", "unconsumed_allocation", "untyped_view", "too_many_devices", "too_many_scopes", "duplicate_name"],
-  "comm_domain_status": ["materialize", "no_allocs", "already_materialized", "failed"]
+  "comm_domain_refusal_code": ["bad_alloc_call", "unsupported_device", "non_unit_step", "collective_in_loop", "bad_collective_call", "no_coverage_to_share", "dead_allocation", "unconsumed_allocation", "untyped_view", "too_many_devices", "too_many_scopes", "duplicate_name", "bad_arithmetic", "unmodeled_comm_api"],
+  "comm_domain_status": ["materialize", "no_allocs", "already_materialized", "failed"],
+  "allreduce_signal_refusal_code": ["bad_arity", "implicit_in_loop", "nested", "bad_core_num"],
+  "allreduce_signal_form": ["assign", "expr_stmt", "return"]
 }
 )json");
 }

@@ -57,6 +57,7 @@ DRIVER_ARGS = {
     "fusion-to-composite": ["--fusion-to-composite-dry-run"],
     "pipeline-fusion-to-composite": ["--schedule-fusion", "--fusion-to-composite-dry-run"],
     "materialize-comm-domain-scopes": ["--materialize-comm-domain-scopes-dry-run"],
+    "synthesize-allreduce-signals": ["--synthesize-allreduce-signals-dry-run"],
 }
 driver_runs = 0
 check = Checks()
@@ -79,6 +80,7 @@ validator = jsonschema.Draft202012Validator(schema)
 
 MLIR_PLANS = ["schedule-fusion", "fusion-to-composite", "pipeline-fusion-to-composite"]
 HOST_PLAN = "materialize-comm-domain-scopes"
+HOST_PLANS = [HOST_PLAN, "synthesize-allreduce-signals"]
 
 
 def run_dump(args, cwd=root):
@@ -216,7 +218,28 @@ def text_problems_comm_domain(d, text):
     for r in d["refusals"]:
         loc = r["loc"]
         where = f"{d['file']}:{loc['line']}:{loc['col']}" if loc else d["file"]
-        want.append(f"{where}: error: MaterializeCommDomainScopes: {r['message']}")
+        want.append(f"{where}: error: {r['message']}")
+    missing = [w for w in want if w not in lines]
+    if d["ok"] != (not d["refusals"]):
+        missing.append("ok must be true exactly when there are no refusals")
+    return missing
+
+
+def text_problems_allreduce(d, text):
+    lines = text.split("\n")
+    want = []
+    for r in d["rewrites"]:
+        loc = r["op"]["loc"]
+        s = f"allreduce at {loc['line']}:{loc['col']} in {r['function']}: "
+        s += (f"signal {r['signal']} over {r['buffer']} ([{r['world_size']}, {r['core_num']}] INT32)" if r["synthesize"]
+              else "explicit signal")
+        if r["form"] == "return":
+            s += f", result bound to {r['result']}"
+        want.append(s)
+    for r in d["refusals"]:
+        loc = r["loc"]
+        where = f"{d['file']}:{loc['line']}:{loc['col']}" if loc else d["file"]
+        want.append(f"{where}: error: {r['message']}")
     missing = [w for w in want if w not in lines]
     if d["ok"] != (not d["refusals"]):
         missing.append("ok must be true exactly when there are no refusals")
@@ -225,7 +248,8 @@ def text_problems_comm_domain(d, text):
 
 TEXT_CHECKS = {"schedule-fusion": text_problems_schedule_fusion,
                "fusion-to-composite": text_problems_fusion_to_composite,
-               "materialize-comm-domain-scopes": text_problems_comm_domain}
+               "materialize-comm-domain-scopes": text_problems_comm_domain,
+               "synthesize-allreduce-signals": text_problems_allreduce}
 
 
 def is_lit(path):
@@ -253,7 +277,8 @@ def lit_chunks(path, tmp):
     return out
 
 
-documents = {"schedule-fusion": 0, "fusion-to-composite": 0, "materialize-comm-domain-scopes": 0}
+documents = {"schedule-fusion": 0, "fusion-to-composite": 0, "materialize-comm-domain-scopes": 0,
+             "synthesize-allreduce-signals": 0}
 codes_seen = {}
 inputs_seen = {"accepted": 0, "invalid (rejected as expected)": 0, "skipped": 0}
 skipped = []  # lit chunks and parser-corpus files the reference parser or verifier rejects
@@ -268,6 +293,8 @@ def richness(doc):
         parts += [any(c["moves"] for c in doc["clusters"])]
     if doc["pass"] == "materialize-comm-domain-scopes":
         parts += [any(f["buffers"] for f in doc["functions"])]
+    if doc["pass"] == "synthesize-allreduce-signals":
+        parts += [bool(doc["rewrites"])]
     return sum(parts)
 
 
@@ -298,7 +325,7 @@ def check_plan(label, plan, path):
         problems = [f"not in the text plan: {w}" for w in TEXT_CHECKS[pass_name](doc, t.stdout)]
     check(f"{plan} on {label}: valid, and says what the text plan says", not problems,
           "\n".join(problems[:12]) + "\n--- text plan ---\n" + t.stdout)
-    if not problems and driver and not has_options_line(path) and (pass_name not in (HOST_PLAN, "fusion-to-composite") or doc.get("ok")):
+    if not problems and driver and not has_options_line(path) and (pass_name not in HOST_PLANS + ["fusion-to-composite"] or doc.get("ok")):
         # The driver prints the same document (a refused comm-domain or FusionToComposite plan is its errors and exit 1
         # instead; the corpus's `// schedule-fusion-options:` lines are plan_json_dump's own).
         global driver_runs
@@ -353,7 +380,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for rel in hosts:
         lit = is_lit(os.path.join(root, rel))
         for label, path in lit_chunks(os.path.join(root, rel), tmp) if lit else [(rel, rel)]:
-            printed = check_plan(label, HOST_PLAN, path)
+            printed = all([check_plan(label, plan, path) for plan in HOST_PLANS])
             if lit and not printed:
                 inputs_seen["skipped"] += 1
                 skipped.append(f"{label}: " + run_dump([HOST_PLAN, path]).stderr.split("\n")[0].replace(path, rel))
@@ -391,6 +418,8 @@ def first_op_path(doc):
         return ["refusals", 0, "op"] if doc["refusals"] else ["clusters", 0, "ops", 0]
     if doc["pass"] == "fusion-to-composite":
         return ["refusals", 0, "op"] if doc["refusals"] else ["conversions", 0, "fusion"]
+    if doc["pass"] == "synthesize-allreduce-signals":
+        return ["refusals", 0, "op"] if doc["refusals"] else ["rewrites", 0, "op"]
     return ["refusals", 0, "op"] if doc["refusals"] else ["functions", 0, "buffers", 0, "op"]
 
 
@@ -439,6 +468,10 @@ for pass_name, doc in sorted(samples.items()):
             ("a scope without slots", mutated(doc, fn + ["scopes"], [{"name": "s", "all_devices": True, "devices": [], "slots": []}])),
             ("a negative device", mutated(doc, fn + ["scopes"], [{"name": "s", "all_devices": False, "devices": [-1], "slots": [0]}])),
         ]
+    if pass_name == "synthesize-allreduce-signals":
+        mutations += [("a rewrite form that does not exist", None if not doc["rewrites"] else
+                       mutated(doc, ["rewrites", 0, "form"], "call")),
+                      ("core_num 0", None if not doc["rewrites"] else mutated(doc, ["rewrites", 0, "core_num"], 0))]
     check(f"schema: a real {pass_name} document is valid", not schema_errors(doc), schema_errors(doc))
     for what, d in mutations:
         if d is None:
@@ -489,7 +522,8 @@ if driver:
 for label in skipped:
     print(f"  skipped, rejected before any dry run: {label}")
 enum_of = {"schedule-fusion": "schedule_refusal", "fusion-to-composite": "f2c_problem_code",
-           "materialize-comm-domain-scopes": "comm_domain_refusal_code", "repair": "repair_refusal"}
+           "materialize-comm-domain-scopes": "comm_domain_refusal_code",
+           "synthesize-allreduce-signals": "allreduce_signal_refusal_code", "repair": "repair_refusal"}
 for p, e in enum_of.items():
     seen = codes_seen.get(p, set())
     unseen = [c for c in schema_enums.get(e, []) if c not in seen]

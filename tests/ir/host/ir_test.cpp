@@ -11,6 +11,7 @@
 #include <memory>
 #include <ranges>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -299,6 +300,193 @@ TEST_CASE("window_buffer is named after its base") {
   CHECK(unbased.name().empty());
   CHECK(t.p.find_function("main") == t.f);
   CHECK(t.p.find_function("nope") == nullptr);
+}
+
+
+// ------------------------------------------------------------------------- the constructs pypto's DSL added
+
+TEST_CASE("a function type implies a level and a role; an explicit one wins") {
+  struct row {
+    std::string_view type, level, role;
+  };
+  const row table[] = {{"Orchestration", "CHIP", "Orchestrator"}, {"Graph", "CHIP", "Orchestrator"},
+                       {"InCore", "CHIP_DIE", "SubWorker"},       {"AIC", "AIC", "SubWorker"},
+                       {"AIV", "AIV", "SubWorker"},               {"Group", "CORE_GROUP", "SubWorker"},
+                       {"Opaque", "", ""},                         {"", "", ""}};
+  for (const row& r : table) {
+    const std::string_view t = r.type, level = r.level, role = r.role;
+    CAPTURE(t);
+    CHECK(implied_level(t) == level);
+    CHECK(implied_role(t) == role);
+    function f;
+    f.type = std::string(t);
+    CHECK(effective_level(f) == level);
+    CHECK(effective_role(f) == role);
+    f.level = "HOST";
+    f.role = "Worker";
+    CHECK(effective_level(f) == "HOST");  // the decorator's own
+    CHECK(effective_role(f) == "Worker");
+  }
+  // host_traits reports the effective ones, and the type as written (F1).
+  program p;
+  auto f = std::make_unique<function>();
+  f->name = "orch";
+  f->type = "Orchestration";
+  p.functions.push_back(std::move(f));
+  using tr = host_traits<program>;
+  function* h = p.functions[0].get();
+  CHECK(tr::level(p, h) == "CHIP");
+  CHECK(tr::role(p, h) == "Orchestrator");
+  CHECK(tr::function_type(p, h) == "Orchestration");
+}
+
+TEST_CASE("arithmetic nodes: make_arith, op_of, type_of, and the host concept's binary()") {
+  auto x = make_var("x", type::scalar("INDEX"));
+  auto sum = make_arith(arith_op::add, make_var_ref(x.get()), make_int(2));
+  CHECK(sum->kind == expr_kind::arith);
+  CHECK(op_of(*sum) == arith_op::add);
+  CHECK(sum->args.size() == 2);
+  CHECK(sum->flags == 0);
+  CHECK(same_type(type_of(*sum), type::scalar("INDEX")));
+  auto neg = make_arith(arith_op::neg, make_var_ref(x.get()), make_int(7));  // rhs of neg is dropped
+  CHECK(neg->args.size() == 1);
+  auto t = make_tuple(exprs(make_int(1), make_var_ref(x.get())));
+  CHECK(t->kind == expr_kind::tuple);
+  CHECK(type_of(*t).kind == type_kind::unknown);
+
+  program p;
+  using tr = host_traits<program>;
+  CHECK(tr::expr_kind(p, sum.get()) == host_expr_kind::binary);
+  const auto b = tr::binary(p, sum.get());
+  CHECK(b.op == host_binary_op::add);
+  CHECK(b.lhs == sum->args[0].get());
+  CHECK(b.rhs == sum->args[1].get());
+  const auto n = tr::binary(p, neg.get());
+  CHECK(n.op == host_binary_op::neg);
+  CHECK(n.rhs == nullptr);
+  for (int op = 0; op <= static_cast<int>(arith_op::neg); ++op)  // the two enums agree
+    CHECK(static_cast<int>(tr::binary(p, make_arith(static_cast<arith_op>(op), make_int(1), make_int(2)).get()).op) == op);
+  CHECK(tr::expr_kind(p, t.get()) == host_expr_kind::other);
+}
+
+TEST_CASE("ops: spellings, known-but-unmodelled ops, dtype byte sizes") {
+  CHECK(ops::canonical("pld.window") == ops::window);
+  CHECK(ops::canonical("pld.get_comm_ctx") == "pld.system.get_comm_ctx");
+  CHECK(ops::canonical("pld.nranks") == "pld.system.nranks");
+  CHECK(ops::canonical("pld.rank") == "pld.system.rank");
+  CHECK(ops::canonical("pld.remote_load") == "pld.tile.remote_load");
+  CHECK(ops::canonical("pld.tensor.window") == ops::window);
+  CHECK(ops::canonical("pld.other") == "pld.other");
+  for (std::string_view op : {"pld.rank", "pld.system.rank", "pld.tensor.allreduce", "pld.window"}) {
+    CAPTURE(op);
+    CHECK(ops::modeled(op));
+    CHECK(ops::known(op));
+  }
+  for (std::string_view op : ops::other_ops) {
+    CAPTURE(op);
+    CHECK_FALSE(ops::modeled(op));
+    CHECK(ops::known(op));
+  }
+  CHECK_FALSE(ops::known("pld.tensor.frobnicate"));
+  CHECK_FALSE(ops::known("pl.add"));
+  CHECK(ops::dtype_bytes("FP32") == 4);
+  CHECK(ops::dtype_bytes("BF16") == 2);
+  CHECK(ops::dtype_bytes("INT8") == 1);
+  CHECK(ops::dtype_bytes("INT64") == 8);
+  CHECK(ops::dtype_bytes("INDEX") == 8);
+  CHECK(ops::dtype_bytes("INT4") == 0);  // no whole byte
+  CHECK(ops::dtype_bytes("Tensor") == 0);
+  static_assert(ops::dtype_bytes("FP16") == 2);
+}
+
+TEST_CASE("infer_call_type: window dimensions that are integer expressions; same_type over them and tuples") {
+  auto n = make_var("n", type::scalar("INDEX"));
+  auto buf = make_var("buf", type::ptr());
+  std::vector<expr_ptr> dims;
+  dims.push_back(make_call(callee_kind::op, std::string(ops::world_size), {}));
+  dims.push_back(make_arith(arith_op::mul, make_var_ref(n.get()), make_int(2)));
+  dims.push_back(make_var_ref(n.get()));
+  dims.push_back(make_int(4));
+  auto spelled = make_int(64);
+  spelled->text = "SIZE";
+  dims.push_back(std::move(spelled));
+  auto w = make_call(callee_kind::op, std::string(ops::window), exprs(make_var_ref(buf.get()), make_list(std::move(dims))),
+                     kws("dtype", make_symbol("pl.FP32")));
+  const type t = infer_call_type(*w);
+  CHECK(t.kind == type_kind::distributed_tensor);
+  REQUIRE(t.shape.size() == 5);
+  REQUIRE(t.shape[0].e);
+  CHECK(t.shape[0].e->text == ops::world_size);
+  CHECK(t.shape[0].e.get() != w->args[1]->args[0].get());  // a copy the type shares
+  REQUIRE(t.shape[1].e);
+  CHECK(t.shape[1].e->kind == expr_kind::arith);
+  CHECK(t.shape[2].sym == n.get());
+  CHECK_FALSE(t.shape[3].e);
+  CHECK(t.shape[3].value == 4);
+  REQUIRE(t.shape[4].e);  // a spelled constant stays spelled
+  CHECK(t.shape[4].e->text == "SIZE");
+  CHECK(same_type(t, infer_call_type(*w)));  // equal expressions, not equal pointers
+  type u = t;
+  u.shape[1].e = shared_copy(*make_arith(arith_op::mul, make_int(2), make_var_ref(n.get())));
+  CHECK_FALSE(same_type(t, u));
+  u.shape[1] = dim{2, nullptr};
+  CHECK_FALSE(same_type(t, u));
+  const type tup = type::tuple({type::ptr(), type::scalar("INDEX")});
+  CHECK(same_type(tup, type::tuple({type::ptr(), type::scalar("INDEX")})));
+  CHECK_FALSE(same_type(tup, type::tuple({type::scalar("INDEX"), type::ptr()})));
+  CHECK_FALSE(same_type(tup, type::tuple({type::ptr()})));
+  CHECK_FALSE(same_type(tup, type::ptr()));
+}
+
+TEST_CASE("clone copies constants, imports, function types, directions, tuple types, expression dims and flags") {
+  program p;
+  p.imports.push_back({"pypto.language.distributed", "", "dist"});
+  p.constants.push_back({"SIZE", make_int(256), 256, {3, 1}});
+  p.constants.push_back({"HALF", make_arith(arith_op::floordiv, make_int(256), make_int(2)), 128, {4, 1}});
+  p.constants[1].value->args[0]->text = "SIZE";
+  auto f = std::make_unique<function>();
+  f->name = "f";
+  f->type = "Orchestration";
+  auto n = make_var("n", type::scalar("INDEX"));
+  var* pn = n.get();
+  f->params.push_back(std::move(n));
+  auto shared = shared_copy(*make_arith(arith_op::mul, make_var_ref(pn), make_int(2)));
+  f->params.push_back(make_var("o", type::tensor({{0, nullptr, shared}}, "FP32")));
+  f->directions = {param_direction::in, param_direction::out};
+  f->return_type = type::tuple({type::tensor({{0, nullptr, shared}}, "FP32"), type::ptr()});
+  auto paren = make_arith(arith_op::neg, make_var_ref(pn), nullptr);
+  paren->flags = expr_flags::parenthesized;
+  f->body.push_back(make_return(exprs(make_tuple(exprs(std::move(paren))))));
+  p.functions.push_back(std::move(f));
+
+  const program c = clone(p);
+  CHECK(structural_equal(p, c));
+  CHECK(structural_hash(p) == structural_hash(c));
+  REQUIRE(c.imports.size() == 1);
+  CHECK(c.imports[0].alias == "dist");
+  REQUIRE(c.constants.size() == 2);
+  CHECK(c.constants[1].name == "HALF");
+  CHECK(c.constants[1].evaluated == 128);
+  CHECK(c.constants[1].loc == source_loc{4, 1});
+  CHECK(c.constants[1].value.get() != p.constants[1].value.get());
+  CHECK(c.constants[1].value->args[0]->text == "SIZE");
+  CHECK(op_of(*c.constants[1].value) == arith_op::floordiv);
+  const function& cf = *c.functions[0];
+  CHECK(cf.type == "Orchestration");
+  CHECK(cf.directions == std::vector<param_direction>{param_direction::in, param_direction::out});
+  // Expression dimensions are copied and refer to the copy's variables.
+  const dim& d = cf.params[1]->type.shape[0];
+  REQUIRE(d.e);
+  CHECK(d.e != shared);
+  CHECK(d.e->args[0]->ref == cf.params[0].get());
+  REQUIRE(cf.return_type);
+  REQUIRE(cf.return_type->elements.size() == 2);
+  CHECK(cf.return_type->elements[0].shape[0].e->args[0]->ref == cf.params[0].get());
+  const expr& ret = *cf.body[0]->values[0];
+  CHECK(ret.kind == expr_kind::tuple);
+  CHECK(ret.args[0]->flags == expr_flags::parenthesized);
+  CHECK(op_of(*ret.args[0]) == arith_op::neg);
+  CHECK(ret.args[0]->args[0]->ref == cf.params[0].get());
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -31,6 +32,8 @@ struct error_case {
 
 const std::string H =
     "@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def f(self, a):\n";
+/// An empty program, after module lines.
+const std::string P = "@pl.program\nclass P:\n    pass\n";
 
 std::vector<error_case> cases() {
   return {
@@ -55,7 +58,7 @@ std::vector<error_case> cases() {
     {"@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, level=pl.Level.CHIP)\n    def f(self):\n        pass\n",
      "e.py:3:39: error: duplicate keyword 'level'"},
     {"@pl.program\nclass P:\n    @pl.function(color=pl.Level.HOST)\n    def f(self):\n        pass\n",
-     "e.py:3:18: error: unknown @pl.function keyword 'color' (expected level or role)"},
+     "e.py:3:18: error: unknown @pl.function keyword 'color' (expected type, level or role)"},
     {"@pl.program\nclass P:\n    @pl.function(level=HOST)\n    def f(self):\n        pass\n",
      "e.py:3:24: error: expected pl.Level.NAME, got 'HOST'"},
     {"@pl.program\nclass P:\n    @pl.function\n    def f(a):\n        pass\n",
@@ -102,8 +105,8 @@ std::vector<error_case> cases() {
      "e.py:5:13: error: integer literal out of range"},
     {H + "        x = 9223372036854775808\n",
      "e.py:5:13: error: integer literal out of range"},
-    {H + "        x = -a\n",
-     "e.py:5:14: error: expected an integer after '-', got 'a'"},
+    {H + "        x = -\n",
+     "e.py:5:14: error: expected an expression, got end of line"},
     {H + "        self = 1\n",
      "e.py:5:9: error: cannot bind the reserved name 'self'"},
     {H + "        True = 1\n",
@@ -141,7 +144,7 @@ std::vector<error_case> cases() {
     {H + "        x: pl.Foo = 1\n",
      "e.py:5:12: error: unknown type 'pl.Foo'"},
     {H + "        x: pl.Tensor[[n], pl.FP32] = 1\n",
-     "e.py:5:23: error: undefined variable 'n' in a shape"},
+     "e.py:5:23: error: undefined variable 'n'"},
     {H + "        x: pl.Tensor[[4], FP32] = 1\n",
      "e.py:5:27: error: expected a dtype pl.NAME, got 'FP32'"},
     {H + "        x: pl.Tensor[[4.], pl.FP32] = 1\n",
@@ -203,6 +206,83 @@ std::vector<error_case> cases() {
      "e.py:1:10: error: '(' was never closed"},
     {H + "        x = " + std::string(300, '[') + std::string(300, ']') + "\n",
      "e.py:5:213: error: nesting too deep"},
+
+    // Module constants: evaluated as Python's integers on int64; every error is located at the
+    // operator (or operand) at fault.
+    {"A = 9223372036854775807 + 1\n" + P,
+     "e.py:1:25: error: integer overflow in '+' (9223372036854775807 + 1)"},
+    {"L = -9223372036854775807 - 2\n" + P,
+     "e.py:1:26: error: integer overflow in '-' (-9223372036854775807 - 2)"},
+    {"K = 3 * 3074457345618258603\n" + P,
+     "e.py:1:7: error: integer overflow in '*' (3 * 3074457345618258603)"},
+    {"B = 1 // 0\n" + P,
+     "e.py:1:7: error: division by zero in '//' (1 // 0)"},
+    {"C = 5 % 0\n" + P,
+     "e.py:1:7: error: modulo by zero in '%' (5 % 0)"},
+    {"M = 2 * (1 // 0) + 3\n" + P,
+     "e.py:1:12: error: division by zero in '//' (1 // 0)"},
+    {"D = -9223372036854775808 // -1\n" + P,
+     "e.py:1:26: error: integer overflow in '//' (-9223372036854775808 // -1)"},
+    {"MIN = -9223372036854775807 - 1\nE = MIN // -1\n" + P,
+     "e.py:2:9: error: integer overflow in '//' (-9223372036854775808 // -1)"},
+    {"Z = 0\nF = 6 // Z\n" + P,
+     "e.py:2:7: error: division by zero in '//' (6 // 0)"},
+    {"F = 6 / 2\n" + P,
+     "e.py:1:7: error: unsupported operator '/' (true division): integer sizes use '//'"},
+    {H + "        x = a / 2\n",
+     "e.py:5:15: error: unsupported operator '/' (true division): integer sizes use '//'"},
+    {H + "        y: pl.Tensor[[a / 2], pl.FP32] = 1\n",
+     "e.py:5:25: error: unsupported operator '/' (true division): integer sizes use '//'"},
+    {"G = H + 1\n" + P,
+     "e.py:1:5: error: undefined variable 'H'"},
+    {"SIZE = 1\nSIZE2 = SIZE + Q\n" + P,
+     "e.py:2:16: error: undefined variable 'Q'"},
+    {"I = pl.INT4.get_byte()\n" + P,
+     "e.py:1:5: error: 'pl.INT4' has no whole byte size (get_byte)"},
+    {H + "        x = 2 * pl.UINT4.get_byte()\n",
+     "e.py:5:17: error: 'pl.UINT4' has no whole byte size (get_byte)"},
+    {H + "        x = pl.FP32.get_byte(1)\n",
+     "e.py:5:30: error: expected ')' (get_byte takes no arguments), got '1'"},
+    {"J = 1\nJ = 2\n" + P,
+     "e.py:2:1: error: duplicate module constant 'J'"},
+    {"S = \"x\"\n" + P,
+     "e.py:1:5: error: a module constant must be an integer expression"},
+    {"T = (1, 2)\n" + P,
+     "e.py:1:5: error: a module constant must be an integer expression"},
+    {"class = 1\n" + P,
+     "e.py:1:1: error: cannot bind the reserved name 'class'"},
+    {"A = 1 +\n" + P,
+     "e.py:1:8: error: expected an expression, got end of line"},
+
+    // A function type implies a level and a role (pypto's Function): a different explicit one is
+    // an error at the decorator.
+    {"@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.HOST)\n"
+     "    def f(self):\n        pass\n",
+     "e.py:3:5: error: Function has func_type=Orchestration which implies level=CHIP, but explicit level=HOST was provided"},
+    {"@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, type=pl.FunctionType.Graph)\n"
+     "    def f(self):\n        pass\n",
+     "e.py:3:5: error: Function has func_type=Graph which implies level=CHIP, but explicit level=HOST was provided"},
+    {"@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.Orchestration, role=pl.Role.Worker)\n"
+     "    def f(self):\n        pass\n",
+     "e.py:3:5: error: Function has func_type=Orchestration which implies role=Orchestrator, but explicit role=Worker was "
+     "provided"},
+    {"@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.Graph, type=pl.FunctionType.Graph)\n"
+     "    def f(self):\n        pass\n",
+     "e.py:3:46: error: duplicate keyword 'type'"},
+    {"@pl.program\nclass P:\n    @pl.function(type=FunctionType.Orchestration)\n    def f(self):\n        pass\n",
+     "e.py:3:23: error: expected pl.FunctionType.NAME, got 'FunctionType.Orchestration'"},
+
+    // Directions, tuple types, triple-quoted strings.
+    {"@pl.program\nclass P:\n    @pl.function\n    def f(self, o: pl.Out[pl.Tensor[[4], pl.FP32]:\n        pass\n",
+     "e.py:4:26: error: '[' was never closed"},
+    {"@pl.program\nclass P:\n    @pl.function\n    def f(self, o: pl.InOut[pl.Tensor[[4], pl.FP32], 1]):\n        pass\n",
+     "e.py:4:52: error: expected ']' to close pl.InOut[, got ','"},
+    {"@pl.program\nclass P:\n    @pl.function\n    def f(self) -> tuple[pl.Foo]:\n        pass\n",
+     "e.py:4:26: error: unknown type 'pl.Foo'"},
+    {H + "        x = \"\"\"abc\n\n",
+     "e.py:5:13: error: unterminated string literal"},
+    {H + "        \"\"\"doc\n\n        \"\"\"\n        return b\n",
+     "e.py:8:16: error: undefined variable 'b'"},
   };
 }
 
@@ -214,6 +294,31 @@ TEST_CASE("bad input: exact located errors") {
     CHECK_FALSE(r.value.has_value());
     CHECK(r.error.str() == c.expected);
   }
+}
+
+TEST_CASE("module constants: the overflow of unary minus is located; arithmetic in functions is not evaluated") {
+  // `-X` where X is INT64_MIN: located at the minus. (The message shows the operation as
+  // `--9223372036854775808`, the operand's digits after the operator, not asserted here.)
+  auto r = parse_program("X = -9223372036854775807 - 1\nY = -X\n" + P, "e.py");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error.loc == source_loc{2, 5});
+  CHECK(r.error.message.starts_with("integer overflow in '-' ("));
+  r = parse_program("Y = -(-9223372036854775807 - 1)\n" + P, "e.py");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error.loc == source_loc{1, 5});
+  CHECK(r.error.message.starts_with("integer overflow in '-' ("));
+  // The largest and smallest values are fine; INT64_MIN % -1 is 0, as in Python.
+  r = parse_program("MAX = 9223372036854775807\nMIN = -MAX - 1\nR = MIN % -1\nQ = MIN // 1\n" + P, "e.py");
+  REQUIRE(r.ok());
+  CHECK(r.value->constants[1].evaluated == std::numeric_limits<std::int64_t>::min());
+  CHECK(r.value->constants[2].evaluated == 0);
+  CHECK(r.value->constants[3].evaluated == std::numeric_limits<std::int64_t>::min());
+  // In a function, integer expressions are kept as written, not evaluated: a division by zero
+  // there is no error of the reader's.
+  r = parse_program(H + "        x = 1 // 0\n        y = 9223372036854775807 + 1\n        return x % 0, y\n", "e.py");
+  INFO(r.error.str());
+  REQUIRE(r.ok());
+  CHECK(r.value->functions[0]->body[0]->value->kind == expr_kind::arith);
 }
 
 TEST_CASE("the window reference errors of SPEC 6: undefined, conflicting, duplicate") {
@@ -280,16 +385,19 @@ struct rng {
 
 /// `loc` names a character of `text`, or the column just past a line's end (where a missing
 /// token or the end of input is reported).
+/// "\n", "\r\n" and a lone "\r" each end a line, as the lexer counts them (a mutation may insert
+/// a "\r").
 bool position_is_inside(const std::string& text, source_loc loc) {
   if (loc.line == 0 || loc.col == 0) return false;
   std::size_t line = 1, start = 0;
   for (std::size_t i = 0; i < text.size() && line < loc.line; ++i)
-    if (text[i] == '\n') {
+    if (text[i] == '\n' || text[i] == '\r') {
+      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       ++line;
       start = i + 1;
     }
   if (line != loc.line) return false;
-  const std::size_t end = std::min(text.find('\n', start), text.size());
+  const std::size_t end = std::min(text.find_first_of("\r\n", start), text.size());
   return loc.col <= end - start + 1;
 }
 
@@ -348,6 +456,66 @@ TEST_CASE("fuzz: mutated programs parse or fail cleanly; what parses round-trips
   MESSAGE(parsed << " mutants parsed, " << rejected << " rejected");
   CHECK(rejected > 0);
   CHECK(parsed > 0);
+}
+
+/// The seed programs of fuzz/ written in pypto's DSL (fuzz/regressions/host_roundtrip/seed_*.py).
+std::vector<std::filesystem::path> dsl_seed_files() {
+  std::vector<std::filesystem::path> out;
+  const char* tests = std::getenv("NEURONRW_TESTS_DIR");
+  if (!tests) return out;
+  const auto dir = std::filesystem::path(tests) / ".." / "fuzz" / "regressions" / "host_roundtrip";
+  if (!std::filesystem::is_directory(dir)) return out;
+  for (auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().starts_with("seed_")) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_CASE("fuzz: mutated DSL programs (constants, arithmetic, tuples, types, directions) parse or fail cleanly") {
+  const auto seeds = dsl_seed_files();
+  REQUIRE_MESSAGE(seeds.size() >= 4, "set NEURONRW_TESTS_DIR (meson test does)");
+  static const std::string_view pieces[] = {
+      "//", "%", "*", "+", "-", "/", "(", ")", ",)", "()", "-(", "[", "]", ",", ":", "=", "\n", "    ", "\"\"\"", "'''",
+      "SIZE", "SIZE = 256\n", "-9223372036854775808", "9223372036854775807", "0", ".get_byte()", "pl.INT4",
+      "pl.FunctionType.Orchestration", "type=", "level=pl.Level.HOST", "pl.Out[", "pl.InOut[", "tuple[", "-> ",
+      "pld.alloc_window_buffer(64)", "dist.", "pld.", "import pypto.language.distributed as dist\n", "name=\"x\""};
+  rng r{0x243f6a8885a308d3ull};
+  int parsed = 0, rejected = 0;
+  for (const auto& path : seeds) {
+    const std::string original = read_file(path);
+    REQUIRE(parse_program(original, "seed.py").ok());
+    for (int round = 0; round < 300; ++round) {
+      std::string text = original;
+      const int edits = 1 + static_cast<int>(r.below(3));
+      for (int i = 0; i < edits && !text.empty(); ++i) {
+        const std::size_t at = r.below(text.size());
+        if (r.below(2)) text.insert(at, std::string(pieces[r.below(std::size(pieces))]));
+        else text = mutate(std::move(text), r);
+      }
+      auto res = parse_program(text, "fuzz.py");
+      INFO(path.filename().string() << " round " << round << "\n" << text);
+      if (!res.ok()) {
+        ++rejected;
+        INFO(res.error.str());
+        CHECK(position_is_inside(text, res.error.loc));
+        CHECK(res.error.str().rfind("fuzz.py:", 0) == 0);
+        CHECK_FALSE(res.error.message.empty());
+        continue;
+      }
+      ++parsed;
+      for (const auto& w : res.warnings) CHECK(position_is_inside(text, w.loc));
+      const std::string printed = print_program(*res.value);
+      auto again = parse_program(printed, "again.py");
+      INFO(printed);
+      REQUIRE(again.ok());
+      CHECK(structural_equal(*res.value, *again.value));
+      CHECK(structural_hash(*res.value) == structural_hash(*again.value));
+      CHECK(print_program(*again.value) == printed);
+    }
+  }
+  MESSAGE(parsed << " DSL mutants parsed, " << rejected << " rejected");
+  CHECK(parsed > 0);
+  CHECK(rejected > 0);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 # Every MaterializeCommDomainScopes error code, as the error materialize-comm-domain-scopes
-# reports at the expression concerned (the cases of tests/corpus/host/*_err_*.py, one per chunk,
-# with pypto's wording after the code). A program with an error is refused whole: the pass
+# reports at the expression concerned (the cases of tests/corpus/host/*_err_*.py, one per chunk):
+# pypto's own text, prefix included, then the refusal code in brackets. A program with an error is refused whole: the pass
 # fails and nothing is printed for its chunk; the dry run refuses the same way.
 #
 # RUN: neuronrw-opt %s --split-input-file --verify-diagnostics -o /dev/null --materialize-comm-domain-scopes
@@ -21,13 +21,53 @@ class BadAllocCall:
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def main(self):
-        # expected-error@+1 {{materialize-comm-domain-scopes: bad_alloc_call: pld.tensor.alloc_window_buffer expects exactly one arg (size)}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer expects exactly one arg (size) [bad_alloc_call]}}
         a = pld.tensor.alloc_window_buffer(64, 128, name="a")
-        # expected-error@+1 {{materialize-comm-domain-scopes: bad_alloc_call: pld.tensor.alloc_window_buffer missing 'name' kwarg}}
-        b = pld.tensor.alloc_window_buffer(64)
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer missing 'name' kwarg [bad_alloc_call]}}
+        b = pld.tensor.alloc_window_buffer(64, name="")
         c = pld.tensor.alloc_window_buffer(64, name="c")
         cv = pld.tensor.window(c, [16], dtype=pl.FP32)
         self.chip(cv, device=0)
+
+# -----
+
+@pl.program
+class AllocNotBound:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):
+        return a
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer must appear as the RHS of a simple assignment (its result must be bound to a named variable) [bad_alloc_call]}}
+        pld.alloc_window_buffer(64)
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.put is a communication API this pass does not model: the comm domains inferred without it could be wrong (allow-unmodeled-comm-apis=true materializes anyway) [unmodeled_comm_api]}}
+        pld.tensor.put(1, 2)
+        c = pld.alloc_window_buffer(64)
+        cv = pld.window(c, [16], dtype=pl.FP32)
+        self.chip(cv, device=0)
+
+# -----
+
+@pl.program
+class BadArithmetic:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):
+        return a
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer 'neg' size is -64 bytes; a window buffer size must be non-negative [bad_arithmetic]}}
+        neg = pld.alloc_window_buffer(16 - 80)
+        n = 0
+        # expected-error@+1 {{MaterializeCommDomainScopes: division by zero in '//' (64 // 0) [bad_arithmetic]}}
+        zero = pld.alloc_window_buffer(64 // n)
+        # expected-error@+1 {{MaterializeCommDomainScopes: integer overflow in '*' (4611686018427387904 * 4) [bad_arithmetic]}}
+        big = pld.alloc_window_buffer(4611686018427387904 * 4)
+        c = pld.alloc_window_buffer(64)
+        cv = pld.window(c, [16], dtype=pl.FP32)
+        for r in pl.range(2 * n + 2 // n):
+            self.chip(cv, device=r)
 
 # -----
 
@@ -41,13 +81,12 @@ class UnsupportedDevice:
     def main(self):
         buf = pld.tensor.alloc_window_buffer(64, name="buf")
         v = pld.tensor.window(buf, [16], dtype=pl.FP32)
-        # expected-warning@+2 {{'pld.system.rank' is not an op the host reader knows: it stays an opaque call}}
-        # expected-error@+1 {{materialize-comm-domain-scopes: unsupported_device: device= expression must be ConstInt or the induction var of pl.range; got an unsupported expression}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: device= expression must be ConstInt or the induction var of pl.range; got an unsupported expression [unsupported_device]}}
         self.chip(v, device=pld.system.rank())
-        # expected-error@+1 {{materialize-comm-domain-scopes: unsupported_device: device= ConstInt must be non-negative, got -1}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: device= ConstInt must be non-negative, got -1 [unsupported_device]}}
         self.chip(v, device=-1)
         r = 3
-        # expected-error@+1 {{materialize-comm-domain-scopes: unsupported_device: device= Var is not the induction variable of any enclosing pl.range loop}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: device= Var is not the induction variable of any enclosing pl.range loop [unsupported_device]}}
         self.chip(v, device=r)
 
 # -----
@@ -63,7 +102,7 @@ class NonUnitStep:
         buf = pld.tensor.alloc_window_buffer(64, name="buf")
         v = pld.tensor.window(buf, [16], dtype=pl.FP32)
         for r in pl.range(0, 8, 2):
-            # expected-error@+1 {{materialize-comm-domain-scopes: non_unit_step: device=r over a non-unit-step loop is not supported (step=2)}}
+            # expected-error@+1 {{MaterializeCommDomainScopes: device=r over a non-unit-step loop is not supported (step=2) [non_unit_step]}}
             self.chip(v, device=r)
 
 # -----
@@ -86,7 +125,7 @@ class CollectiveInLoop:
         for r in pl.range(pld.system.world_size()):
             self.chip(tv, device=r)
         while flag:
-            # expected-error@+1 {{materialize-comm-domain-scopes: collective_in_loop: pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST orchestrator.}}
+            # expected-error@+1 {{pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST orchestrator.}}
             x = pld.tensor.all_to_all_v(tv, tv, sv, tv, rv)
 
 # -----
@@ -104,9 +143,9 @@ class BadCollectiveCall:
         sig = pld.tensor.alloc_window_buffer(64, name="sig")
         s = pld.tensor.window(sig, [16], dtype=pl.FP32)
         self.chip(v, device=0)
-        # expected-error@+1 {{materialize-comm-domain-scopes: bad_collective_call: pld.tensor.allreduce expects exactly two args}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.allreduce expects exactly two args [bad_collective_call]}}
         y1 = pld.tensor.allreduce(v, s, v)
-        # expected-error@+1 {{materialize-comm-domain-scopes: bad_collective_call: pld.tensor.broadcast data/target must be a window view Var}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.broadcast data/target must be a window view Var [bad_collective_call]}}
         y2 = pld.tensor.broadcast(3, s)
 
 # -----
@@ -123,7 +162,7 @@ class NoCoverageToShare:
         v = pld.tensor.window(buf, [16], dtype=pl.FP32)
         sig = pld.tensor.alloc_window_buffer(64, name="sig")
         s = pld.tensor.window(sig, [16], dtype=pl.FP32)
-        # expected-error@+1 {{materialize-comm-domain-scopes: no_coverage_to_share: collective data/target buffer has no inferred comm-domain coverage to share with its signal buffer}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: collective data/target buffer has no inferred comm-domain coverage to share with its signal buffer [no_coverage_to_share]}}
         y = pld.tensor.allreduce(v, s)
 
 # -----
@@ -138,7 +177,7 @@ class DeadAllocation:
     def main(self):
         buf = pld.tensor.alloc_window_buffer(64, name="buf")
         v = pld.tensor.window(buf, [16], dtype=pl.FP32)
-        # expected-error@+1 {{materialize-comm-domain-scopes: dead_allocation: pld.tensor.alloc_window_buffer 'dead' has no pld.tensor.window materialisation (dead allocation)}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer 'dead' has no pld.tensor.window materialisation (dead allocation) [dead_allocation]}}
         dead = pld.tensor.alloc_window_buffer(8, name="dead")
         self.chip(v, device=0)
 
@@ -152,7 +191,7 @@ class UnconsumedAllocation:
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def main(self):
-        # expected-error@+1 {{materialize-comm-domain-scopes: unconsumed_allocation: pld.tensor.alloc_window_buffer 'buf' is not consumed by any chip_orch dispatch}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer 'buf' is not consumed by any chip_orch dispatch [unconsumed_allocation]}}
         buf = pld.tensor.alloc_window_buffer(64, name="buf")
         v = pld.tensor.window(buf, [16], dtype=pl.FP32)
         self.chip(v)
@@ -168,7 +207,7 @@ class UntypedView:
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def main(self):
         buf = pld.tensor.alloc_window_buffer(64, name="buf")
-        # expected-error@+1 {{materialize-comm-domain-scopes: untyped_view: pld.tensor.window result Var should have DistributedTensorType}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.window result Var should have DistributedTensorType [untyped_view]}}
         v = pld.tensor.window(buf, [16])
         self.chip(v, device=0)
 
@@ -182,7 +221,7 @@ class TooManyDevices:
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def main(self):
-        # expected-error@+1 {{materialize-comm-domain-scopes: too_many_devices: comm domain of 'buf' covers 2000000 devices; at most 1048576 can be listed}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: comm domain of 'buf' covers 2000000 devices; at most 1048576 can be listed [too_many_devices]}}
         buf = pld.tensor.alloc_window_buffer(64, name="buf")
         v = pld.tensor.window(buf, [16], dtype=pl.FP32)
         for r in pl.range(2000000):
@@ -201,7 +240,7 @@ class TooManyDevicesInAll:
     def main(self):
         a = pld.tensor.alloc_window_buffer(64, name="a")
         va = pld.tensor.window(a, [16], dtype=pl.FP32)
-        # expected-error@+1 {{materialize-comm-domain-scopes: too_many_devices: comm domain of 'b' lists 600001 devices after 600000 in the program's other comm domains; at most 1048576 can be listed in all}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: comm domain of 'b' lists 600001 devices after 600000 in the program's other comm domains; at most 1048576 can be listed in all [too_many_devices]}}
         b = pld.tensor.alloc_window_buffer(64, name="b")
         vb = pld.tensor.window(b, [16], dtype=pl.FP32)
         for r in pl.range(600000):
@@ -413,7 +452,7 @@ class TooManyScopes:
         b63 = pld.tensor.alloc_window_buffer(64, name="b63")
         v63 = pld.tensor.window(b63, [16], dtype=pl.FP32)
         self.chip(v63, device=63)
-        # expected-error@+1 {{materialize-comm-domain-scopes: too_many_scopes: comm domain of 'b64' would be comm domain 65 of 'main'; at most 64 can nest in one function}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: comm domain of 'b64' would be comm domain 65 of 'main'; at most 64 can nest in one function [too_many_scopes]}}
         b64 = pld.tensor.alloc_window_buffer(64, name="b64")
         v64 = pld.tensor.window(b64, [16], dtype=pl.FP32)
         self.chip(v64, device=64)
@@ -430,7 +469,7 @@ class DuplicateName:
     def main(self):
         buf = pld.tensor.alloc_window_buffer(64, name="buf")
         v = pld.tensor.window(buf, [16], dtype=pl.FP32)
-        # expected-error@+1 {{materialize-comm-domain-scopes: duplicate_name: duplicate allocation name 'buf' within the same comm domain}}
+        # expected-error@+1 {{MaterializeCommDomainScopes: duplicate allocation name 'buf' within the same comm domain [duplicate_name]}}
         buf2 = pld.tensor.alloc_window_buffer(64, name="buf")
         v2 = pld.tensor.window(buf2, [16], dtype=pl.FP32)
         self.chip(v, device=0)

@@ -35,6 +35,15 @@ class encoder {
     str(p.name);
     u64(p.functions.size());
     for (auto& f : p.functions) function_(*f);
+    // Module constants (a program without any encodes as before). Imports are spelling only.
+    if (!p.constants.empty()) {
+      tag('C');
+      u64(p.constants.size());
+      for (auto& c : p.constants) {
+        str(c.name);
+        expr_(c.value.get());
+      }
+    }
     return std::move(out_);
   }
 
@@ -87,7 +96,10 @@ class encoder {
     if (t.kind == type_kind::tensor || t.kind == type_kind::distributed_tensor) {
       u64(t.shape.size());
       for (auto& d : t.shape) {
-        if (d.sym) {
+        if (d.e) {
+          tag('x');
+          expr_(d.e.get());
+        } else if (d.sym) {
           tag('s');
           var_(d.sym);
         } else {
@@ -97,6 +109,10 @@ class encoder {
       }
     }
     if (t.kind == type_kind::distributed_tensor) window_(t.window.get());
+    if (t.kind == type_kind::tuple) {
+      u64(t.elements.size());
+      for (auto& x : t.elements) type_(x);
+    }
   }
   void keywords_(const std::vector<keyword>& ks) {
     u64(ks.size());
@@ -108,6 +124,11 @@ class encoder {
   void expr_(const expr* e) {
     if (!e) return tag('0');
     tag('E');
+    if (e->kind == expr_kind::int_const && !e->text.empty()) {  // a spelled constant: SIZE, pl.FP32.get_byte()
+      tag('n');
+      u64(static_cast<std::uint64_t>(e->value));
+      return str(e->text);
+    }
     tag(static_cast<char>('0' + static_cast<int>(e->kind)));
     switch (e->kind) {
       case expr_kind::var_ref: return var_(e->ref);
@@ -117,6 +138,12 @@ class encoder {
       case expr_kind::symbol: return str(e->text);
       case expr_kind::none: return;
       case expr_kind::list:
+      case expr_kind::tuple:
+        u64(e->args.size());
+        for (auto& a : e->args) expr_(a.get());
+        return;
+      case expr_kind::arith:
+        u64(static_cast<std::uint64_t>(e->value));
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());
         return;
@@ -175,6 +202,19 @@ class encoder {
     str(f.role);
     u64(f.params.size());
     for (auto& v : f.params) var_(v.get());
+    // Optional parts, each tagged where a function without them has its R / r (so programs
+    // without them encode as before).
+    if (!f.type.empty()) {
+      tag('Y');
+      str(f.type);
+    }
+    bool directed = false;  // all `in` is the same program as none (the text prints no wrapper)
+    for (auto d : f.directions) directed = directed || d != param_direction::in;
+    if (directed) {
+      tag('D');
+      u64(f.directions.size());
+      for (auto d : f.directions) tag(static_cast<char>('0' + static_cast<int>(d)));
+    }
     tag(f.return_type ? 'R' : 'r');
     if (f.return_type) type_(*f.return_type);
     body_(f.body);

@@ -52,7 +52,7 @@ enum class type_kind : std::uint8_t {
   tensor,              ///< `pl.Tensor[[256, 4], pl.FP32]`
   distributed_tensor,  ///< `pld.DistributedTensor[[256], pl.FP32]`, optionally with a WindowBuffer
   ptr,                 ///< `pl.Ptr`: the result of pld.tensor.alloc_window_buffer
-  /*@TUPLE@*/
+  tuple,               ///< `tuple[T1, T2]`: the return type of a function returning several values
 };
 
 /// One dimension of a shape: an integer, a variable (a dynamic dimension), or another integer
@@ -83,7 +83,7 @@ struct type {
   static type distributed(std::vector<dim> shape, std::string dtype, window_ptr w = nullptr) {
     return {type_kind::distributed_tensor, std::move(dtype), std::move(shape), std::move(w), {}};
   }
-  /*@TUPLEF@*/
+  static type tuple(std::vector<type> elements) { return {type_kind::tuple, {}, {}, nullptr, std::move(elements)}; }
 };
 
 /// A variable: a binding. Two variables are different even when their names are equal.
@@ -104,7 +104,20 @@ enum class expr_kind : std::uint8_t {
   none,        ///< `None`
   list,        ///< `[256, n]`
   call,        ///< `pld.tensor.window(buf, [256], dtype=pl.FP32)`, `self.chip_fn(v, device=r)`
+  arith,       ///< `a * b`, `n // 2`, `-n`: `value` holds the arith_op, `args` the operand(s)
+  tuple,       ///< `(a, b)`, `(a,)`
 };
+
+/// The integer operators (Python's): `value` of an arith node.
+enum class arith_op : std::uint8_t { add, sub, mul, floordiv, mod, neg };
+
+/// Bits of expr::flags: how an expression was written, beyond what it is. Not part of the
+/// structural equality (hash.hpp); the printer reproduces them.
+namespace expr_flags {
+inline constexpr std::uint8_t parenthesized = 1;  ///< written in parentheses: `(a + b)`
+inline constexpr std::uint8_t implicit = 2;       ///< derived, not written: the `name=` of an alloc
+                                                  ///< taken from its assignment target
+}  // namespace expr_flags
 
 enum class callee_kind : std::uint8_t {
   op,        ///< a named op: `pld.tensor.window`
@@ -138,12 +151,15 @@ struct call_data {
 struct expr {
   expr_kind kind = expr_kind::none;
   host::callee_kind callee = callee_kind::op;  ///< call (stored here: it fits in padding)
+  std::uint8_t flags = 0;                      ///< expr_flags (in padding too)
   source_loc loc;
   union {
     var* ref = nullptr;    ///< var_ref
     std::int64_t value;    ///< int_const; bool_const (0 or 1)
   };
-  std::string text;            ///< str_const value; symbol path; callee name of a call
+  /// str_const value; symbol path; callee name of a call; for an int_const, how it is spelled
+  /// when not as its digits (a module constant `SIZE`, `pl.FP32.get_byte()`), else empty
+  std::string text;
   std::vector<expr_ptr> args;  ///< call: positional arguments; list: elements
   std::unique_ptr<call_data> call;  ///< call: keyword arguments, attributes, result type
 };
@@ -344,6 +360,24 @@ inline expr_ptr make_list(std::vector<expr_ptr> elems, source_loc loc = {}) {
   e->loc = loc;
   return e;
 }
+inline expr_ptr make_arith(arith_op op, expr_ptr lhs, expr_ptr rhs, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::arith;
+  e->value = static_cast<std::int64_t>(op);
+  e->args.push_back(std::move(lhs));
+  if (op != arith_op::neg) e->args.push_back(std::move(rhs));
+  e->loc = loc;
+  return e;
+}
+inline expr_ptr make_tuple(std::vector<expr_ptr> elems, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::tuple;
+  e->args = std::move(elems);
+  e->loc = loc;
+  return e;
+}
+inline arith_op op_of(const expr& e) noexcept { return static_cast<arith_op>(e.value); }
+
 /// A call. Its type is `t`; use infer_call_type for the type the text format derives.
 inline expr_ptr make_call(host::callee_kind ck, std::string callee, std::vector<expr_ptr> args,
                           std::vector<keyword> kwargs = {}, std::vector<keyword> attrs = {},
@@ -414,10 +448,37 @@ inline stmt_ptr make_scope(std::string name, std::vector<std::int64_t> devices, 
 // ------------------------------------------------------------------------------ type queries
 
 namespace detail {
+/// Structural equality of two expressions of ONE program (variables by identity), for the
+/// integer expressions shapes hold.
+inline bool same_expr(const expr* a, const expr* b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind || a->callee != b->callee || a->text != b->text || a->args.size() != b->args.size())
+    return false;
+  if (a->kind == expr_kind::var_ref && a->ref != b->ref) return false;
+  if ((a->kind == expr_kind::int_const || a->kind == expr_kind::bool_const || a->kind == expr_kind::arith) &&
+      a->value != b->value)
+    return false;
+  for (std::size_t i = 0; i < a->args.size(); ++i)
+    if (!same_expr(a->args[i].get(), b->args[i].get())) return false;
+  if (a->kind == expr_kind::call) {
+    const auto& x = *a->call;
+    const auto& y = *b->call;
+    if (x.kwargs.size() != y.kwargs.size() || x.attrs.size() != y.attrs.size()) return false;
+    for (std::size_t i = 0; i < x.kwargs.size(); ++i)
+      if (x.kwargs[i].name != y.kwargs[i].name || !same_expr(x.kwargs[i].value.get(), y.kwargs[i].value.get()))
+        return false;
+    for (std::size_t i = 0; i < x.attrs.size(); ++i)
+      if (x.attrs[i].name != y.attrs[i].name || !same_expr(x.attrs[i].value.get(), y.attrs[i].value.get())) return false;
+  }
+  return true;
+}
 inline bool same_dims(const std::vector<dim>& a, const std::vector<dim>& b) {
   if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].sym != b[i].sym || (a[i].sym == nullptr && a[i].value != b[i].value)) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].sym != b[i].sym || bool(a[i].e) != bool(b[i].e)) return false;
+    if (a[i].e ? !same_expr(a[i].e.get(), b[i].e.get()) : (a[i].sym == nullptr && a[i].value != b[i].value))
+      return false;
+  }
   return true;
 }
 }  // namespace detail
@@ -425,11 +486,17 @@ inline bool same_dims(const std::vector<dim>& a, const std::vector<dim>& b) {
 /// Equality of two types of ONE program: variables and WindowBuffers by identity.
 /// (hash.hpp compares types of two different programs, up to a renaming.)
 inline bool same_type(const type& a, const type& b) {
-  return a.kind == b.kind && a.dtype == b.dtype && detail::same_dims(a.shape, b.shape) && a.window == b.window;
+  if (a.kind != b.kind || a.dtype != b.dtype || !detail::same_dims(a.shape, b.shape) || a.window != b.window ||
+      a.elements.size() != b.elements.size())
+    return false;
+  for (std::size_t i = 0; i < a.elements.size(); ++i)
+    if (!same_type(a.elements[i], b.elements[i])) return false;
+  return true;
 }
 /// same_type, ignoring the WindowBuffer.
 inline bool same_type_but_window(const type& a, const type& b) {
-  return a.kind == b.kind && a.dtype == b.dtype && detail::same_dims(a.shape, b.shape);
+  return a.kind == b.kind && a.dtype == b.dtype && detail::same_dims(a.shape, b.shape) && a.elements.empty() &&
+         b.elements.empty();
 }
 
 /// The type of an expression: a variable's type, INDEX for integers, BOOL for booleans, a
@@ -439,6 +506,7 @@ inline type type_of(const expr& e) {
     case expr_kind::var_ref: return e.ref ? e.ref->type : type{};
     case expr_kind::int_const: return type::scalar("INDEX");
     case expr_kind::bool_const: return type::scalar("BOOL");
+    case expr_kind::arith: return type::scalar("INDEX");
     case expr_kind::call: return e.call->type;
     default: return {};
   }
@@ -460,7 +528,18 @@ inline constexpr spelling spellings[] = {
     {alloc_window_buffer, "pld.alloc_window_buffer"},
     {window, "pld.window"},
     {world_size, "pld.world_size"},
+    {"pld.system.get_comm_ctx", "pld.get_comm_ctx"},
+    {"pld.system.nranks", "pld.nranks"},
+    {"pld.system.rank", "pld.rank"},
+    {"pld.tile.remote_load", "pld.remote_load"},
 };
+/// pypto's other `pld` ops: the reader knows them (no warning), the passes do not model them
+/// (MaterializeCommDomainScopes refuses a host orchestrator calling one, unless told otherwise).
+/// `pld.remote_store` dispatches on its operand's level, so it has no single full name.
+inline constexpr std::string_view other_ops[] = {
+    "pld.remote_store",       "pld.tensor.remote_store", "pld.tile.remote_store", "pld.tensor.put",
+    "pld.tensor.get",         "pld.tile.put",            "pld.tile.get",          "pld.system.notify",
+    "pld.system.wait",        "pld.system.defer_wait"};
 /// The collectives the host IR models (infer_call_type, the comm-domain pass's default list).
 inline constexpr std::string_view collectives[] = {
     "pld.tensor.allreduce", "pld.tensor.broadcast",    "pld.tensor.reduce_scatter", "pld.tensor.allgather",
@@ -481,7 +560,32 @@ constexpr bool modeled(std::string_view callee) noexcept {
     if (c == x) return true;
   return false;
 }
+/// Whether the reader knows `callee` (any spelling) as a pypto op: modeled, or one of other_ops.
+constexpr bool known(std::string_view callee) noexcept {
+  if (modeled(callee)) return true;
+  for (const auto x : other_ops)
+    if (callee == x) return true;
+  return false;
+}
+/// The byte size of a pypto dtype (`pl.FP32.get_byte()` is 4); 0 when it has no whole byte size
+/// or is not a dtype.
+constexpr std::int64_t dtype_bytes(std::string_view dtype) noexcept {
+  struct entry {
+    std::string_view name;
+    std::int64_t bytes;
+  };
+  constexpr entry table[] = {{"BOOL", 1},  {"INT8", 1},   {"UINT8", 1},    {"FP8E4M3FN", 1}, {"FP8E5M2", 1},
+                             {"HF8", 1},   {"INT16", 2},  {"UINT16", 2},   {"FP16", 2},      {"BF16", 2},
+                             {"INT32", 4}, {"UINT32", 4}, {"FP32", 4},     {"HF32", 4},      {"INT64", 8},
+                             {"UINT64", 8}, {"FP64", 8},  {"INDEX", 8}};
+  for (const auto& e : table)
+    if (e.name == dtype) return e.bytes;
+  return 0;
+}
 }  // namespace ops
+
+/// A copy of an expression for a type to share (an expression dimension). Defined after cloner.
+inline std::shared_ptr<const expr> shared_copy(const expr& e);
 
 /// The result type the IR derives for a call from its callee and arguments (pypto's op type
 /// inference, for the ops of docs/host-programs.md): alloc_window_buffer → pl.Ptr; window(base,
@@ -499,8 +603,10 @@ inline type infer_call_type(const expr& call) {
     if (call.args.size() < 2 || call.args[1]->kind != expr_kind::list) return {};
     std::vector<dim> shape;
     for (auto& d : call.args[1]->args) {
-      if (d->kind == expr_kind::int_const) shape.push_back({d->value, nullptr});
+      if (d->kind == expr_kind::int_const && d->text.empty()) shape.push_back({d->value, nullptr});
       else if (d->kind == expr_kind::var_ref && d->ref) shape.push_back({0, d->ref});
+      else if (d->kind == expr_kind::int_const || d->kind == expr_kind::arith || d->kind == expr_kind::call)
+        shape.push_back({0, nullptr, shared_copy(*d)});
       else return {};
     }
     for (auto& k : call.call->kwargs) {
@@ -530,6 +636,8 @@ class cloner {
     program out;
     out.name = p.name;
     out.file = p.file;
+    out.imports = p.imports;
+    for (auto& c : p.constants) out.constants.push_back({c.name, c.value ? clone_expr(*c.value) : nullptr, c.evaluated, c.loc});
     // Definitions first, so forward references (a WindowBuffer in a parameter type naming a body
     // variable as its base) map onto the copy.
     for (auto& f : p.functions) {
@@ -541,6 +649,8 @@ class cloner {
       nf->name = f->name;
       nf->level = f->level;
       nf->role = f->role;
+      nf->type = f->type;
+      nf->directions = f->directions;
       nf->loc = f->loc;
       for (auto& v : f->params) nf->params.push_back(take(*v));
       if (f->return_type) nf->return_type = clone_type(*f->return_type);
@@ -590,7 +700,11 @@ class cloner {
   }
   type clone_type(const type& t) {
     type out = t;
-    for (auto& d : out.shape) d.sym = map(d.sym);
+    for (auto& d : out.shape) {
+      d.sym = map(d.sym);
+      if (d.e) d.e = std::shared_ptr<const expr>(clone_expr(*d.e));
+    }
+    for (auto& x : out.elements) x = clone_type(x);
     out.window = clone_window(t.window);
     return out;
   }
@@ -606,8 +720,10 @@ class cloner {
     ne->kind = e.kind;
     ne->loc = e.loc;
     if (e.kind == expr_kind::var_ref) ne->ref = map(e.ref);
-    else if (e.kind == expr_kind::int_const || e.kind == expr_kind::bool_const) ne->value = e.value;
+    else if (e.kind == expr_kind::int_const || e.kind == expr_kind::bool_const || e.kind == expr_kind::arith)
+      ne->value = e.value;
     ne->callee = e.callee;
+    ne->flags = e.flags;
     ne->text = e.text;
     for (auto& a : e.args) ne->args.push_back(a ? clone_expr(*a) : nullptr);
     if (e.call)
@@ -641,5 +757,31 @@ class cloner {
 
 /// A deep copy of `p` (see cloner).
 inline program clone(const program& p) { return cloner{}.clone(p); }
+
+inline std::shared_ptr<const expr> shared_copy(const expr& e) { return std::shared_ptr<const expr>(cloner{}.clone_expr(e)); }
+
+/// The level a function has: the decorator's, or the one its type implies (pypto: Orchestration
+/// and Graph → CHIP, InCore → CHIP_DIE, AIC → AIC, AIV → AIV, Group → CORE_GROUP).
+inline std::string_view implied_level(std::string_view type) noexcept {
+  if (type == "Orchestration" || type == "Graph") return "CHIP";
+  if (type == "InCore") return "CHIP_DIE";
+  if (type == "AIC") return "AIC";
+  if (type == "AIV") return "AIV";
+  if (type == "Group") return "CORE_GROUP";
+  return {};
+}
+/// The role a type implies: Orchestration and Graph → Orchestrator; InCore, AIC, AIV, Group →
+/// SubWorker; others none.
+inline std::string_view implied_role(std::string_view type) noexcept {
+  if (type == "Orchestration" || type == "Graph") return "Orchestrator";
+  if (type == "InCore" || type == "AIC" || type == "AIV" || type == "Group") return "SubWorker";
+  return {};
+}
+inline std::string_view effective_level(const function& f) noexcept {
+  return f.level.empty() ? implied_level(f.type) : std::string_view(f.level);
+}
+inline std::string_view effective_role(const function& f) noexcept {
+  return f.role.empty() ? implied_role(f.type) : std::string_view(f.role);
+}
 
 }  // namespace neuronrw::host

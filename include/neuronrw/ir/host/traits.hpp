@@ -11,6 +11,8 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -79,8 +81,11 @@ struct neuronrw::host_traits<neuronrw::host::program> {
 
   static host::ptr_range<host::function> functions(const program& p) { return host::ptr_range<host::function>(p.functions); }
   static std::string_view function_name(const program&, function_handle f) { return f->name; }
-  static std::string_view level(const program&, function_handle f) { return f->level; }
-  static std::string_view role(const program&, function_handle f) { return f->role; }
+  /// The decorator's level and role, or the ones its `type=` implies (ir.hpp effective_level).
+  static std::string_view level(const program&, function_handle f) { return host::effective_level(*f); }
+  static std::string_view role(const program&, function_handle f) { return host::effective_role(*f); }
+  // optional F1
+  static std::string_view function_type(const program&, function_handle f) { return f->type; }
   static host::ptr_range<host::stmt> body(const program&, function_handle f) { return host::ptr_range<host::stmt>(f->body); }
 
   static host_stmt_kind stmt_kind(const program&, stmt_handle s) {
@@ -125,8 +130,18 @@ struct neuronrw::host_traits<neuronrw::host::program> {
       case host::expr_kind::var_ref: return host_expr_kind::var_ref;
       case host::expr_kind::int_const: return host_expr_kind::int_const;
       case host::expr_kind::call: return host_expr_kind::call;
+      case host::expr_kind::arith: return host_expr_kind::binary;
       default: return host_expr_kind::other;
     }
+  }
+  // optional B1
+  static host_binary<expr_handle> binary(const program&, expr_handle e) {
+    host_binary<expr_handle> b;
+    if (!e || e->kind != host::expr_kind::arith || e->args.empty()) return b;
+    b.op = static_cast<host_binary_op>(static_cast<int>(host::op_of(*e)));
+    b.lhs = e->args[0].get();
+    b.rhs = e->args.size() > 1 ? e->args[1].get() : nullptr;
+    return b;
   }
   static var_handle referenced_var(const program&, expr_handle e) {
     return e && e->kind == host::expr_kind::var_ref ? e->ref : nullptr;
@@ -191,12 +206,123 @@ struct neuronrw::host_traits<neuronrw::host::program> {
     f->body.push_back(std::move(scope));
   }
 
+  // buildable_host_program (18-25): new nodes wait in program::loose_exprs / loose_vars until a
+  // builder places them. Not recorded for rollback: SynthesizeAllReduceSignals applies only a
+  // plan without refusals, and its apply never fails.
+  static var_handle new_var(program& p, std::string_view name, source_loc loc) {
+    p.loose_vars.push_back(host::make_var(std::string(name), {}, loc));
+    return p.loose_vars.back().get();
+  }
+  static expr_handle make_int(program& p, std::int64_t v, source_loc loc) { return loose(p, host::make_int(v, loc)); }
+  static expr_handle make_string(program& p, std::string_view v, source_loc loc) {
+    return loose(p, host::make_str(std::string(v), loc));
+  }
+  static expr_handle make_symbol(program& p, std::string_view v, source_loc loc) {
+    return loose(p, host::make_symbol(std::string(v), loc));
+  }
+  static expr_handle make_var_ref(program& p, var_handle v, source_loc loc) { return loose(p, host::make_var_ref(v, loc)); }
+  static expr_handle make_binary(program& p, host_binary_op op, expr_handle a, expr_handle b, source_loc loc) {
+    auto lhs = take(p, a);
+    auto rhs = op == host_binary_op::neg ? nullptr : take(p, b);
+    return loose(p, host::make_arith(static_cast<host::arith_op>(static_cast<int>(op)), std::move(lhs), std::move(rhs), loc));
+  }
+  static expr_handle make_list(program& p, std::span<const expr_handle> elems, source_loc loc) {
+    std::vector<host::expr_ptr> v;
+    for (auto e : elems) v.push_back(take(p, e));
+    return loose(p, host::make_list(std::move(v), loc));
+  }
+  static expr_handle make_op_call(program& p, std::string_view op, std::span<const expr_handle> args,
+                                  std::span<const host_keyword<expr_handle>> kwargs, source_loc loc) {
+    std::vector<host::expr_ptr> a;
+    for (auto e : args) a.push_back(take(p, e));
+    std::vector<host::keyword> k;
+    for (const auto& kw : kwargs) k.push_back({std::string(kw.name), take(p, kw.value)});
+    auto c = host::make_call(host::callee_kind::op, std::string(op), std::move(a), std::move(k), {}, {}, loc);
+    c->call->type = host::infer_call_type(*c);
+    return loose(p, std::move(c));
+  }
+  static void insert_assign_before(program& p, stmt_handle at, var_handle target, expr_handle value) {
+    auto v = take_var(p, target);
+    auto e = take(p, value);
+    v->type = host::type_of(*e);
+    // An allocation named after its target is printed without `name=`, as pypto's printer does.
+    if (e->kind == host::expr_kind::call && e->call && e->text == host::ops::alloc_window_buffer)
+      for (auto& k : e->call->kwargs)
+        if (k.name == "name" && k.value && k.value->kind == host::expr_kind::str_const && k.value->text == v->name)
+          k.value->flags |= host::expr_flags::implicit;
+    auto s = host::make_assign(std::move(v), std::move(e), at->loc);
+    for (auto& f : p.functions)
+      if (insert_before(f->body, at, s)) return;
+  }
+  static void append_call_arg(program& p, expr_handle call, expr_handle arg) {
+    call->args.push_back(take(p, arg));
+    if (call->call && call->callee == host::callee_kind::op) call->call->type = host::infer_call_type(*call);
+  }
+  static expr_handle take_return_value(program& p, stmt_handle ret, std::size_t i) {
+    if (i >= ret->values.size() || !ret->values[i]) return nullptr;
+    p.loose_exprs.push_back(std::move(ret->values[i]));
+    return p.loose_exprs.back().get();
+  }
+  static void set_return_value(program& p, stmt_handle ret, std::size_t i, expr_handle e) {
+    if (i < ret->values.size()) ret->values[i] = take(p, e);
+  }
+  static std::string_view var_name(const program&, var_handle v) { return v ? std::string_view(v->name) : std::string_view(); }
+  static host::ptr_range<host::var> params(const program&, function_handle f) { return host::ptr_range<host::var>(f->params); }
+  static std::vector<expr_handle> children(const program&, expr_handle e) {
+    std::vector<expr_handle> out;
+    if (!e) return out;
+    for (auto& a : e->args)
+      if (a) out.push_back(a.get());
+    if (e->call) {
+      for (auto& k : e->call->kwargs)
+        if (k.value) out.push_back(k.value.get());
+      for (auto& k : e->call->attrs)
+        if (k.value) out.push_back(k.value.get());
+    }
+    return out;
+  }
+
   // optional: transactions (O5) — the program's undo journal (ir.hpp)
   static std::size_t begin_transaction(program& p) { return p.begin_transaction(); }
   static void commit(program& p, std::size_t token) { p.commit(token); }
   static void rollback(program& p, std::size_t token) { p.rollback(token); }
 
  private:
+  static expr_handle loose(program& p, host::expr_ptr e) {
+    p.loose_exprs.push_back(std::move(e));
+    return p.loose_exprs.back().get();
+  }
+  /// Takes a loose expression out of the program's pool (the newest first: builders take what
+  /// they just made). An expression not in the pool is copied (a handle into the program).
+  static host::expr_ptr take(program& p, expr_handle e) {
+    if (!e) return nullptr;
+    for (auto it = p.loose_exprs.rbegin(); it != p.loose_exprs.rend(); ++it)
+      if (it->get() == e) {
+        auto out = std::move(*it);
+        p.loose_exprs.erase(std::next(it).base());
+        return out;
+      }
+    return host::cloner{}.clone_expr(*e);
+  }
+  static host::var_ptr take_var(program& p, var_handle v) {
+    for (auto it = p.loose_vars.rbegin(); it != p.loose_vars.rend(); ++it)
+      if (it->get() == v) {
+        auto out = std::move(*it);
+        p.loose_vars.erase(std::next(it).base());
+        return out;
+      }
+    return host::make_var(v ? v->name : std::string(), v ? v->type : host::type{}, v ? v->loc : source_loc{});
+  }
+  static bool insert_before(std::vector<host::stmt_ptr>& body, stmt_handle at, host::stmt_ptr& s) {
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      if (body[i].get() == at) {
+        body.insert(body.begin() + static_cast<std::ptrdiff_t>(i), std::move(s));
+        return true;
+      }
+      if (insert_before(body[i]->body, at, s)) return true;
+    }
+    return false;
+  }
   static std::optional<expr_handle> find(const std::vector<host::keyword>& ks, std::string_view name) {
     for (auto& k : ks)
       if (k.name == name) return k.value.get();
@@ -204,3 +330,4 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   }
 };
 static_assert(neuronrw::transactional_host_program<neuronrw::host::program>);
+static_assert(neuronrw::buildable_host_program<neuronrw::host::program>);

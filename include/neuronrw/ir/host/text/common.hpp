@@ -56,6 +56,9 @@ inline bool is_dotted(std::string_view s) {
 }
 
 inline bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+inline bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
 
 /// A double-quoted Python literal the lexer reads back byte for byte.
 inline std::string quote(std::string_view s) { return neuronrw::detail::python_string_literal(s, '"'); }

@@ -162,12 +162,28 @@ class lexer {
   void lex_string() {
     const source_loc at = here();
     const char q = src_[pos_++];
+    // A triple-quoted string (a docstring) may span lines.
+    const bool triple = pos_ + 1 < src_.size() && src_[pos_] == q && src_[pos_ + 1] == q;
+    if (triple) pos_ += 2;
     std::string& value = out_.strings;
     const std::size_t begin = value.size();
     for (;;) {
-      if (pos_ >= src_.size() || at_line_end()) fail(at, "unterminated string literal");
+      if (pos_ >= src_.size() || (!triple && at_line_end())) fail(at, "unterminated string literal");
+      if (triple && at_line_end()) {
+        value += '\n';
+        newline();
+        continue;
+      }
       const char c = src_[pos_++];
-      if (c == q) break;
+      if (c == q) {
+        if (!triple) break;
+        if (pos_ + 1 < src_.size() && src_[pos_] == q && src_[pos_ + 1] == q) {
+          pos_ += 2;
+          break;
+        }
+        value += c;
+        continue;
+      }
       if (c != '\\') {
         value += c;
         continue;
@@ -204,7 +220,12 @@ class lexer {
       pos_ += 2;
       return;
     }
-    static constexpr std::string_view singles = "()[]{},:.=@-";
+    if (c == '/' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '/') {  // floor division
+      emit(tok::punct, at, pos_, 2);
+      pos_ += 2;
+      return;
+    }
+    static constexpr std::string_view singles = "()[]{},:.=@-+*%/";
     if (singles.find(c) == std::string_view::npos) {
       const auto u = static_cast<unsigned char>(c);
       static constexpr char hex[] = "0123456789abcdef";

@@ -44,14 +44,9 @@ class parser {
   const diagnostics& warnings() const noexcept { return warnings_; }
 
   program run() {
-    while (at_name("import") || at_name("from")) {
-      next();
-      while (!is(tok::newline) && !is(tok::eof)) {
-        if (!is(tok::name) && !at_punct(".") && !at_punct(",")) fail(peek().loc, "malformed import line");
-        next();
-      }
-      expect_newline();
-    }
+    while (at_name("import") || at_name("from")) parse_import();
+    // Module-level integer constants (`SIZE = 256`), before the program as in pypto's sources.
+    while (is(tok::name) && at_punct("=", 1)) parse_constant();
     expect_punct("@", "at the start of the program (@pl.program)");
     expect_path("pl.program", "a program decorator");
     expect_newline();
@@ -87,6 +82,8 @@ class parser {
   diagnostics warnings_;  // see op_spelling
   std::unordered_set<std::string> function_names_;  // a set: a linear find per call was quadratic
   std::size_t depth_ = 0;
+  std::unordered_set<std::string> pld_aliases_;            // import aliases of pypto.language.distributed
+  std::unordered_map<std::string, std::int64_t> constants_;  // module constants by name
 
   // Per function.
   struct window_entry {
@@ -242,6 +239,112 @@ class parser {
     return n;
   }
 
+  // ---- imports and module constants --------------------------------------------------------
+  /// `import M [as A] {, M [as A]}` or `from M import N [as A] {, N [as A]}`. An alias of pypto's
+  /// distributed package (`import pypto.language.distributed as dist`, `from pypto.language import
+  /// distributed as dist`) spells `pld` (op calls under it read as pld's; see alias_path).
+  void parse_import() {
+    const bool from = at_name("from");
+    next();
+    std::string module;
+    if (from) {
+      module = dotted();
+      expect_keyword("import");
+    }
+    for (;;) {
+      import_decl d;
+      const std::string first = dotted();
+      if (from) {
+        d.module = module;
+        d.name = first;
+      } else {
+        d.module = first;
+      }
+      if (at_name("as")) {
+        next();
+        d.alias = binding_name("an import alias");
+      }
+      const std::string full = from ? d.module + "." + d.name : d.module;
+      const std::string bound = !d.alias.empty() ? d.alias : from ? d.name : std::string();
+      // `pl` stays pypto.language's: the reader's `pl.` forms (decorators, types, pl._dump) are fixed.
+      if (full == "pypto.language.distributed" && !bound.empty() && bound != "pld" && bound != "pl")
+        pld_aliases_.insert(bound);
+      prog_.imports.push_back(std::move(d));
+      if (!at_punct(",")) break;
+      next();
+    }
+    expect_newline();
+  }
+  /// `NAME = integer expression`: its uses read as integer constants spelled with its name.
+  void parse_constant() {
+    const source_loc at = peek().loc;
+    std::string n = binding_name("a constant name");
+    expect_punct("=", "in a constant definition");
+    scopes_.assign(1, {});
+    auto value = parse_expr();
+    expect_newline();
+    const std::int64_t v = constant_value(*value, at);
+    for (auto& c : prog_.constants)
+      if (c.name == n) fail(at, "duplicate module constant '" + n + "'");
+    constants_[n] = v;
+    prog_.constants.push_back({std::move(n), std::move(value), v, at});
+  }
+  /// The value of a constant's expression (integers, other constants, arithmetic): errors are
+  /// located at the operator at fault.
+  std::int64_t constant_value(const expr& e, source_loc at) {
+    switch (e.kind) {
+      case expr_kind::int_const: return e.value;
+      case expr_kind::arith: {
+        const arith_op op = op_of(e);
+        const std::int64_t a = constant_value(*e.args[0], at);
+        const std::int64_t b = op == arith_op::neg ? 0 : constant_value(*e.args[1], at);
+        std::int64_t out = 0;
+        std::string why;
+        if (!arith(op, a, b, out, why)) fail(e.loc.known() ? e.loc : at, why);
+        return out;
+      }
+      default: fail(e.loc.known() ? e.loc : at, "a module constant must be an integer expression");
+    }
+  }
+  /// Python's integer operators on int64; false (and why) on overflow or division by zero.
+  static bool arith(arith_op op, std::int64_t a, std::int64_t b, std::int64_t& out, std::string& why) {
+    static constexpr const char* names[] = {"+", "-", "*", "//", "%", "-"};
+    const std::string sym = names[static_cast<int>(op)];
+    const std::string operands = op == arith_op::neg ? "-" + std::to_string(a) : std::to_string(a) + " " + sym + " " + std::to_string(b);
+    switch (op) {
+      case arith_op::add:
+        if (__builtin_add_overflow(a, b, &out)) return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
+        return true;
+      case arith_op::sub:
+        if (__builtin_sub_overflow(a, b, &out)) return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
+        return true;
+      case arith_op::mul:
+        if (__builtin_mul_overflow(a, b, &out)) return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
+        return true;
+      case arith_op::neg:
+        if (a == std::numeric_limits<std::int64_t>::min()) return why = "integer overflow in '-' (" + operands + ")", false;
+        out = -a;
+        return true;
+      case arith_op::floordiv:
+      case arith_op::mod: {
+        if (b == 0)
+          return why = std::string(op == arith_op::mod ? "modulo" : "division") + " by zero in '" + sym + "' (" + operands + ")", false;
+        if (a == std::numeric_limits<std::int64_t>::min() && b == -1) {
+          if (op == arith_op::mod) return out = 0, true;
+          return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
+        }
+        std::int64_t q = a / b, r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0))) {
+          --q;
+          r += b;
+        }
+        out = op == arith_op::floordiv ? q : r;
+        return true;
+      }
+    }
+    return false;
+  }
+
   // ---- program structure ------------------------------------------------------------------
   void parse_function() {
     for (; base_ < i_; ++base_) t_.pop_front();
@@ -255,7 +358,7 @@ class parser {
             .close_what = "to close @pl.function("},
            [&] {
              const source_loc kat = peek().loc;
-             const std::string key = expect_ident("level= or role=");
+             const std::string key = expect_ident("type=, level= or role=");
              expect_punct("=", "after a decorator keyword");
              if (key == "level") {
                if (!f->level.empty()) fail(kat, "duplicate keyword 'level'");
@@ -263,11 +366,21 @@ class parser {
              } else if (key == "role") {
                if (!f->role.empty()) fail(kat, "duplicate keyword 'role'");
                f->role = enum_value("pl.Role");
+             } else if (key == "type") {
+               if (!f->type.empty()) fail(kat, "duplicate keyword 'type'");
+               f->type = enum_value("pl.FunctionType");
              } else {
-               fail(kat, "unknown @pl.function keyword '" + key + "' (expected level or role)");
+               fail(kat, "unknown @pl.function keyword '" + key + "' (expected type, level or role)");
              }
            });
     }
+    // pypto's Function: a type implies a level and a role; an explicit one must agree.
+    if (const auto l = implied_level(f->type); !l.empty() && !f->level.empty() && f->level != l)
+      fail(at, "Function has func_type=" + f->type + " which implies level=" + std::string(l) + ", but explicit level=" +
+                   f->level + " was provided");
+    if (const auto r = implied_role(f->type); !r.empty() && !f->role.empty() && f->role != r)
+      fail(at, "Function has func_type=" + f->type + " which implies role=" + std::string(r) + ", but explicit role=" +
+                   f->role + " was provided");
     expect_newline();
     expect_keyword("def");
     const source_loc name_at = peek().loc;
@@ -288,9 +401,24 @@ class parser {
       const std::string pn = binding_name("a parameter name");
       if (scopes_.back().count(pn)) fail(pat, "duplicate parameter '" + pn + "'");
       type pt;
+      param_direction dir = param_direction::in;
       if (at_punct(":")) {
         next();
-        pt = parse_type();
+        // pypto's direction wrappers: `x: pl.Out[T]`, `x: pl.InOut[T]`.
+        if ((at_name("pl") && at_punct(".", 1) && (at_name("Out", 2) || at_name("InOut", 2))) && at_punct("[", 3)) {
+          next();
+          next();
+          dir = text(next()) == "Out" ? param_direction::out : param_direction::inout;
+          next();
+          pt = parse_type();
+          expect_punct("]", dir == param_direction::out ? "to close pl.Out[" : "to close pl.InOut[");
+        } else {
+          pt = parse_type();
+        }
+      }
+      if (dir != param_direction::in || !f->directions.empty()) {
+        f->directions.resize(f->params.size(), param_direction::in);
+        f->directions.push_back(dir);
       }
       f->params.push_back(bind(pn, std::move(pt), pat));
     }
@@ -475,24 +603,30 @@ class parser {
     std::vector<dim> out;
     list({.open = "[", .open_what = "to open a shape", .sep = ",", .close = "]", .close_what = "to close a shape"},
          [&] {
-           const source_loc at = peek().loc;
-           if (at_punct("-") || is(tok::integer)) {
-             out.push_back({parse_int(), nullptr});
-           } else if (is(tok::name) && !at_punct(".", 1)) {
-             const std::string n(text(next()));
-             out.push_back({0, resolve(n, at, " in a shape")});
-           } else {
-             unexpected("a dimension (an integer or a variable)");
-           }
+           out.push_back(dim_of(parse_expr()));
          });
     return out;
+  }
+  /// A shape dimension: an integer, a variable, or any other integer expression (`SIZE`,
+  /// `pld.world_size()`, `n * 2`), kept as written.
+  static dim dim_of(expr_ptr e) {
+    if (e->kind == expr_kind::int_const && e->text.empty() && !(e->flags & expr_flags::parenthesized))
+      return {e->value, nullptr};
+    if (e->kind == expr_kind::var_ref && !(e->flags & expr_flags::parenthesized)) return {0, e->ref};
+    return {0, nullptr, std::shared_ptr<const expr>(std::move(e))};
   }
   type parse_type() {
     depth_guard g(*this);
     const source_loc at = peek().loc;
     if (!is(tok::name)) unexpected("a type");
-    const std::string path = dotted();
+    const std::string path = alias_path(dotted());
     if (path == "pl.UnknownType") return type::unknown();
+    if (path == "tuple") {
+      std::vector<type> elems;
+      list({.open = "[", .open_what = "after tuple", .sep = ",", .close = "]", .close_what = "to close tuple["},
+           [&] { elems.push_back(parse_type()); });
+      return type::tuple(std::move(elems));
+    }
     if (path == "pl.Ptr") return type::ptr();
     if (path == "pl.Scalar") {
       expect_punct("[", "after pl.Scalar");
@@ -552,10 +686,62 @@ class parser {
     return out;
   }
 
+  // expr    := sum
+  // sum     := term { ('+' | '-') term }
+  // term    := unary { ('*' | '//' | '%') unary }
+  // unary   := '-' INT | '-' unary | primary          (`-5` is the integer -5, as before)
   expr_ptr parse_expr() {
     depth_guard g(*this);
+    auto lhs = parse_term();
+    while (at_punct("+") || at_punct("-")) {
+      const source_loc at = peek().loc;
+      const arith_op op = text(next()) == "+" ? arith_op::add : arith_op::sub;
+      lhs = make_arith(op, std::move(lhs), parse_term(), at);
+    }
+    return lhs;
+  }
+  expr_ptr parse_term() {
+    auto lhs = parse_unary();
+    for (;;) {
+      const source_loc at = peek().loc;
+      arith_op op;
+      if (at_punct("*")) op = arith_op::mul;
+      else if (at_punct("//")) op = arith_op::floordiv;
+      else if (at_punct("%")) op = arith_op::mod;
+      else if (at_punct("/")) fail(at, "unsupported operator '/' (true division): integer sizes use '//'");
+      else return lhs;
+      next();
+      lhs = make_arith(op, std::move(lhs), parse_unary(), at);
+    }
+  }
+  expr_ptr parse_unary() {
+    depth_guard g(*this);
+    const source_loc at = peek().loc;
+    if (at_punct("-") && peek(1).kind != tok::integer) {
+      next();
+      return make_arith(arith_op::neg, parse_unary(), nullptr, at);
+    }
+    return parse_primary();
+  }
+  expr_ptr parse_primary() {
     const source_loc at = peek().loc;
     if (at_punct("-") || is(tok::integer)) return make_int(parse_int(), at);
+    if (at_punct("(")) {  // `(e)`, a tuple `(a, b)` / `(a,)`, or `()`
+      std::vector<expr_ptr> elems;
+      bool comma = false;
+      list({.open = "(", .open_what = "to open a parenthesized expression", .sep = ",", .close = ")",
+            .close_what = "to close a parenthesized expression"},
+           [&] {
+             if (!elems.empty()) comma = true;
+             elems.push_back(parse_expr());
+           },
+           [&] { comma = comma || (!elems.empty() && i_ > base_ && text(t_[i_ - 1 - base_]) == ","); });
+      if (elems.size() == 1 && !comma) {
+        elems[0]->flags |= expr_flags::parenthesized;
+        return std::move(elems[0]);
+      }
+      return make_tuple(std::move(elems), at);
+    }
     if (is(tok::string)) return make_str(std::string(text(next())), at);
     if (at_punct("[")) {
       std::vector<expr_ptr> elems;
@@ -572,10 +758,27 @@ class parser {
         fail(at, "call of the bare name '" + n + "': ops are dotted (pld.tensor.window) and functions are called "
                  "as self." + n + "(...)");
       if (is_reserved(n)) fail(at, "unexpected '" + n + "'");
+      // A name the function does not bind but the module defines as a constant.
+      if (auto c = constants_.find(n); c != constants_.end() && (names_ == names::skip || !lookup(n))) {
+        auto e = make_int(c->second, at);
+        e->text = n;
+        return e;
+      }
       return make_var_ref(resolve(n, at, ""), at);
     }
     const std::string path = dotted();
     if (!at_punct("(")) return make_symbol(path, at);
+    if (ends_with(path, ".get_byte") && starts_with(path, "pl.") && std::count(path.begin(), path.end(), '.') == 2) {
+      // `pl.FP32.get_byte()`: the dtype's byte size, an integer constant (pypto folds it).
+      expect_punct("(", "after get_byte");
+      expect_punct(")", "(get_byte takes no arguments)");
+      const std::string dt = path.substr(3, path.size() - 3 - 9);
+      const std::int64_t bytes = ops::dtype_bytes(dt);
+      if (bytes == 0) fail(at, "'pl." + dt + "' has no whole byte size (get_byte)");
+      auto e = make_int(bytes, at);
+      e->text = path + "()";
+      return e;
+    }
     if (starts_with(path, "pl._dump.")) return parse_dump_form(path, at);
     const std::size_t first_dot = path.find('.');
     if (path.compare(0, first_dot, "self") == 0 && path.find('.', first_dot + 1) == std::string::npos)
@@ -633,22 +836,31 @@ class parser {
   /// and returns the spelling when it was another one ("" otherwise); a `pld.` op the host IR
   /// does not model is a warning (it stays an opaque call: no pass sees an allocation, a window
   /// or a collective in it).
+  /// A dotted path with an import alias of pypto.language.distributed spelled `pld`.
+  std::string alias_path(const std::string& path) const {
+    if (const auto dot = path.find('.'); dot != std::string::npos && pld_aliases_.count(path.substr(0, dot)))
+      return "pld" + path.substr(dot);
+    return path;
+  }
   std::string op_spelling(callee_kind ck, std::string& callee, source_loc at) {
     if (ck != callee_kind::op) return {};
-    if (const auto c = ops::canonical(callee); c != callee) {
-      std::string spelled = std::move(callee);
-      callee = std::string(c);
-      return spelled;
-    }
-    if (starts_with(callee, "pld.") && !ops::modeled(callee)) {
+    const std::string resolved = alias_path(callee);
+    const std::string_view c = ops::canonical(resolved);
+    if (starts_with(c, "pld.") && !ops::known(c)) {
       std::string known;
       for (const auto& sp : ops::spellings)
         known += std::string(known.empty() ? "" : ", ") + std::string(sp.full) + " (" + std::string(sp.short_form) + ")";
       for (const auto x : ops::collectives) known += ", " + std::string(x);
+      for (const auto x : ops::other_ops) known += ", " + std::string(x);
       warnings_.push_back(diagnostic{prog_.file, at,
                                      "'" + callee + "' is not an op the host reader knows: it stays an opaque call, "
                                      "and no pass sees an allocation, a window or a collective in it (known: " +
                                          known + ")"});
+    }
+    if (c != callee) {
+      std::string spelled = std::move(callee);
+      callee = std::string(c);
+      return spelled;
     }
     return {};
   }
@@ -872,8 +1084,20 @@ class parser {
         annotated = parse_type();
       }
       expect_punct("=", "in an assignment");
+      const bool dump_form = at_name("pl") && at_punct(".", 1) && at_name("_dump", 2);
       expr_ptr value = parse_expr();
       expect_newline();
+      // pypto's parser names an allocation after its assignment target when `name=` is absent
+      // (the pl._dump.call form records a call exactly as it is, without a name when it has none).
+      if (!dump_form && value->kind == expr_kind::call && value->callee == callee_kind::op && value->text == ops::alloc_window_buffer) {
+        bool named = false;
+        for (auto& k : value->call->kwargs) named = named || k.name == "name";
+        if (!named) {
+          auto nm = make_str(n, value->loc);
+          nm->flags |= expr_flags::implicit;
+          value->call->kwargs.push_back({"name", std::move(nm)});
+        }
+      }
       type t = annotated ? std::move(*annotated) : type_of(*value);
       auto v = bind(n, std::move(t), at);
       body.push_back(make_assign(std::move(v), std::move(value), at));

@@ -26,7 +26,32 @@ namespace text_detail {
 class printer {
  public:
   std::string print(const program& p) {
-    out_ = "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\nclass ";
+    if (p.imports.empty()) {
+      out_ = "import pypto.language as pl\nimport pypto.language.distributed as pld\n";
+    } else {
+      // As written; plus pypto's own lines when no import binds `pl` / `pld` (what the printer
+      // writes itself, a pass's new calls included, names them so).
+      bool pl = false, pld = false;
+      for (auto& d : p.imports) {
+        const std::string full = d.name.empty() ? d.module : d.module + "." + d.name;
+        const std::string bound = !d.alias.empty() ? d.alias : d.name.empty() ? d.module : d.name;
+        pl = pl || (full == "pypto.language" && bound == "pl");
+        pld = pld || (full == "pypto.language.distributed" && bound == "pld");
+      }
+      for (auto& d : p.imports) {
+        out_ += d.name.empty() ? "import " + d.module : "from " + d.module + " import " + d.name;
+        if (!d.alias.empty()) out_ += " as " + d.alias;
+        out_ += '\n';
+      }
+      if (!pl) out_ += "import pypto.language as pl\n";
+      if (!pld) out_ += "import pypto.language.distributed as pld\n";
+    }
+    for (auto& c : p.constants) reserved_.push_back(c.name);
+    if (!p.constants.empty()) {
+      out_ += '\n';
+      for (auto& c : p.constants) out_ += c.name + " = " + expr_text(c.value.get()) + "\n";
+    }
+    out_ += "\n\n@pl.program\nclass ";
     out_ += is_ident(p.name) && !is_reserved(p.name) ? p.name : sanitize(p.name);
     out_ += ":\n";
     if (p.functions.empty()) out_ += "    pass\n";
@@ -42,6 +67,7 @@ class printer {
  private:
   std::string out_;
   int indent_ = 0;
+  std::vector<std::string> reserved_;  // names a variable must not print as (module constants)
   // Per function: printed names, WindowBuffer labels, and the order things were first seen in.
   std::unordered_map<const var*, std::string> names_;
   std::vector<const var*> defs_, refs_;
@@ -72,7 +98,11 @@ class printer {
     if (w->size) see_expr(*w->size);
   }
   void see_type(const type& t) {
-    for (auto& d : t.shape) see_ref(d.sym);
+    for (auto& d : t.shape) {
+      see_ref(d.sym);
+      if (d.e) see_expr(*d.e);
+    }
+    for (auto& x : t.elements) see_type(x);
     see_window(t.window);
   }
   void see_keywords(const std::vector<keyword>& ks) {
@@ -113,7 +143,7 @@ class printer {
     for (auto& v : f.params) see_def(v.get());
     if (f.return_type) see_type(*f.return_type);
     for (auto& s : f.body) see_stmt(*s);
-    std::unordered_set<std::string> used;
+    std::unordered_set<std::string> used(reserved_.begin(), reserved_.end());  // module constants
     auto assign = [&](const var* v) {
       const std::string base = sanitize(v->name);
       std::string cand = base;
@@ -145,7 +175,7 @@ class printer {
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i) {
       if (i) s += ", ";
-      s += shape[i].sym ? name(shape[i].sym) : std::to_string(shape[i].value);
+      s += shape[i].e ? expr_text(shape[i].e.get()) : shape[i].sym ? name(shape[i].sym) : std::to_string(shape[i].value);
     }
     return s + "]";
   }
@@ -162,6 +192,11 @@ class printer {
       case type_kind::distributed_tensor: {
         std::string s = "pld.DistributedTensor[" + dims(t.shape) + ", pl." + t.dtype;
         if (t.window) s += ", " + window_ref(t.window.get());
+        return s + "]";
+      }
+      case type_kind::tuple: {
+        std::string s = "tuple[";
+        for (std::size_t i = 0; i < t.elements.size(); ++i) s += (i ? ", " : "") + type_text(t.elements[i]);
         return s + "]";
       }
     }
@@ -208,10 +243,10 @@ class printer {
   }
   /// An op call's callee as the program spells it (pld.window or pld.tensor.window).
   static const std::string& op_text(const expr& c) { return c.call->spelling.empty() ? c.text : c.call->spelling; }
-  std::string call_text(const expr& c) const {
+  std::string call_text(const expr& c, bool show_implicit = false, bool force_dump = false) const {
     bool any = false;
     std::string s;
-    if (!plain_form(c)) {
+    if (force_dump || !plain_form(c)) {
       s = "pl._dump.call(" + (c.callee == callee_kind::op ? quote(op_text(c)) : "self." + c.text) + ", [";
       s += args_text(c, any) + "], " + type_text(c.call->type);
       if (!c.call->kwargs.empty()) s += ", kwargs=" + dict(c.call->kwargs);
@@ -220,6 +255,7 @@ class printer {
     }
     s = (c.callee == callee_kind::op ? op_text(c) : "self." + c.text) + "(" + args_text(c, any);
     for (auto& k : c.call->kwargs) {
+      if (!show_implicit && k.value && (k.value->flags & expr_flags::implicit)) continue;  // derived: not written
       s += any ? ", " : "";
       any = true;
       s += k.name + "=" + expr_text(k.value.get());
@@ -241,11 +277,53 @@ class printer {
     }
     return s + ")";
   }
+  /// Python's binding strength of an expression: atoms 4, unary minus 3, `* // %` 2, `+ -` 1.
+  static int precedence(const expr& e) {
+    if (e.kind == expr_kind::int_const && e.text.empty() && e.value < 0) return 3;  // `-5` reads as unary
+    if (e.kind != expr_kind::arith) return 4;
+    switch (op_of(e)) {
+      case arith_op::add:
+      case arith_op::sub: return 1;
+      case arith_op::mul:
+      case arith_op::floordiv:
+      case arith_op::mod: return 2;
+      case arith_op::neg: return 3;
+    }
+    return 4;
+  }
+  std::string operand_text(const expr* e, int need) const {
+    if (e && !(e->flags & expr_flags::parenthesized) && precedence(*e) < need) return "(" + expr_text(e) + ")";
+    return expr_text(e);
+  }
+  std::string arith_text(const expr& e) const {
+    static constexpr const char* ops_text[] = {" + ", " - ", " * ", " // ", " % ", "-"};
+    const arith_op op = op_of(e);
+    const int p = precedence(e);
+    if (op == arith_op::neg) {
+      const expr* x = e.args.empty() ? nullptr : e.args[0].get();
+      // `-3` would read back as the literal -3: the negation of a literal is written `-(3)`.
+      if (x && x->kind == expr_kind::int_const && x->text.empty() && x->value >= 0 && !(x->flags & expr_flags::parenthesized))
+        return "-(" + expr_text(x) + ")";
+      return "-" + operand_text(x, p);
+    }
+    if (e.args.size() != 2) return "None";
+    return operand_text(e.args[0].get(), p) + ops_text[static_cast<int>(op)] + operand_text(e.args[1].get(), p + 1);
+  }
   std::string expr_text(const expr* e) const {
     if (!e) return "None";
+    if (e->flags & expr_flags::parenthesized) return "(" + bare_text(e) + ")";
+    return bare_text(e);
+  }
+  std::string bare_text(const expr* e) const {
     switch (e->kind) {
       case expr_kind::var_ref: return name(e->ref);
-      case expr_kind::int_const: return std::to_string(e->value);
+      case expr_kind::int_const: return e->text.empty() ? std::to_string(e->value) : e->text;
+      case expr_kind::arith: return arith_text(*e);
+      case expr_kind::tuple: {
+        std::string s = "(";
+        for (std::size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr_text(e->args[i].get());
+        return s + (e->args.size() == 1 ? ",)" : ")");
+      }
       case expr_kind::bool_const: return e->value ? "True" : "False";
       case expr_kind::str_const: return quote(e->text);
       case expr_kind::symbol:
@@ -269,6 +347,23 @@ class printer {
   /// with the pl._dump.alloc_window_buffer form.
   std::string assign_value(const stmt& s) const {
     const expr* v = s.value.get();
+    // A name taken from the assignment target is left out, as pypto's printer does, while the
+    // target still prints under it; else it is written out.
+    bool implicit = false;
+    if (v && v->kind == expr_kind::call && v->call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer) {
+      // An allocation without any name: the plain form would read back named after its target,
+      // the pl._dump.call form reads back as it is.
+      bool named = false;
+      for (auto& k : v->call->kwargs) named = named || k.name == "name";
+      if (!named) return call_text(*v, false, true);
+    }
+    if (v && v->kind == expr_kind::call && v->call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer)
+      for (auto& k : v->call->kwargs)
+        if (k.name == "name" && k.value && (k.value->flags & expr_flags::implicit) && k.value->kind == expr_kind::str_const &&
+            plain_form(*v)) {
+          if (k.value->text == name(s.target.get())) return call_text(*v);
+          implicit = true;  // the variable prints under another name: the name is written out below
+        }
     if (v && v->kind == expr_kind::call && v->callee == callee_kind::op && v->text == ops::alloc_window_buffer &&
         v->call->spelling.empty() &&
         v->args.size() == 1 && v->call->kwargs.size() == 1 && v->call->kwargs[0].name == "name" && v->call->kwargs[0].value &&
@@ -276,7 +371,7 @@ class printer {
         v->call->kwargs[0].value->text != name(s.target.get()))
       return "pl._dump.alloc_window_buffer(" + expr_text(v->args[0].get()) + ", name=" +
              quote(v->call->kwargs[0].value->text) + ")";
-    return expr_text(v);
+    return implicit ? call_text(*v, true) : expr_text(v);
   }
 
   void print_block(const std::vector<stmt_ptr>& body) {
@@ -342,18 +437,24 @@ class printer {
     indent_ = 1;
     line_start();
     out_ += "@pl.function";
-    if (!f.level.empty() || !f.role.empty()) {
-      out_ += "(";
-      if (!f.level.empty()) out_ += "level=pl.Level." + f.level;
-      if (!f.role.empty()) out_ += (f.level.empty() ? "" : ", ") + std::string("role=pl.Role.") + f.role;
-      out_ += ")";
+    if (!f.type.empty() || !f.level.empty() || !f.role.empty()) {
+      std::string kw;
+      if (!f.type.empty()) kw += "type=pl.FunctionType." + f.type;
+      if (!f.level.empty()) kw += (kw.empty() ? "" : ", ") + std::string("level=pl.Level.") + f.level;
+      if (!f.role.empty()) kw += (kw.empty() ? "" : ", ") + std::string("role=pl.Role.") + f.role;
+      out_ += "(" + kw + ")";
     }
     out_ += "\n";
     line_start();
     out_ += "def " + f.name + "(self";
-    for (auto& p : f.params) {
-      out_ += ", " + name(p.get());
-      if (p->type.kind != type_kind::unknown) out_ += ": " + type_text(p->type);
+    for (std::size_t i = 0; i < f.params.size(); ++i) {
+      const var* p = f.params[i].get();
+      out_ += ", " + name(p);
+      const param_direction dir = i < f.directions.size() ? f.directions[i] : param_direction::in;
+      if (dir != param_direction::in)
+        out_ += std::string(dir == param_direction::out ? ": pl.Out[" : ": pl.InOut[") + type_text(p->type) + "]";
+      else if (p->type.kind != type_kind::unknown)
+        out_ += ": " + type_text(p->type);
     }
     out_ += ")";
     if (f.return_type) out_ += " -> " + type_text(*f.return_type);
