@@ -38,6 +38,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -112,6 +113,9 @@ struct allreduce_signal_plan {
     source_loc loc;
   };
 
+  /// The options it was planned with (apply builds with their op and keyword names); their views
+  /// must outlive the plan (the defaults are literals).
+  allreduce_signal_options options;
   std::vector<rewrite> rewrites;        ///< in the order they are applied
   std::vector<refusal_record> refused;  ///< non-empty: apply must not run
   diagnostics errors;                   ///< the same, worded as pypto raises them
@@ -345,7 +349,9 @@ class analysis {
 template <class P>
 allreduce_signal_plan<P> plan_allreduce_signals(const P& p, const allreduce_signal_options& opts = {}) {
   static_assert(require_buildable_host_program<P>());
-  return allreduce_signal_detail::analysis<P>(p, opts).run();
+  auto plan = allreduce_signal_detail::analysis<P>(p, opts).run();
+  plan.options = opts;
+  return plan;
 }
 
 /// Performs a plan without refusals, computed on `p` as it is now; never fails.
@@ -386,6 +392,12 @@ void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan, const a
   }
 }
 
+/// apply_allreduce_signals with the options the plan was made with.
+template <class P>
+void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan) {
+  apply_allreduce_signals(p, plan, plan.options);
+}
+
 /// Plan, then apply when the plan has no refusals. Returns the plan.
 template <class P>
 allreduce_signal_plan<P> synthesize_allreduce_signals(P& p, const allreduce_signal_options& opts = {}) {
@@ -421,3 +433,56 @@ std::string describe(const P&, const allreduce_signal_plan<P>& plan) {
 }
 
 }  // namespace neuronrw
+
+namespace neuronrw::passes {
+
+/// SynthesizeAllReduceSignals's descriptor (passes/protocol.hpp). The pass is program-level (its
+/// names are program-unique, from one counter over the host orchestrators in name order), so it
+/// has one unit, the whole program: the parallel driver runs it on one worker.
+struct synthesize_allreduce_signals {
+  static constexpr std::string_view name = "synthesize-allreduce-signals";
+  static constexpr std::string_view display = "SynthesizeAllReduceSignals";
+  static constexpr std::string_view summary =
+      "Give every host allreduce written without a signal a private signal window buffer (pypto's pass before "
+      "materialize-comm-domain-scopes)";
+  static constexpr pass_input input = pass_input::host;
+  using options = allreduce_signal_options;
+  template <class P>
+  using traits = host_traits<std::remove_cvref_t<P>>;
+  template <class P>
+  using plan_type = allreduce_signal_plan<P>;
+
+  template <class P>
+  static plan_type<P> plan(const P& p, const options& o = {}) {
+    return plan_allreduce_signals(p, o);
+  }
+  template <class P>
+  static void apply(P& p, const plan_type<P>& plan) {
+    apply_allreduce_signals(p, plan);
+  }
+  template <class P>
+  static std::string describe(const P& p, const plan_type<P>& plan) {
+    return neuronrw::describe(p, plan);
+  }
+
+  /// The one unit: the whole program.
+  struct whole_program {};
+  template <class P>
+  static std::vector<whole_program> units(const P&) {
+    return {whole_program{}};
+  }
+  template <class P>
+  static const options* scratch(const P&, const options& o) {
+    return &o;
+  }
+  template <class P>
+  static plan_type<P> plan_part(const P& p, whole_program, const options*& o) {
+    return plan_allreduce_signals(p, *o);
+  }
+  template <class P>
+  static plan_type<P> merge(const P& p, const options& o, std::vector<plan_type<P>>&& parts) {
+    return parts.size() == 1 ? std::move(parts.front()) : plan_allreduce_signals(p, o);
+  }
+};
+
+}  // namespace neuronrw::passes

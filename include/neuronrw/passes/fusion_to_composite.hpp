@@ -61,6 +61,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -431,3 +432,75 @@ std::string describe(const G& g, const fusion_to_composite_plan<op_handle_t<G>>&
 }
 
 }  // namespace neuronrw
+
+namespace neuronrw::passes {
+
+/// FusionToComposite's descriptor (passes/protocol.hpp). Parts: one per function (its
+/// conversions and refusals, names left empty); merge concatenates them in function order and
+/// names the decompositions module-wide. Its apply is sequential: every conversion creates a
+/// module-level function.
+template <class Registry = fusion_op_registry>
+struct basic_fusion_to_composite {
+  static constexpr std::string_view name = "fusion-to-composite";
+  static constexpr std::string_view display = "FusionToComposite";
+  static constexpr std::string_view summary =
+      "Lower every fusion to a stablehlo.composite and a private decomposition function";
+  static constexpr pass_input input = pass_input::ops;
+  using registry = Registry;
+  using options = fusion_to_composite_options;
+  template <class G>
+  using traits = ir_traits<std::remove_cvref_t<G>>;
+  template <class G>
+  using plan_type = fusion_to_composite_plan<op_handle_t<G>>;
+
+  template <class G>
+  static plan_type<G> plan(const G& g, const options& o = {}) {
+    return plan_fusion_to_composite<Registry>(g, o);
+  }
+  template <class G>
+  static std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const plan_type<G>& p) {
+    return neuronrw::apply(g, p);
+  }
+  template <class G, class Printer>
+  static std::string describe(const G& g, const plan_type<G>& p, Printer&& printer) {
+    return neuronrw::describe(g, p, std::forward<Printer>(printer));
+  }
+
+  template <class G>
+  static std::vector<op_handle_t<G>> units(const G& g) {
+    std::vector<op_handle_t<G>> fs;
+    for (auto&& f : ir::functions(g)) fs.push_back(f);
+    return fs;
+  }
+  /// A worker's scratch: only the options (plan_part reads them).
+  struct scratch_type {
+    const options* opt;
+  };
+  template <class G>
+  static scratch_type scratch(const G&, const options& o) {
+    return {&o};
+  }
+  template <class G>
+  static plan_type<G> plan_part(const G& g, op_handle_t<G> f, scratch_type& s) {
+    plan_type<G> part;
+    f2c_detail::plan_function<Registry>(g, f, *s.opt, part);
+    return part;
+  }
+  template <class G>
+  static plan_type<G> merge(const G& g, const options& o, std::vector<plan_type<G>>&& parts) {
+    plan_type<G> out;
+    out.composite_op_name = std::string(o.composite_op_name);
+    for (auto& part : parts) {
+      for (auto& c : part.conversions) out.conversions.push_back(std::move(c));
+      for (auto& f : part.skipped_functions) out.skipped_functions.push_back(f);
+      for (auto& r : part.problems) out.problems.push_back(std::move(r));
+    }
+    f2c_detail::name_conversions(g, o.symbol_prefix, out);
+    return out;
+  }
+};
+
+
+using fusion_to_composite = basic_fusion_to_composite<>;
+
+}  // namespace neuronrw::passes

@@ -17,6 +17,30 @@
 //
 // Errors travel as values (refusals); nothing here throws, and no pass needs RTTI.
 //
+// Every pass also has a descriptor (neuronrw::passes::<name>, in the pass's own header): a type
+// with its name, summary, input kind, options type and entry points, from which the parallel
+// driver (passes/parallel.hpp), neuronrw-opt's flags and the MLIR passes are made. A descriptor D
+// models `pass_descriptor`:
+//   D::name, D::display, D::summary    its pipeline name (`schedule-fusion`), the name timings
+//                                      and IR dumps print (`ScheduleFusion`), one help line
+//   D::input                           pass_input::ops (ir_traits IRs) or ::host (host programs)
+//   D::options                         its options struct (aggregate, default-constructible)
+//   D::traits<G>                       the traits the IR G is read through
+//   D::plan(g, options) -> plan        plan, apply(g, plan), describe(g, plan, printer)
+// and, when the pass splits into per-function parts the way MLIR nests function passes
+// (`partitioned_pass`):
+//   D::units(g)                        the units (functions), in module order
+//   D::scratch(g, options)             one worker's scratch memory
+//   D::plan_part(g, unit, scratch)     the part of the plan one unit contributes; reads only it
+//   D::merge(g, options, parts)        the plan: parts in unit order, indices shifted, the
+//                                      module-level decisions (names, program-wide limits) taken
+//                                      here, so the plan equals D::plan(g, options)
+// and, when a part of the plan can be applied to its function alone (`part_applicable_pass`):
+//   D::apply_begin(g, plan)            an optional state: its tasks() touch different functions
+//   D::apply_task(g, plan, state, k)   applies task k (tasks may run at once)
+//   D::apply_end(g, plan, state)       what must run alone afterwards (module-level creations);
+//                                      returns what D::apply returns
+//
 // Customization point: the op printer given to describe (see describe_detail below): a callable
 // `std::string(op_handle)`, optionally with members `value(value_handle)` and `function(op_handle)`
 // that name values and functions the IR's own way.
@@ -24,14 +48,26 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <ranges>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <neuronrw/concepts/ir.hpp>
 
 namespace neuronrw {
+
+/// What a pass runs on: an IR modelling the ir_traits concepts (ops), or a host program
+/// (host_traits, concepts/host.hpp).
+enum class pass_input : std::uint8_t { ops, host };
+
+/// A unit given as a root block (for IRs whose functions are not ops: no `functions(g)`).
+template <class Block>
+struct root_block {
+  Block block;
+};
 
 /// Why a pass did not rewrite something: `code` for programs, `message` for people.
 template <class Code, class Op>
@@ -57,6 +93,42 @@ concept pass_plan = requires(const P& p) {
   { p.changes() } -> std::ranges::input_range;
   { p.refusals() } -> std::ranges::input_range;
 } && protocol_detail::refusal_record<std::ranges::range_value_t<decltype(std::declval<const P&>().refusals())>>;
+
+/// A pass's descriptor (see the header comment).
+template <class D>
+concept pass_descriptor = requires {
+  { D::name } -> std::convertible_to<std::string_view>;
+  { D::display } -> std::convertible_to<std::string_view>;
+  { D::summary } -> std::convertible_to<std::string_view>;
+  { D::input } -> std::convertible_to<pass_input>;
+  typename D::options;
+} && std::default_initializable<typename D::options>;
+
+/// A descriptor whose pass splits into per-function parts for the IR G (see the header comment).
+template <class D, class G>
+concept partitioned_pass =
+    pass_descriptor<D> && requires(const G& g, const typename D::options& o) {
+      { D::units(g) } -> std::ranges::random_access_range;
+      D::scratch(g, o);
+    } && requires(const G& g, const typename D::options& o, decltype(D::scratch(g, o))& s,
+                  std::ranges::range_value_t<decltype(D::units(g))> u) {
+      D::plan_part(g, u, s);
+      D::merge(g, o, std::vector<decltype(D::plan_part(g, u, s))>{});
+    };
+
+/// The plan type of descriptor D for the IR G.
+template <class D, class G>
+using pass_plan_t = decltype(D::plan(std::declval<const G&>(), std::declval<const typename D::options&>()));
+
+/// A partitioned pass whose plan can be applied one function at a time (see the header comment).
+template <class D, class G>
+concept part_applicable_pass = requires(const G& cg, const pass_plan_t<D, G>& p) {
+  { D::apply_begin(cg, p)->tasks() } -> std::convertible_to<std::size_t>;
+} && requires(G& g, const pass_plan_t<D, G>& p,
+              typename decltype(D::apply_begin(std::declval<const G&>(), p))::value_type& st) {
+  D::apply_task(g, p, st, std::size_t{});
+  D::apply_end(g, p, st);
+};
 
 // ------------------------------------------------------------------------------ describe helpers
 namespace describe_detail {

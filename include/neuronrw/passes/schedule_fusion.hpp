@@ -10,6 +10,8 @@
 //   schedule_fusion/planner.hpp   plan_schedule_fusion, plan_schedule_fusion_composites
 //   schedule_fusion/apply.hpp     apply, schedule_fusion, schedule_fusion_composites
 //   schedule_fusion/describe.hpp  describe(g, plan, op_printer): the dry run's text
+//   schedule_fusion/pass.hpp      the descriptors passes::schedule_fusion[_composites]: name,
+//                                 options, entry points, per-function parts (passes/protocol.hpp)
 //
 // Protocol (passes/protocol.hpp):
 //   auto p = neuronrw::plan_schedule_fusion(g);   // reads only: clusters, moves, refusals
@@ -25,6 +27,7 @@
 
 #include <neuronrw/passes/schedule_fusion/apply.hpp>
 #include <neuronrw/passes/schedule_fusion/describe.hpp>
+#include <neuronrw/passes/schedule_fusion/pass.hpp>
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
 #include <neuronrw/passes/schedule_fusion/planner.hpp>

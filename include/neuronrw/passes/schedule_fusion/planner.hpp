@@ -107,6 +107,14 @@ class planner {
   }
 
   void skip_function(op f) { plan_.skipped_functions.push_back(f); }
+  /// Whether function `f` carries the options' skip attribute (never, on IRs without
+  /// has_attribute).
+  bool skips(op f) const {
+    if constexpr (has_attribute_query<G>)
+      return !plan_.skip_attribute.empty() && ir::has_attribute(g_, f, plan_.skip_attribute);
+    else
+      return false;
+  }
 
   /// Plans every candidate nested (at any depth) in `root`, in pre-order.
   void run_root(block root) {
@@ -131,7 +139,8 @@ class planner {
   /// clusters, composite_order — count from 0 within it), and a fresh part begins with the same
   /// options; the scratch memory is kept. Planning function by function with one planner and
   /// concatenating the parts (indices shifted, messages redone) gives take()'s plan up to the
-  /// composite names (passes/parallel.hpp does this, one planner per worker thread).
+  /// composite names (passes/schedule_fusion/pass.hpp's merge does this; passes/parallel.hpp runs
+  /// one planner per worker thread).
   plan_type take_part() {
     if (plan_.emit_composites) name_composites();
     plan_type part = std::move(plan_);
@@ -486,11 +495,9 @@ template <co_schedule_pattern_like Pattern, class G>
 schedule_fusion_plan_t<G> plan_functions(const G& g, const schedule_fusion_options& opt, bool emit_composites) {
   planner<Pattern, G> p(g, opt, emit_composites);
   for (auto&& f : ir::functions(g)) {
-    if constexpr (has_attribute_query<G>) {
-      if (!opt.skip_functions_with.empty() && ir::has_attribute(g, f, opt.skip_functions_with)) {
-        p.skip_function(f);
-        continue;
-      }
+    if (p.skips(f)) {
+      p.skip_function(f);
+      continue;
     }
     for (auto&& b : ir::regions(g, f)) p.run_root(b);
   }

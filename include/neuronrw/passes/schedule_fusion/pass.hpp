@@ -1,0 +1,186 @@
+// neuronrw/passes/schedule_fusion/pass.hpp — ScheduleFusion's descriptors (passes/protocol.hpp):
+// neuronrw::passes::schedule_fusion and ::schedule_fusion_composites, or basic_schedule_fusion
+// for another co-scheduling pattern. They carry the pass's name, summary and options, its entry
+// points, and its per-function parts:
+//   units       the functions (ir::functions), or root blocks given as root_block{b}
+//   plan_part   one function's clusters and refusals, indices from 0 (a function carrying the
+//               skip attribute gives only itself as skipped)
+//   merge       the parts concatenated in unit order, indices shifted, refusal messages that name
+//               a cluster redone, and (composites flavour) the decomposition names given over the
+//               whole plan in composite_order: the plan of plan_schedule_fusion[_composites]
+//   apply_*     the clusters of one function per task (its moves, then its groupings, the last
+//               first); apply_end lowers the composites, which creates module-level functions
+//
+// Customization points: the pattern (template parameter). Complexity: as the pass, plus
+// O(plan size) to merge.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/passes/schedule_fusion/apply.hpp>
+#include <neuronrw/passes/schedule_fusion/describe.hpp>
+#include <neuronrw/passes/schedule_fusion/plan.hpp>
+#include <neuronrw/passes/schedule_fusion/planner.hpp>
+
+namespace neuronrw::passes {
+
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, bool Composites = false>
+struct basic_schedule_fusion {
+  static constexpr std::string_view name = Composites ? "schedule-fusion-composites" : "schedule-fusion";
+  static constexpr std::string_view display = Composites ? "ScheduleFusionComposites" : "ScheduleFusion";
+  static constexpr std::string_view summary =
+      Composites ? "ScheduleFusion, each cluster lowered to a stablehlo.composite with a private decomposition"
+                 : "Co-schedule each all_gather with the reduce_scatter it feeds into fusions tagged FusionKind";
+  static constexpr pass_input input = pass_input::ops;
+  using pattern = Pattern;
+  using options = schedule_fusion_options;
+  template <class G>
+  using traits = ir_traits<std::remove_cvref_t<G>>;
+  template <class G>
+  using plan_type = schedule_fusion_plan_t<G>;
+
+  template <class G>
+  static plan_type<G> plan(const G& g, const options& o = {}) {
+    if constexpr (Composites)
+      return plan_schedule_fusion_composites<Pattern>(g, o);
+    else
+      return plan_schedule_fusion<Pattern>(g, o);
+  }
+  template <class G>
+  static std::vector<op_handle_t<G>> apply(G& g, const plan_type<G>& p) {
+    return neuronrw::apply(g, p);
+  }
+  template <class G, class Printer>
+  static std::string describe(const G& g, const plan_type<G>& p, Printer&& printer) {
+    return neuronrw::describe(g, p, std::forward<Printer>(printer));
+  }
+
+  // ------------------------------------------------------------------------ per-function parts
+  template <class G>
+  static std::vector<op_handle_t<G>> units(const G& g) {
+    std::vector<op_handle_t<G>> fs;
+    for (auto&& f : ir::functions(g)) fs.push_back(f);
+    return fs;
+  }
+  template <class G>
+  static sf_detail::planner<Pattern, G> scratch(const G& g, const options& o) {
+    return sf_detail::planner<Pattern, G>(g, o, Composites);
+  }
+  /// One function: its regions, or nothing when it carries the skip attribute.
+  template <class G>
+  static plan_type<G> plan_part(const G& g, op_handle_t<G> f, sf_detail::planner<Pattern, G>& p) {
+    if (!p.skips(f))
+      for (auto&& b : ir::regions(g, f)) p.run_root(b);
+    else
+      p.skip_function(f);
+    return p.take_part();
+  }
+  /// One root block (IRs whose functions are not ops).
+  template <class G>
+  static plan_type<G> plan_part(const G&, root_block<block_handle_t<G>> b, sf_detail::planner<Pattern, G>& p) {
+    p.run_root(b.block);
+    return p.take_part();
+  }
+  template <class G>
+  static plan_type<G> merge(const G& g, const options& o, std::vector<plan_type<G>>&& parts) {
+    using planner_t = sf_detail::planner<Pattern, G>;
+    // The header fields come from an empty part: the same options, planned from nothing.
+    plan_type<G> out = planner_t(g, o, false).take_part();
+    out.emit_composites = Composites;
+    for (auto& part : parts) append<G>(out, std::move(part));
+    if constexpr (Composites && outlinable_ir<G>) {
+      std::size_t counter = 0;  // module-level: the names count over the whole plan
+      for (const std::size_t i : out.composite_order) {
+        std::string n;
+        do n = std::string(o.composite_prefix) + std::to_string(counter++);
+        while (ir::has_symbol(g, n));
+        out.clusters[i].decomposition = std::move(n);
+      }
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ per-function application
+  template <class G>
+  struct apply_state {
+    std::vector<std::size_t> bounds;  ///< task k owns the clusters [bounds[busy[k]], bounds[busy[k] + 1])
+    std::vector<std::size_t> busy;    ///< the functions with clusters
+    std::vector<op_handle_t<G>> groups;
+    std::size_t tasks() const noexcept { return busy.size(); }
+  };
+  /// The clusters of each function, when consecutive clusters of one function owner make up the
+  /// plan (a plan made function by function); nullopt otherwise (apply sequentially).
+  template <class G>
+  static std::optional<apply_state<G>> apply_begin(const G&, const plan_type<G>& plan) {
+    using op = op_handle_t<G>;
+    apply_state<G> st;
+    std::unordered_set<op, handle_hash<op>> seen;
+    op current = ir::null_op<G>();
+    for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
+      const op f = plan.units[plan.clusters[i].unit];
+      if (f == ir::null_op<G>()) return std::nullopt;
+      if (i != 0 && f == current) continue;
+      if (!seen.insert(f).second) return std::nullopt;
+      st.bounds.push_back(i);
+      current = f;
+    }
+    st.bounds.push_back(plan.clusters.size());
+    for (std::size_t k = 0; k + 1 < st.bounds.size(); ++k) st.busy.push_back(k);
+    st.groups.assign(plan.clusters.size(), ir::null_op<G>());
+    return st;
+  }
+  template <class G>
+  static void apply_task(G& g, const plan_type<G>& plan, apply_state<G>& st, std::size_t k) {
+    const std::size_t lo = st.bounds[st.busy[k]], hi = st.bounds[st.busy[k] + 1];
+    txn_detail::unchecked_steps steps;
+    sf_detail::reschedule(g, plan, steps, lo, hi);
+    sf_detail::grouping(g, plan, steps, lo, hi, st.groups);
+  }
+  template <class G>
+  static std::vector<op_handle_t<G>> apply_end(G& g, const plan_type<G>& plan, apply_state<G>& st) {
+    if constexpr (outlinable_ir<G>)
+      if (plan.emit_composites) {
+        txn_detail::unchecked_steps steps;
+        return sf_detail::composites(g, plan, st.groups, "stablehlo.composite", steps);
+      }
+    return std::move(st.groups);
+  }
+
+ private:
+  /// Appends `part` (planned alone, indices from 0) to `out`, shifting its indices.
+  template <class G, class Plan = plan_type<G>>
+  static void append(Plan& out, Plan&& part) {
+    const std::size_t units = out.units.size(), clusters = out.clusters.size(), candidates = out.candidates();
+    for (auto& c : part.clusters) {
+      c.candidate += candidates;
+      c.unit += units;
+      out.clusters.push_back(std::move(c));
+    }
+    for (auto& r : part.refused) {
+      r.candidate += candidates;
+      r.unit += units;
+      if (r.cluster != Plan::none) {
+        r.cluster += clusters;
+        r.message = sf_detail::planner<Pattern, G>::message(out, r);
+      }
+      out.refused.push_back(std::move(r));
+    }
+    for (auto& u : part.units) out.units.push_back(u);
+    for (auto& f : part.skipped_functions) out.skipped_functions.push_back(f);
+    for (const std::size_t i : part.composite_order) out.composite_order.push_back(i + clusters);
+  }
+};
+
+using schedule_fusion = basic_schedule_fusion<>;
+using schedule_fusion_composites = basic_schedule_fusion<schedule_fusion_pattern, true>;
+
+}  // namespace neuronrw::passes
