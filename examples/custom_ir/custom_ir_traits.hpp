@@ -27,10 +27,14 @@ struct neuronrw::ir_traits<mini::Module> {
   using value_handle = mini::Value*;
   using block_handle = mini::Block*;
 
+  // ---- R1 (passes/parallel.hpp): reads only follow pointers and read strings; nothing is cached
+  // on a read, so threads may read the module at once (the parallel driver requires it).
+  static constexpr bool concurrent_reads = true;
+
   // ---- optional R2 (passes/parallel.hpp): the rewrites of one function touch nothing another
   // function's rewrites or reads touch — every Instr, Value and Block is owned by its function,
   // a value's users are in its function, fusions are named per function. (The undo log is the
-  // module's: no parallel apply inside a transaction.) So schedule_fusion_parallel rewrites
+  // module's: no parallel apply inside a transaction.) So run_pass_parallel rewrites
   // different functions on different threads.
   static constexpr bool concurrent_function_mutation = true;
 

@@ -409,6 +409,8 @@ struct neuronrw::ir_traits<neuronrw::archetype::ir_at<L, W, C>>
   }
 
  public:
+  /// passes/parallel.hpp R1: reads are loads from the archetype's vectors.
+  static constexpr bool concurrent_reads = true;
   // ---- read_ir
   static O null_op() NEURONRW_ARCHETYPE_HAS(read, has_null_op) {
     return {};

@@ -416,6 +416,8 @@ struct neuronrw::host_traits<neuronrw::archetype::host_at<L, W>>
   }
 
  public:
+  /// passes/parallel.hpp R1: reads are loads from the archetype's vectors.
+  static constexpr bool concurrent_reads = true;
   static std::vector<F> functions(const P& p) NEURONRW_HOST_ARCHETYPE_HAS(program, has_functions) {
     std::vector<F> out;
     for (int i = 0; i < static_cast<int>(p.fns.size()); ++i) out.push_back({i});

@@ -549,6 +549,9 @@ struct neuronrw::ir_traits<neuronrw::mlir_adapter::ir> {
   using op_handle = mlir::Operation*;
   using value_handle = mlir::Value;
   using block_handle = mlir::Block*;
+  // passes/parallel.hpp R1 is not declared: op_index numbers ops lazily on first read and kind()
+  // keeps a last-name cache, so concurrent reads would race; the parallel driver refuses this IR
+  // at compile time (MLIR's own pass manager parallelizes function passes instead).
 
   // read
   static op_handle null_op() noexcept { return nullptr; }

@@ -73,6 +73,8 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   using expr_handle = host::expr*;
   using var_handle = host::var*;
   using window_handle = host::window_ptr;
+  /// passes/parallel.hpp rule R1: reads are plain loads from the nodes (no cache filled lazily).
+  static constexpr bool concurrent_reads = true;
   /// passes/parallel.hpp rule R2: make_window_buffer, attach_window and wrap_body change only the
   /// given function's nodes (every node is owned by its function; WindowBuffers are new objects),
   /// so different functions may be rewritten on different threads — outside a transaction: inside

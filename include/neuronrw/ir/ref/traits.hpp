@@ -24,6 +24,10 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   using op_handle = ref::op_ref;
   using value_handle = ref::value_ref;
   using block_handle = ref::block_ref;
+  /// passes/parallel.hpp rule R1: every read is a plain load from the module's vectors (no lazy
+  /// cache, index or counter), so any number of threads may read one unchanging module at once.
+  /// (R2 is not declared: creations and moves grow module-wide vectors.)
+  static constexpr bool concurrent_reads = true;
 
   // read
   static op_handle null_op() noexcept { return {}; }

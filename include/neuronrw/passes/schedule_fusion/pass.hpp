@@ -118,20 +118,27 @@ struct basic_schedule_fusion {
     std::size_t tasks() const noexcept { return busy.size(); }
   };
   /// The clusters of each function, when consecutive clusters of one function owner make up the
-  /// plan (a plan made function by function); nullopt otherwise (apply sequentially).
+  /// plan (a plan made function by function); nullopt otherwise (apply sequentially). A unit
+  /// whose owner the IR cannot tell (null) counts as a function of its own only when the caller
+  /// knows the units are different functions (`units_are_functions`: the parallel driver planned
+  /// them as its units); otherwise such a plan applies sequentially.
   template <class G>
-  static std::optional<apply_state<G>> apply_begin(const G&, const plan_type<G>& plan) {
+  static std::optional<apply_state<G>> apply_begin(const G&, const plan_type<G>& plan, bool units_are_functions = false) {
     using op = op_handle_t<G>;
     apply_state<G> st;
     std::unordered_set<op, handle_hash<op>> seen;
-    op current = ir::null_op<G>();
+    std::unordered_set<std::size_t> seen_units;
     for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
-      const op f = plan.units[plan.clusters[i].unit];
-      if (f == ir::null_op<G>()) return std::nullopt;
-      if (i != 0 && f == current) continue;
-      if (!seen.insert(f).second) return std::nullopt;
+      const std::size_t u = plan.clusters[i].unit;
+      const op f = plan.units[u];
+      const bool known = f != ir::null_op<G>();
+      if (!known && !units_are_functions) return std::nullopt;
+      if (i != 0) {
+        const std::size_t pu = plan.clusters[i - 1].unit;
+        if (known ? plan.units[pu] == f : pu == u) continue;
+      }
+      if (!(known ? seen.insert(f).second : seen_units.insert(u).second)) return std::nullopt;
       st.bounds.push_back(i);
-      current = f;
     }
     st.bounds.push_back(plan.clusters.size());
     for (std::size_t k = 0; k + 1 < st.bounds.size(); ++k) st.busy.push_back(k);
