@@ -65,7 +65,7 @@ void BM_ref_plan_parallel(benchmark::State& state) {
   const auto threads = static_cast<unsigned>(state.range(0));
   std::size_t clusters = 0;
   for (auto _ : state) {
-    auto plan = neuronrw::plan_schedule_fusion_parallel(m, {}, {.threads = threads});
+    auto plan = neuronrw::plan_pass_parallel<neuronrw::passes::schedule_fusion>(m, {}, {.threads = threads});
     benchmark::DoNotOptimize(plan.clusters.data());
     clusters = plan.clusters.size();
   }
@@ -81,7 +81,7 @@ void BM_ref_full(benchmark::State& state) {
     state.PauseTiming();
     ref::module m = ref_module();
     state.ResumeTiming();
-    auto plan = Parallel ? neuronrw::schedule_fusion_parallel(m, {}, {.threads = threads}) : neuronrw::schedule_fusion(m);
+    auto plan = Parallel ? neuronrw::run_pass_parallel<neuronrw::passes::schedule_fusion>(m, {}, {.threads = threads}) : neuronrw::schedule_fusion(m);
     benchmark::DoNotOptimize(plan.clusters.data());
     clusters = plan.clusters.size();
     state.PauseTiming();
@@ -119,6 +119,13 @@ std::vector<mini::Block*> roots_of(mini::Module& m) {
   return roots;
 }
 
+/// The same, as the parallel driver's units.
+std::vector<neuronrw::root_block<mini::Block*>> root_units_of(mini::Module& m) {
+  std::vector<neuronrw::root_block<mini::Block*>> roots;
+  for (auto& f : m.functions) roots.push_back({&f->entry});
+  return roots;
+}
+
 const neuronrw::schedule_fusion_options mini_opts{.group_op_name = "fusion", .terminator_name = "return"};
 
 template <bool Parallel>
@@ -130,7 +137,7 @@ void BM_mini_full(benchmark::State& state) {
     auto m = std::make_unique<mini::Module>();
     for (int i = 0; i < mini_functions; ++i) add_mini_function(*m, i);
     state.ResumeTiming();
-    auto plan = Parallel ? neuronrw::schedule_fusion_parallel(*m, roots_of(*m), mini_opts, {.threads = threads})
+    auto plan = Parallel ? neuronrw::run_pass_parallel<neuronrw::passes::schedule_fusion>(*m, root_units_of(*m), mini_opts, {.threads = threads})
                          : neuronrw::schedule_fusion(*m, roots_of(*m), mini_opts);
     benchmark::DoNotOptimize(plan.clusters.data());
     clusters = plan.clusters.size();

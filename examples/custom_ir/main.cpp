@@ -90,7 +90,9 @@ int main() {
     mini_example::tensor_parallel_layer(par);
   }
   const auto seq_plan = neuronrw::schedule_fusion(seq, roots_of(seq), opts);
-  const auto par_plan = neuronrw::schedule_fusion_parallel(par, roots_of(par), opts, {.threads = 4});
+  std::vector<neuronrw::root_block<mini::Block*>> units;  // the parallel driver's units: one per function
+  for (auto* b : roots_of(par)) units.push_back({b});
+  const auto par_plan = neuronrw::run_pass_parallel<neuronrw::passes::schedule_fusion>(par, units, opts, {.threads = 4});
   std::cout << "\n== 8 layers on 4 threads: " << par_plan.clusters.size() << " clusters, output "
             << (text_of(par) == text_of(seq) && par_plan.clusters.size() == seq_plan.clusters.size() ? "identical"
                                                                                                       : "DIFFERENT")

@@ -33,6 +33,7 @@
 #include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/parallel.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
@@ -922,4 +923,60 @@ TEST_CASE("MaterializeCommDomainScopes on a buildable archetype: a loop bound in
   // arithmetic as `other`.
   CHECK(nr::describe_plan(nr::plan_comm_domain_scopes(a::host_program(fx.p))) ==
         nr::describe_plan(nr::plan_comm_domain_scopes(no_types(fx.p))));
+}
+
+// ================================================================ the generic parallel driver
+TEST_CASE("every pass through the generic parallel driver on the archetypes, as the sequential pass") {
+  namespace np = nr::passes;
+  // ScheduleFusion and its composites flavour: two functions, one cluster each.
+  auto two_functions = [](program<outlinable>& p) {
+    for (const char* name : {"f", "g"}) {
+      p.function(name, 2);
+      const std::string n(name);
+      p.add(n + "ag", "mhlo.all_gather", {"%0"});
+      p.add(n + "rs", "mhlo.reduce_scatter", {n + "ag", "%1"});
+      p.add(n + "ret", "func.return", {n + "rs"});
+    }
+  };
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    CAPTURE(threads);
+    program<outlinable> seq, par;
+    two_functions(seq);
+    two_functions(par);
+    const auto expected = nr::schedule_fusion_composites(seq.g);
+    const auto got = nr::run_pass_parallel<np::schedule_fusion_composites>(par.g, {}, {.threads = threads});
+    REQUIRE(got.clusters.size() == 2);
+    REQUIRE(expected.clusters.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) CHECK(got.clusters[i].decomposition == expected.clusters[i].decomposition);
+    CHECK(got.clusters[1].decomposition == "hilo.FusedComposite.1");  // named over the whole module
+    CHECK(par.g.function_ops().size() == seq.g.function_ops().size());
+    const auto plan = nr::plan_pass_parallel<np::schedule_fusion>(std::as_const(seq.g), {}, {.threads = threads});
+    CHECK(plan.clusters.empty());  // applied already: nothing left to cluster
+  }
+  // FusionToComposite.
+  {
+    fusion_program<outlinable> seq, par;
+    const auto expected = nr::fusion_to_composite(seq.p.g);
+    const auto got = nr::run_pass_parallel<np::fusion_to_composite>(par.p.g, {}, {.threads = 2});
+    REQUIRE(got.conversions.size() == 1);
+    CHECK(got.conversions[0].decomposition == expected.conversions[0].decomposition);
+    CHECK(par.p.g.block_ops(par.body).size() == seq.p.g.block_ops(seq.body).size());
+  }
+  // MaterializeCommDomainScopes: planned in parallel on the read-only layer, equal to the plan.
+  {
+    host_fixture fx;
+    const host_reader reader(fx.p);
+    const auto seq = nr::plan_comm_domain_scopes(reader);
+    const auto par = nr::plan_pass_parallel<np::materialize_comm_domain_scopes>(reader, {}, {.threads = 2});
+    CHECK(nr::describe_plan(par) == nr::describe_plan(seq));
+  }
+  // SynthesizeAllReduceSignals: one unit, the program.
+  {
+    implicit_allreduce fx;
+    signal_only seq(fx.p), par(fx.p);
+    const auto expected = nr::synthesize_allreduce_signals(seq);
+    const auto got = nr::run_pass_parallel<np::synthesize_allreduce_signals>(par, {}, {.threads = 2});
+    CHECK(nr::describe_plan(got) == nr::describe_plan(expected));
+    CHECK(par.exprs.size() == seq.exprs.size());
+  }
 }

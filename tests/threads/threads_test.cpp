@@ -12,7 +12,11 @@
 #include <neuronrw/ir/ref/parse.hpp>
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/allreduce_signals.hpp>
+#include <neuronrw/passes/comm_domain_scopes.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/parallel.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "../examples/custom_ir/custom_ir_traits.hpp"  // a user's IR declaring R2
 #include "../examples/custom_ir/layers.hpp"
@@ -37,6 +41,7 @@ namespace {
 
 using namespace neuronrw;
 namespace fs = std::filesystem;
+namespace np = neuronrw::passes;
 
 constexpr unsigned all_thread_counts[] = {1, 2, 4, 8};
 // The corpus modules hold one to three functions: one parallel run each checks their plans.
@@ -188,12 +193,12 @@ sf_counts check_schedule_fusion(const std::string& text, bool composites,
   for (const unsigned t : thread_counts) {
     CAPTURE(t);
     auto par = parse_ok(text);
-    const auto planned = composites ? plan_schedule_fusion_composites_parallel(std::as_const(par), {}, {.threads = t})
-                                    : plan_schedule_fusion_parallel(std::as_const(par), {}, {.threads = t});
+    const auto planned = composites ? plan_pass_parallel<np::schedule_fusion_composites>(std::as_const(par), {}, {.threads = t})
+                                    : plan_pass_parallel<np::schedule_fusion>(std::as_const(par), {}, {.threads = t});
     CHECK_MESSAGE(plan_difference(plan, planned).empty(), plan_difference(plan, planned));
     auto again = parse_ok(text);
-    const auto applied = composites ? schedule_fusion_composites_parallel(again, {}, {.threads = t})
-                                    : schedule_fusion_parallel(again, {}, {.threads = t});
+    const auto applied = composites ? run_pass_parallel<np::schedule_fusion_composites>(again, {}, {.threads = t})
+                                    : run_pass_parallel<np::schedule_fusion>(again, {}, {.threads = t});
     CHECK_MESSAGE(plan_difference(plan, applied).empty(), plan_difference(plan, applied));
     CHECK(ref::print(again) == expected);
   }
@@ -209,7 +214,7 @@ std::size_t check_fusion_to_composite(const std::string& text,
   for (const unsigned t : thread_counts) {
     CAPTURE(t);
     auto par = parse_ok(text);
-    const auto applied = fusion_to_composite_parallel(par, {}, {.threads = t});
+    const auto applied = run_pass_parallel<np::fusion_to_composite>(par, {}, {.threads = t});
     CHECK_MESSAGE(f2c_difference(plan, applied).empty(), f2c_difference(plan, applied));
     CHECK(ref::print(par) == expected);
   }
@@ -274,12 +279,12 @@ diagnostics check_comm_domain(const std::string& text, std::span<const unsigned>
   for (const unsigned t : thread_counts) {
     CAPTURE(t);
     auto par = parse_host(text);
-    const auto plan = plan_comm_domain_scopes_parallel(std::as_const(par), opts, {.threads = t});
+    const auto plan = plan_pass_parallel<np::materialize_comm_domain_scopes>(std::as_const(par), opts, {.threads = t});
     CHECK(describe_plan(plan) == describe_plan(seq_plan));
     REQUIRE(plan.functions.size() == seq_plan.functions.size());
     CHECK(plan.refused.size() == seq_plan.refused.size());
-    const auto got = materialize_comm_domain_scopes_parallel(par, opts, {.threads = t});
-    CHECK(got == errors);
+    const auto got = run_pass_parallel<np::materialize_comm_domain_scopes>(par, opts, {.threads = t});
+    CHECK(got.errors == errors);
     CHECK(host::print_program(par) == expected);
   }
   return errors;
@@ -309,7 +314,7 @@ TEST_CASE("ScheduleFusion composites: the decomposition names are counted over t
   CHECK(n.clusters > 10);
   // The names continue across functions: the last cluster's name is not number 0.
   auto m = parse_ok(text);
-  const auto plan = plan_schedule_fusion_composites_parallel(std::as_const(m), {}, {.threads = 4});
+  const auto plan = plan_pass_parallel<np::schedule_fusion_composites>(std::as_const(m), {}, {.threads = 4});
   REQUIRE(!plan.composite_order.empty());
   CHECK(plan.clusters[plan.composite_order.back()].decomposition ==
         "hilo.FusedComposite." + std::to_string(plan.composite_order.size() - 1));
@@ -378,6 +383,43 @@ TEST_CASE("MaterializeCommDomainScopes: the corpus host programs") {
     const auto text = read_file(f);
     if (!host::parse_program(text, "many.py").ok()) continue;
     check_comm_domain(text, corpus_thread_counts);
+    // SynthesizeAllReduceSignals: one unit (the program), through the same driver.
+    auto seq = parse_host(text);
+    const auto seq_plan = synthesize_allreduce_signals(seq);
+    auto par = parse_host(text);
+    const auto par_plan = run_pass_parallel<np::synthesize_allreduce_signals>(par, {}, {.threads = 4});
+    CHECK(describe_plan(par_plan) == describe_plan(seq_plan));
+    CHECK(host::print_program(par) == host::print_program(seq));
+  }
+}
+
+TEST_CASE("SynthesizeAllReduceSignals: many orchestrators with allreduces written without a signal") {
+  std::string text =
+      "import pypto.language as pl\n"
+      "import pypto.language.distributed as pld\n\n\n"
+      "@pl.program\n"
+      "class Many:\n"
+      "    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+      "    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):\n"
+      "        return a\n";
+  for (int f = 0; f < 12; ++f) {
+    const std::string n = std::to_string(f);
+    text += "\n    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def h" + n + "(self):\n";
+    text += "        buf = pld.tensor.alloc_window_buffer(64, name=\"buf\")\n";
+    text += "        v = pld.tensor.window(buf, [16], dtype=pl.FP32)\n";
+    text += "        for r in pl.range(pld.system.world_size()):\n            self.chip(v, device=r)\n";
+    text += f % 2 ? "        return pld.tensor.allreduce(v)\n" : "        y = pld.tensor.allreduce(v)\n        return y\n";
+  }
+  auto seq = parse_host(text);
+  const auto seq_plan = synthesize_allreduce_signals(seq);
+  REQUIRE(seq_plan.ok());
+  CHECK(seq_plan.rewrites.size() == 12);
+  for (const unsigned t : all_thread_counts) {
+    CAPTURE(t);
+    auto par = parse_host(text);
+    const auto par_plan = run_pass_parallel<np::synthesize_allreduce_signals>(par, {}, {.threads = t});
+    CHECK(describe_plan(par_plan) == describe_plan(seq_plan));
+    CHECK(host::print_program(par) == host::print_program(seq));
   }
 }
 
@@ -390,7 +432,10 @@ TEST_CASE("parallel passes: no functions, more threads than functions") {
   CHECK(parallel_detail::worker_count({.threads = 2}, 100) == 2);
 }
 
-TEST_CASE("R2 is declared by the host IR and the custom-IR example, not by the reference IR") {
+TEST_CASE("R1 is declared by the reference IR, the host IR and the custom-IR example; R2 not by the reference IR") {
+  static_assert(declares_concurrent_reads<host_traits<host::program>>);
+  static_assert(declares_concurrent_reads<ir_traits<mini::Module>>);
+  static_assert(declares_concurrent_reads<ir_traits<ref::module>>);
   static_assert(declares_concurrent_function_mutation<host_traits<host::program>>);
   static_assert(declares_concurrent_function_mutation<ir_traits<mini::Module>>);
   static_assert(!declares_concurrent_function_mutation<ir_traits<ref::module>>);
@@ -419,9 +464,9 @@ std::string mini_text(const mini::Module& m) {
   return os.str();
 }
 
-std::vector<mini::Block*> mini_roots(mini::Module& m) {
-  std::vector<mini::Block*> roots;
-  for (auto& f : m.functions) roots.push_back(&f->entry);
+std::vector<root_block<mini::Block*>> mini_roots(mini::Module& m) {
+  std::vector<root_block<mini::Block*>> roots;
+  for (auto& f : m.functions) roots.push_back({&f->entry});
   return roots;
 }
 
@@ -451,7 +496,9 @@ template <class Pattern>
 void check_mini(int functions) {
   mini::Module seq;
   build_layers(seq, functions);
-  const auto seq_plan = schedule_fusion<Pattern>(seq, mini_roots(seq), mini_opts);
+  std::vector<mini::Block*> seq_roots;
+  for (auto& f : seq.functions) seq_roots.push_back(&f->entry);
+  const auto seq_plan = schedule_fusion<Pattern>(seq, seq_roots, mini_opts);
   const std::string expected = mini_text(seq), expected_plan = mini_plan_text(seq_plan);
   REQUIRE(seq_plan.clusters.size() > static_cast<std::size_t>(functions) / 2);
   std::size_t moves = 0;
@@ -461,8 +508,8 @@ void check_mini(int functions) {
     CAPTURE(t);
     mini::Module planned;
     build_layers(planned, functions);
-    CHECK(mini_plan_text(plan_schedule_fusion_parallel<Pattern>(std::as_const(planned), mini_roots(planned), mini_opts,
-                                                                {.threads = t})) == expected_plan);
+    CHECK(mini_plan_text(plan_pass_parallel<np::basic_schedule_fusion<Pattern>>(std::as_const(planned), mini_roots(planned),
+                                                                                mini_opts, {.threads = t})) == expected_plan);
     CHECK(mini_text(planned) == mini_text([&] {
             mini::Module fresh;
             build_layers(fresh, functions);
@@ -470,16 +517,19 @@ void check_mini(int functions) {
           }()));
     mini::Module par;
     build_layers(par, functions);
-    const auto par_plan = schedule_fusion_parallel<Pattern>(par, mini_roots(par), mini_opts, {.threads = t});
+    const auto par_plan = run_pass_parallel<np::basic_schedule_fusion<Pattern>>(par, mini_roots(par), mini_opts, {.threads = t});
     CHECK(mini_plan_text(par_plan) == expected_plan);
     CHECK(mini_text(par) == expected);
     // A plan alone: its units are the entry blocks' owners, unknown (null) for this IR, so the
     // parallel apply cannot tell the functions apart and applies sequentially — the same result.
     mini::Module again;
     build_layers(again, functions);
-    const auto plan = plan_schedule_fusion<Pattern>(std::as_const(again), mini_roots(again), mini_opts);
-    CHECK(parallel_detail::function_bounds<mini::Module>(plan).empty());
-    apply_schedule_fusion_parallel(again, plan, {.threads = t});
+    std::vector<mini::Block*> again_roots;
+    for (auto& f : again.functions) again_roots.push_back(&f->entry);
+    const auto plan = plan_schedule_fusion<Pattern>(std::as_const(again), again_roots, mini_opts);
+    CHECK(!np::basic_schedule_fusion<Pattern>::apply_begin(std::as_const(again), plan));
+    CHECK(np::basic_schedule_fusion<Pattern>::apply_begin(std::as_const(again), plan, true));
+    apply_pass_parallel<np::basic_schedule_fusion<Pattern>>(again, plan, {.threads = t});
     CHECK(mini_text(again) == expected);
   }
 }
@@ -491,11 +541,15 @@ TEST_CASE("custom-IR example (R2): ScheduleFusion planned and applied per functi
   check_mini<mini_moe>(48);
 }
 
-TEST_CASE("function_bounds: the plan's clusters grouped by function, or nothing when it cannot tell") {
+TEST_CASE("apply_begin: the plan's clusters grouped by function, or sequential when it cannot tell") {
   auto m = parse_ok(random_module(7000, 12));
   auto plan = plan_schedule_fusion(std::as_const(m));
   REQUIRE(plan.clusters.size() > 4);
-  const auto bounds = parallel_detail::function_bounds<ref::module>(plan);
+  auto bounds_of = [&](const schedule_fusion_plan_t<ref::module>& p, bool distinct = false) {
+    const auto st = np::schedule_fusion::apply_begin(std::as_const(m), p, distinct);
+    return st ? st->bounds : std::vector<std::size_t>{};
+  };
+  const auto bounds = bounds_of(plan);
   REQUIRE(bounds.size() >= 3);
   CHECK(bounds.front() == 0);
   CHECK(bounds.back() == plan.clusters.size());
@@ -520,14 +574,16 @@ TEST_CASE("function_bounds: the plan's clusters grouped by function, or nothing 
   // A function's clusters split by another's: not function by function, so sequential.
   auto shuffled = plan;
   std::swap(shuffled.clusters.front(), shuffled.clusters.back());
-  CHECK(parallel_detail::function_bounds<ref::module>(shuffled).empty());
-  // A unit whose function is unknown: sequential.
+  CHECK(bounds_of(shuffled).empty());
+  CHECK(bounds_of(shuffled, true).empty());
+  // A unit whose function is unknown: sequential, unless the units are known to be functions.
   auto unknown = plan;
   unknown.units[unknown.clusters.front().unit] = ref::op_ref{};
-  CHECK(parallel_detail::function_bounds<ref::module>(unknown).empty());
+  CHECK(bounds_of(unknown).empty());
+  CHECK(bounds_of(unknown, true) == bounds);
   // The reference IR does not declare R2: the parallel apply is the sequential one.
   auto seq = parse_ok(random_module(7000, 12));
   neuronrw::apply(seq, plan);
-  apply_schedule_fusion_parallel(m, plan, {.threads = 4});
+  apply_pass_parallel<np::schedule_fusion>(m, plan, {.threads = 4});
   CHECK(ref::print(m) == ref::print(seq));
 }
