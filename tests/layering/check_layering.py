@@ -10,7 +10,13 @@ including file first, then under INCLUDE_ROOT). Fails when
   * a header of a generic layer (concepts/, descriptors/, algorithms/, passes/) reaches, directly
     or through any chain of includes, a header of a concrete layer (ir/, adapters/): the generic
     layers must compile without the reference IR or any adapter (docs/concepts.md, "Layers");
-  * an include names a file that does not exist.
+  * an include names a file that does not exist;
+  * a file uses another pass's `*_detail` namespace: the detail namespaces declared by a pass's
+    headers (passes/NAME.hpp and passes/NAME/*.hpp) are that pass's internals; any other file —
+    another pass, the parallel driver, an adapter, the driver, a test (the extra directories given
+    after INCLUDE_ROOT) — goes through the pass's public API or descriptor. A file may declare its
+    own part of such a namespace and use what it declares there. The shared pieces of passes/
+    (SHARED_PASS_FILES) are no pass: their detail namespaces are for every pass.
 
 Each violation is reported once per generic header, with the shortest include chain that
 reaches the concrete header, every step as `file:line`, so the fix is visible in the report.
@@ -29,6 +35,12 @@ import sys
 GENERIC_LAYERS = ("concepts", "descriptors", "algorithms", "passes")
 CONCRETE_LAYERS = ("ir", "adapters")
 HEADER_SUFFIXES = (".hpp", ".h", ".hh", ".ipp", ".inc")
+SOURCE_SUFFIXES = HEADER_SUFFIXES + (".cpp", ".cc")
+# passes/ files every pass builds on: not a pass, so their detail namespaces are shared.
+SHARED_PASS_FILES = ("protocol.hpp", "transaction.hpp", "parallel.hpp", "parallel_deprecated.hpp",
+                     "composite_lowering.hpp", "diagnostics.hpp", "options.hpp")
+DETAIL_DECL_RE = re.compile(r"\bnamespace\s+(\w+_detail)\s*\{")
+DETAIL_USE_RE = re.compile(r"\b(\w+_detail)::(\w+)")
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 
@@ -153,7 +165,7 @@ class Graph:
         return None
 
 
-def check(include_root):
+def check(include_root, extra_dirs=()):
     """Returns the list of problem lines (empty when the layering holds)."""
     g = Graph(include_root).build()
     problems = []
@@ -167,22 +179,83 @@ def check(include_root):
             continue
         steps = " -> ".join(f"{f}:{line}" if line is not None else f for f, line in chain)
         problems.append(f"{h}: generic header reaches concrete header {chain[-1][0]}: {steps}")
+    return problems + check_detail_uses(include_root, extra_dirs)
+
+
+def pass_of(rel):
+    """The pass a path under neuronrw/ belongs to (passes/NAME.hpp, passes/NAME/...), or None."""
+    parts = rel.split("/")
+    if len(parts) < 3 or parts[0] != "neuronrw" or parts[1] != "passes":
+        return None
+    if len(parts) == 3:
+        return None if parts[2] in SHARED_PASS_FILES else os.path.splitext(parts[2])[0]
+    return parts[2]
+
+
+def detail_blocks(text, ns):
+    """The text inside every `namespace NS {` block of `text` (comments already blanked)."""
+    out = []
+    for m in re.finditer(r"\bnamespace\s+" + re.escape(ns) + r"\s*\{", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.append(text[m.end():i])
+    return out
+
+
+def check_detail_uses(include_root, extra_dirs=()):
+    """Problem lines for uses of a pass's detail namespace outside that pass."""
+    files = {}  # display name -> (pass or None, comment-free text)
+    for root, dirs, names in os.walk(os.path.join(include_root, "neuronrw")):
+        dirs.sort()
+        for n in sorted(names):
+            if n.endswith(HEADER_SUFFIXES):
+                path = os.path.join(root, n)
+                rel = os.path.relpath(path, include_root).replace(os.sep, "/")
+                with open(path, encoding="utf-8") as f:
+                    files[rel] = (pass_of(rel), strip_comments(f.read()))
+    for d in extra_dirs:
+        for root, dirs, names in os.walk(d):
+            dirs.sort()
+            for n in sorted(names):
+                if n.endswith(SOURCE_SUFFIXES):
+                    path = os.path.join(root, n)
+                    with open(path, encoding="utf-8") as f:
+                        files[path] = (None, strip_comments(f.read()))
+    owner = {}  # detail namespace -> the pass whose headers declare it
+    for rel, (p, text) in files.items():
+        if p is not None:
+            for m in DETAIL_DECL_RE.finditer(text):
+                owner.setdefault(m.group(1), p)
+    problems = []
+    for rel, (p, text) in sorted(files.items()):
+        for m in DETAIL_USE_RE.finditer(text):
+            ns, name = m.group(1), m.group(2)
+            if ns not in owner or owner[ns] == p:
+                continue
+            if any(re.search(r"\b" + re.escape(name) + r"\b", b) for b in detail_blocks(text, ns)):
+                continue  # its own part of the namespace
+            line = text.count("\n", 0, m.start()) + 1
+            problems.append(f"{rel}:{line}: uses {ns}::{name}, an internal of pass '{owner[ns]}' "
+                            f"(use its public API or its descriptor in neuronrw::passes)")
     return problems
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: check_layering.py INCLUDE_ROOT", file=sys.stderr)
+    if len(argv) < 2:
+        print("usage: check_layering.py INCLUDE_ROOT [DIR...]", file=sys.stderr)
         return 2
     if not os.path.isdir(os.path.join(argv[1], "neuronrw")):
         print(f"check_layering: {argv[1]}/neuronrw is not a directory", file=sys.stderr)
         return 2
-    problems = check(argv[1])
+    problems = check(argv[1], argv[2:])
     for p in problems:
         print(p)
     if problems:
         print(f"layering: {len(problems)} problem(s); generic layers ({', '.join(GENERIC_LAYERS)}) "
-              f"must not include concrete ones ({', '.join(CONCRETE_LAYERS)})")
+              f"must not include concrete ones ({', '.join(CONCRETE_LAYERS)}), and a pass's *_detail "
+              f"is its own")
         return 1
     g = Graph(argv[1]).build()
     print(f"layering: ok ({len(g.edges)} headers, "

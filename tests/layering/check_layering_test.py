@@ -151,6 +151,43 @@ class CheckLayering(unittest.TestCase):
             "neuronrw/algorithms/order.hpp:4: includes 'not_there.hpp', which does not exist",
         ])
 
+    def test_pass_detail_used_by_another_pass_is_reported(self):
+        files = dict(CLEAN)
+        files["neuronrw/passes/protocol.hpp"] = """
+            #pragma once
+            namespace neuronrw::describe_detail { inline int plural() { return 1; } }
+            """
+        files["neuronrw/passes/alpha.hpp"] = """
+            #pragma once
+            #include <neuronrw/passes/protocol.hpp>
+            namespace neuronrw::alpha_detail { inline int step() { return describe_detail::plural(); } }
+            """
+        files["neuronrw/passes/beta/plan.hpp"] = """
+            #pragma once
+            namespace neuronrw::beta_detail { inline int planner() { return 0; } }
+            """
+        files["neuronrw/passes/beta/apply.hpp"] = """
+            #pragma once
+            #include <neuronrw/passes/alpha.hpp>
+            #include <neuronrw/passes/beta/plan.hpp>
+            // alpha_detail::step() in a comment does not count
+            namespace neuronrw::beta_detail { inline int apply() { return planner() + alpha_detail::step(); } }
+            inline int f() { return neuronrw::beta_detail::planner(); }
+            """
+        files["neuronrw/ir/host/wrap.hpp"] = """
+            #pragma once
+            namespace neuronrw::alpha_detail { inline int own() { return 2; } }
+            inline int g() { return neuronrw::alpha_detail::own() + neuronrw::beta_detail::apply(); }
+            """
+        problems, run = self.check_tree(files)
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(problems, [
+            "neuronrw/ir/host/wrap.hpp:3: uses beta_detail::apply, an internal of pass 'beta' "
+            "(use its public API or its descriptor in neuronrw::passes)",
+            "neuronrw/passes/beta/apply.hpp:5: uses alpha_detail::step, an internal of pass 'alpha' "
+            "(use its public API or its descriptor in neuronrw::passes)",
+        ])
+
     def test_bad_arguments(self):
         with tempfile.TemporaryDirectory() as root:
             run = subprocess.run([sys.executable, CHECKER, root], capture_output=True, text=True)
