@@ -39,7 +39,7 @@ SOURCE_SUFFIXES = HEADER_SUFFIXES + (".cpp", ".cc")
 # passes/ files every pass builds on: not a pass, so their detail namespaces are shared.
 SHARED_PASS_FILES = ("protocol.hpp", "transaction.hpp", "parallel.hpp", "parallel_deprecated.hpp",
                      "composite_lowering.hpp", "diagnostics.hpp", "options.hpp")
-DETAIL_DECL_RE = re.compile(r"\bnamespace\s+(\w+_detail)\s*\{")
+DETAIL_DECL_RE = re.compile(r"\bnamespace\s+(?:\w+::)*(\w+_detail)\s*\{")
 DETAIL_USE_RE = re.compile(r"\b(\w+_detail)::(\w+)")
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
@@ -195,7 +195,7 @@ def pass_of(rel):
 def detail_blocks(text, ns):
     """The text inside every `namespace NS {` block of `text` (comments already blanked)."""
     out = []
-    for m in re.finditer(r"\bnamespace\s+" + re.escape(ns) + r"\s*\{", text):
+    for m in re.finditer(r"\bnamespace\s+(?:\w+::)*" + re.escape(ns) + r"\s*\{", text):
         depth, i = 1, m.end()
         while i < len(text) and depth:
             depth += {"{": 1, "}": -1}.get(text[i], 0)
