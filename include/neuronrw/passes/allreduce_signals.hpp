@@ -44,6 +44,7 @@
 #include <vector>
 
 #include <neuronrw/algorithms/host_arith.hpp>
+#include <neuronrw/algorithms/host_walk.hpp>
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/protocol.hpp>
@@ -149,7 +150,7 @@ class analysis {
     std::vector<fn_t> hosts;
     for (fn_t f : host_access::functions(p_)) {
       for (var_t v : traits::params(p_, f)) used_.insert(std::string(traits::var_name(p_, v)));
-      for (stmt_t s : host_access::body(p_, f)) collect_names(s);
+      walk_host_function(p_, f, [&](stmt_t s) { collect_names(s); });
       if (is_host_orchestrator(f)) hosts.push_back(f);
     }
     std::stable_sort(hosts.begin(), hosts.end(), [&](fn_t a, fn_t b) {
@@ -157,7 +158,7 @@ class analysis {
     });
     for (fn_t f : hosts) {
       fn_ = f;
-      for (stmt_t s : host_access::body(p_, f)) visit_stmt(s);
+      walk_host_function(p_, f, [&](stmt_t s) { return visit_stmt(s); }, [&](stmt_t s) { leave_stmt(s); });
     }
     return std::move(plan_);
   }
@@ -208,7 +209,6 @@ class analysis {
       default: break;
     }
     for (expr_t e : host_access::operands(p_, s)) collect_alloc_names(e);
-    for (stmt_t b : host_access::stmt_body(p_, s)) collect_names(b);
   }
   void collect_alloc_names(expr_t e) {
     if (kind(e) == host_expr_kind::call && host_access::callee_kind(p_, e) == host_callee_kind::op &&
@@ -219,18 +219,18 @@ class analysis {
   }
 
   // ---- the walk (pypto's IRMutator order) ----------------------------------------------------
-  void visit_stmt(stmt_t s) {
+  host_walk visit_stmt(stmt_t s) {
     const host_stmt_kind k = host_access::stmt_kind(p_, s);
     if (k == host_stmt_kind::assign && is_allreduce(host_access::assign_value(p_, s))) {
       direct(s, host_access::assign_value(p_, s), form::assign, 0);
-      return;
+      return host_walk::skip;
     }
     if (k == host_stmt_kind::expr_stmt) {
       for (expr_t e : host_access::operands(p_, s)) {
         if (is_allreduce(e)) direct(s, e, form::expr_stmt, 0);
         else visit_expr(e);
       }
-      return;
+      return host_walk::skip;
     }
     if (k == host_stmt_kind::ret) {
       std::size_t i = 0;
@@ -239,14 +239,16 @@ class analysis {
         else visit_expr(e);
         ++i;
       }
-      return;
+      return host_walk::skip;
     }
-    const bool loop = k == host_stmt_kind::for_range || k == host_stmt_kind::while_loop;
     if (k == host_stmt_kind::while_loop) ++loop_depth_;  // its condition runs every iteration
     for (expr_t e : host_access::operands(p_, s)) visit_expr(e);
     if (k == host_stmt_kind::for_range) ++loop_depth_;
-    for (stmt_t b : host_access::stmt_body(p_, s)) visit_stmt(b);
-    if (loop) --loop_depth_;
+    return host_walk::advance;
+  }
+  void leave_stmt(stmt_t s) {
+    const host_stmt_kind k = host_access::stmt_kind(p_, s);
+    if (k == host_stmt_kind::for_range || k == host_stmt_kind::while_loop) --loop_depth_;
   }
 
   /// Checks pypto makes of every allreduce it meets; false after a refusal.

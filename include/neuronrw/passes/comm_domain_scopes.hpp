@@ -30,6 +30,7 @@
 #include <vector>
 
 #include <neuronrw/algorithms/host_arith.hpp>
+#include <neuronrw/algorithms/host_walk.hpp>
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/descriptors/device_coverage.hpp>
 #include <neuronrw/descriptors/lattice.hpp>
@@ -376,12 +377,6 @@ class analysis {
       if (c.op == name) return &c;
     return nullptr;
   }
-  bool contains_scope(stmt_t s) const {
-    if (host_access::stmt_kind(p_, s) == host_stmt_kind::comm_domain_scope) return true;
-    for (stmt_t b : host_access::stmt_body(p_, s))
-      if (contains_scope(b)) return true;
-    return false;
-  }
 
   // ---- one host orchestrator ---------------------------------------------------------------
   void analyze(typename plan_t::function_plan& fp) {
@@ -395,21 +390,23 @@ class analysis {
 
     // Idempotence (docs/host-programs.md): a body that already is a scope is left alone; a scope anywhere in the
     // body counts too, so a second run can never wrap (and re-type) a materialized body again.
-    for (stmt_t s : host_access::body(p_, fp.fn))
-      if (contains_scope(s)) {
-        fp.state = plan_t::status::already_materialized;
-        return;
-      }
+    const bool scoped = !walk_host_function(p_, fp.fn, [&](stmt_t s) {
+      return host_access::stmt_kind(p_, s) == host_stmt_kind::comm_domain_scope ? host_walk::stop : host_walk::advance;
+    });
+    if (scoped) {
+      fp.state = plan_t::status::already_materialized;
+      return;
+    }
 
     // 0. Communication APIs the pass does not model: the domains inferred without them could be
     //    wrong, so they are refused unless the caller says otherwise (comm_domain_options).
     if (!o_.comm_prefix.empty()) {
-      for (stmt_t s : host_access::body(p_, fp.fn)) check_comm_apis(s);
+      walk_host_function(p_, fp.fn, [&](stmt_t s) { check_comm_apis(s); });
       if (failed()) return fail();
     }
 
     // 1-2. Allocations and views (and every variable definition, for the def-chains below).
-    for (stmt_t s : host_access::body(p_, fp.fn)) collect(s);
+    walk_host_function(p_, fp.fn, [&](stmt_t s) { collect(s); });
     if (failed()) return fail();
     if (fp.allocs.empty()) {
       fp.state = plan_t::status::no_allocs;
@@ -417,7 +414,7 @@ class analysis {
     }
 
     // 3. Dispatch scan with the loop stack.
-    for (stmt_t s : host_access::body(p_, fp.fn)) scan(s);
+    walk_host_function(p_, fp.fn, [&](stmt_t s) { scan_enter(s); }, [&](stmt_t s) { scan_leave(s); });
     if (failed()) return fail();
 
     // 4. Merge: every dispatch joins its descriptor into the allocations it reaches; then the
@@ -567,7 +564,6 @@ class analysis {
       }
       check_comm_call(e);
     }
-    for (stmt_t b : host_access::stmt_body(p_, s)) check_comm_apis(b);
   }
   void check_comm_call(expr_t e) {
     if (kind(e) == host_expr_kind::binary) {
@@ -616,7 +612,6 @@ class analysis {
         }
       }
     }
-    for (stmt_t b : host_access::stmt_body(p_, s)) collect(b);
   }
 
   void collect_alloc(var_t t, expr_t call) {
@@ -653,28 +648,20 @@ class analysis {
     fp_->allocs.push_back(std::move(rec));
   }
 
-  // ---- phase 3: dispatch scan --------------------------------------------------------------
-  void scan(stmt_t s) {
-    switch (host_access::stmt_kind(p_, s)) {
-      case host_stmt_kind::for_range:
-        for (expr_t e : host_access::operands(p_, s)) visit(e);  // bounds run once, outside the loop
-        loops_.push_back(s);
-        ++repeat_depth_;
-        for (stmt_t b : host_access::stmt_body(p_, s)) scan(b);
-        --repeat_depth_;
-        loops_.pop_back();
-        return;
-      case host_stmt_kind::while_loop:
-        ++repeat_depth_;  // the condition runs on every iteration
-        for (expr_t e : host_access::operands(p_, s)) visit(e);
-        for (stmt_t b : host_access::stmt_body(p_, s)) scan(b);
-        --repeat_depth_;
-        return;
-      default:
-        for (expr_t e : host_access::operands(p_, s)) visit(e);
-        for (stmt_t b : host_access::stmt_body(p_, s)) scan(b);
-        return;
+  // ---- phase 3: dispatch scan (the loop stack: pushed on entering a loop, popped on leaving) --
+  void scan_enter(stmt_t s) {
+    const host_stmt_kind k = host_access::stmt_kind(p_, s);
+    if (k == host_stmt_kind::while_loop) ++repeat_depth_;  // the condition runs on every iteration
+    for (expr_t e : host_access::operands(p_, s)) visit(e);  // a for's bounds run once, outside it
+    if (k == host_stmt_kind::for_range) {
+      loops_.push_back(s);
+      ++repeat_depth_;
     }
+  }
+  void scan_leave(stmt_t s) {
+    const host_stmt_kind k = host_access::stmt_kind(p_, s);
+    if (k == host_stmt_kind::for_range) loops_.pop_back();
+    if (k == host_stmt_kind::for_range || k == host_stmt_kind::while_loop) --repeat_depth_;
   }
 
   /// Pre-order over the calls of one expression (nested calls are their arguments).
