@@ -254,7 +254,7 @@ inline bool allreduce_signals(nr::host::program& prog, const pass_instance& p, p
     return true;
   }
   cx.changed = plan.has_changes();
-  nr::apply_allreduce_signals(prog, plan);
+  nr::apply_allreduce_signals(prog, plan, plan.options);
   return true;
 }
 

@@ -458,7 +458,7 @@ struct synthesize_allreduce_signals {
   }
   template <class P>
   static void apply(P& p, const plan_type<P>& plan) {
-    apply_allreduce_signals(p, plan);
+    apply_allreduce_signals(p, plan, plan.options);
   }
   template <class P>
   static std::string describe(const P& p, const plan_type<P>& plan) {
