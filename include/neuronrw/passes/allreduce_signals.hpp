@@ -367,7 +367,7 @@ allreduce_signal_plan<P> plan_allreduce_signals(const P& p, const allreduce_sign
 /// Performs a plan without refusals, computed on `p` as it is now; never fails.
 /// O(rewrites) builder calls.
 template <class P>
-void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan, const allreduce_signal_options& o = {}) {
+void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan, const allreduce_signal_options& o) {
   static_assert(require_buildable_host_program<P>());
   using traits = host_traits<std::remove_cvref_t<P>>;
   using expr_t = host_expr_t<P>;
