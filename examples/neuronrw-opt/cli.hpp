@@ -137,7 +137,7 @@ inline void list_passes(std::ostream& os) {
       for (const auto& o : s.options) {
         os << pad("    --" + std::string(o.name) + std::string(type_text(o.type)), w) << "- " << o.help << " (";
         if (!o.alias.empty()) os << "alias: " << o.alias << "; ";
-        os << "default: " << (o.default_value.empty() ? std::string("\"\"") : std::string(o.default_value)) << ")\n";
+        os << "default: " << (o.default_text.empty() ? std::string("\"\"") : std::string(o.default_text)) << ")\n";
       }
     }
   }

@@ -1,12 +1,13 @@
 // pass_registry.hpp — the passes neuronrw-opt knows: each has a name (the flag `--NAME` and the
 // pipeline element `NAME{...}`), the input it runs on, the name the instrumentation prints, a
-// help line and a typed option list (name, type, default, help). Option names are those of the
-// MLIR passes (neuronrw/adapters/mlir/passes.hpp), so one pipeline string means the same to
-// neuronrw-opt and neuronrw-mlir-opt; the MLIR passes' names (`neuronrw-schedule-fusion`, ...)
+// help line and a typed option list (name, type, default, help), all from the pass's descriptor
+// and its options schema (neuronrw/passes/options.hpp). Option names are those of the MLIR passes
+// (neuronrw/adapters/mlir/passes.hpp, made from the same schema), so one pipeline string means the
+// same to neuronrw-opt and neuronrw-mlir-opt; the MLIR passes' names (`neuronrw-schedule-fusion`, ...)
 // are accepted as aliases. A dry-run name is its pass with `dry-run=true` preset.
 //
 // A pass_instance is one occurrence in a pipeline: its pass and one value per option, kept as
-// the canonical text of a valid value (options.hpp parses and checks them).
+// the canonical text of a valid value (pipeline.hpp parses them, the schema checks them).
 #pragma once
 
 #include <array>
@@ -17,6 +18,12 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <neuronrw/passes/allreduce_signals.hpp>
+#include <neuronrw/passes/comm_domain_scopes.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/options.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
 
 namespace neuronrw_opt {
 
@@ -31,33 +38,15 @@ constexpr std::string_view describe(input_kind k) noexcept {
   return k == input_kind::mlir ? "MLIR input" : "host programs";
 }
 
-enum class option_type : std::uint8_t { uint64, string, boolean };
+// Options are the library's: each pass's descriptor names its options struct, whose schema
+// (neuronrw/passes/options.hpp, declared after the struct) gives the names, types, defaults, help
+// and checks; an option_spec is one field of it as neuronrw-opt offers it.
+using option_type = neuronrw::option_type;
+using option_check = neuronrw::option_check;
+using option_spec = neuronrw::option_info;
 
 /// How --list-passes shows a type (LLVM's `=<ulong>` / `=<string>`; a flag shows none).
-constexpr std::string_view type_text(option_type t) noexcept {
-  switch (t) {
-    case option_type::uint64: return "=<ulong>";
-    case option_type::string: return "=<string>";
-    case option_type::boolean: return "";
-  }
-  return "";
-}
-
-/// A value check beyond the type.
-enum class option_check : std::uint8_t {
-  none,
-  op_name,    ///< `dialect.op`: an op the pass creates (MLIR needs the dialect prefix)
-  non_empty,  ///< a non-empty string
-};
-
-struct option_spec {
-  std::string_view name;
-  std::string_view alias;  ///< another accepted name (empty: none); printed as `name`
-  option_type type;
-  std::string_view default_value;
-  std::string_view help;
-  option_check check = option_check::none;
-};
+constexpr std::string_view type_text(option_type t) noexcept { return neuronrw::option_type_text(t); }
 
 enum class pass_id : std::uint8_t {
   schedule_fusion,
@@ -79,71 +68,22 @@ struct pass_spec {
 
 namespace registry_detail {
 
-inline constexpr std::array<option_spec, 8> schedule_fusion_options = {{
-    {"budget", "", option_type::uint64, "100",
-     "Most ops the dependence walk may visit per candidate", option_check::none},
-    {"dry-run", "", option_type::boolean, "false",
-     "Print the plan (clusters, moves, refusals) instead of the program; change nothing", option_check::none},
-    {"fusion-kind", "kind", option_type::string, "ScheduleFusion",
-     "The FusionKind (CompositeKind) clusters carry", option_check::non_empty},
-    {"group-op", "", option_type::string, "mhlo.fusion", "The grouping op each cluster becomes", option_check::op_name},
-    {"remarks", "", option_type::boolean, "false",
-     "Emit a remark for every refused candidate, naming the reason", option_check::none},
-    {"skip-functions-with", "", option_type::string, "genComposite",
-     "Skip functions carrying this attribute (empty: skip none)", option_check::none},
-    {"symbol-prefix", "", option_type::string, "hilo.FusedComposite.",
-     "Composites flavour: decompositions are named <symbol-prefix><N>", option_check::non_empty},
-    {"terminator", "", option_type::string, "mhlo.return", "The terminator of the grouping op's region",
-     option_check::op_name},
-}};
-
-inline constexpr std::array<option_spec, 4> fusion_to_composite_options = {{
-    {"composite-op", "", option_type::string, "stablehlo.composite", "The op each fusion becomes",
-     option_check::op_name},
-    {"dry-run", "", option_type::boolean, "false",
-     "Print the plan (conversions, refusals) instead of the program; change nothing", option_check::none},
-    {"symbol-prefix", "", option_type::string, "hilo.FusedComposite.", "Decompositions are named <symbol-prefix><N>",
-     option_check::non_empty},
-    {"validate-fusion-kind", "", option_type::boolean, "false",
-     "Refuse a FusionKind outside the fusion-kind registry", option_check::none},
-}};
-
-inline constexpr std::array<option_spec, 4> comm_domain_options = {{
-    {"allow-unmodeled-comm-apis", "", option_type::boolean, "false",
-     "Materialize even when a host orchestrator calls a pld. communication API the pass does not model",
-     option_check::none},
-    {"dry-run", "", option_type::boolean, "false", "Print the comm-domain plan instead of the program; change nothing",
-     option_check::none},
-    {"max-listed-devices", "", option_type::uint64, "1048576",
-     "Refuse a finite comm domain that lists more devices than this", option_check::none},
-    {"scope-prefix", "", option_type::string, "comm_d", "Scopes are named <scope-prefix><N>", option_check::non_empty},
-}};
-
-inline constexpr std::array<option_spec, 1> allreduce_signal_options = {{
-    {"dry-run", "", option_type::boolean, "false",
-     "Print the allreduce rewrites (signal names, refusals) instead of the program; change nothing", option_check::none},
-}};
+/// A pass's spec from its descriptor (neuronrw/passes/protocol.hpp): name, display name, input,
+/// summary and the options its schema offers neuronrw-opt.
+template <neuronrw::pass_descriptor D>
+constexpr pass_spec spec_of_descriptor(pass_id id) {
+  return {id, D::name, D::display, D::input == neuronrw::pass_input::ops ? input_kind::mlir : input_kind::host,
+          D::summary, neuronrw::option_infos_v<typename D::options, neuronrw::option_tools::driver>};
+}
 
 inline constexpr std::array<pass_spec, 6> passes = {{
-    {pass_id::schedule_fusion, "schedule-fusion", "ScheduleFusion", input_kind::mlir,
-     "Co-schedule each all_gather with the reduce_scatter it feeds into fusions tagged FusionKind",
-     schedule_fusion_options},
-    {pass_id::schedule_fusion_composites, "schedule-fusion-composites", "ScheduleFusionComposites", input_kind::mlir,
-     "ScheduleFusion, each cluster lowered to a stablehlo.composite with a private decomposition",
-     schedule_fusion_options},
-    {pass_id::fusion_to_composite, "fusion-to-composite", "FusionToComposite", input_kind::mlir,
-     "Lower every fusion to a stablehlo.composite and a private decomposition function",
-     fusion_to_composite_options},
+    spec_of_descriptor<neuronrw::passes::schedule_fusion>(pass_id::schedule_fusion),
+    spec_of_descriptor<neuronrw::passes::schedule_fusion_composites>(pass_id::schedule_fusion_composites),
+    spec_of_descriptor<neuronrw::passes::fusion_to_composite>(pass_id::fusion_to_composite),
     {pass_id::validate_kinds, "validate-kinds", "ValidateKinds", input_kind::mlir,
      "Check FusionKind / CompositeKind against the original compiler's registries", {}},
-    {pass_id::materialize_comm_domain_scopes, "materialize-comm-domain-scopes", "MaterializeCommDomainScopes",
-     input_kind::host, "Infer the devices of each window buffer and wrap the allocations in comm-domain scopes",
-     comm_domain_options},
-    {pass_id::synthesize_allreduce_signals, "synthesize-allreduce-signals", "SynthesizeAllReduceSignals",
-     input_kind::host,
-     "Give every host allreduce written without a signal a private signal window buffer (pypto's pass before "
-     "materialize-comm-domain-scopes)",
-     allreduce_signal_options},
+    spec_of_descriptor<neuronrw::passes::materialize_comm_domain_scopes>(pass_id::materialize_comm_domain_scopes),
+    spec_of_descriptor<neuronrw::passes::synthesize_allreduce_signals>(pass_id::synthesize_allreduce_signals),
 }};
 
 }  // namespace registry_detail
@@ -197,7 +137,7 @@ struct pass_instance {
   std::vector<bool> explicitly_set;
 
   explicit pass_instance(const pass_spec& s) : spec(&s) {
-    for (const auto& o : s.options) values.emplace_back(o.default_value);
+    for (const auto& o : s.options) values.emplace_back(o.default_text);
     explicitly_set.assign(s.options.size(), false);
   }
 

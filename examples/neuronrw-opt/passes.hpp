@@ -1,6 +1,6 @@
-// passes.hpp — what each registered pass does to the reference IR or to a host program: it reads
-// its options from the pass_instance, reports through the driver's diagnostics (errors fail the
-// pass; remarks and notes do not) and counts its statistics. The library's entry points do the
+// passes.hpp — what each registered pass does to the reference IR or to a host program: it fills
+// its options struct from the pass_instance through the struct's schema, reports through the
+// driver's diagnostics (errors fail the pass; remarks and notes do not) and counts its statistics. The library's entry points do the
 // work; on a refusal they leave the input exactly as it was.
 //
 // Diagnostic texts are those of the MLIR passes (neuronrw/adapters/mlir/passes.hpp) with the
@@ -41,7 +41,7 @@ namespace neuronrw_opt {
 
 namespace nr = neuronrw;
 
-static_assert(nr::schedule_fusion_pattern::budget == 100, "pass_registry.hpp's budget default is the pattern's");
+static_assert(nr::schedule_fusion_pattern::budget == 100, "the options schema's budget default is the pattern's");
 
 /// One counter of a pass (mlir-opt's Pass::Statistic).
 struct statistic {
@@ -89,6 +89,15 @@ inline diag at(const nr::ref::module& m, severity s, nr::ref::op_ref op, std::st
   return diag{s, m.source_name, op.valid() ? m.loc(op) : nr::source_loc{}, std::move(message), {}};
 }
 
+/// The options struct of `p`, filled by its schema (neuronrw/passes/options.hpp) from the
+/// pipeline's checked values; its strings view `p`'s values.
+template <class Options>
+Options options_of(const pass_instance& p) {
+  Options o;
+  nr::set_options(o, nr::option_schema_v<Options>, p.values);
+  return o;
+}
+
 inline std::string loc_text(const nr::ref::module& m, nr::ref::op_ref op) {
   const auto l = m.loc(op);
   return m.source_name + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
@@ -97,13 +106,7 @@ inline std::string loc_text(const nr::ref::module& m, nr::ref::op_ref op) {
 /// ScheduleFusion and its composites flavour.
 inline bool schedule_fusion(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
   const bool composites = p.spec->id == pass_id::schedule_fusion_composites;
-  nr::schedule_fusion_options o;
-  o.group_op_name = p.str("group-op");
-  o.terminator_name = p.str("terminator");
-  o.fusion_kind = p.str("fusion-kind");
-  o.budget = static_cast<std::size_t>(p.u64("budget"));
-  o.skip_functions_with = p.str("skip-functions-with");
-  o.composite_prefix = p.str("symbol-prefix");
+  const auto o = options_of<nr::schedule_fusion_options>(p);
   const auto& cm = std::as_const(m);
   auto plan = composites ? nr::plan_schedule_fusion_composites(cm, o) : nr::plan_schedule_fusion(cm, o);
   const std::string name(p.spec->name);
@@ -154,10 +157,7 @@ inline bool schedule_fusion(nr::ref::module& m, const pass_instance& p, pass_con
 }
 
 inline bool fusion_to_composite(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
-  nr::fusion_to_composite_options o;
-  o.symbol_prefix = p.str("symbol-prefix");
-  o.composite_op_name = p.str("composite-op");
-  o.validate_fusion_kind = p.flag("validate-fusion-kind");
+  const auto o = options_of<nr::fusion_to_composite_options>(p);
   const auto plan = nr::plan_fusion_to_composite(std::as_const(m), o);
   const std::string name(p.spec->name);
   for (const auto& r : plan.problems)
@@ -197,11 +197,7 @@ inline bool validate_kinds(nr::ref::module& m, const pass_instance& p, pass_cont
 }
 
 inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
-  nr::comm_domain_options o;
-  o.scope_prefix = p.str("scope-prefix");
-  o.max_listed_devices = p.u64("max-listed-devices");
-  o.allow_unmodeled_comm_apis = p.flag("allow-unmodeled-comm-apis");
-  auto plan = nr::plan_comm_domain_scopes(std::as_const(prog), o);
+  auto plan = nr::plan_comm_domain_scopes(std::as_const(prog), options_of<nr::comm_domain_options>(p));
   // pypto's text (plan.errors, prefix included), then the code.
   for (std::size_t i = 0; i < plan.refused.size(); ++i)
     cx.emit(diag{severity::error, prog.file, plan.refused[i].loc,
@@ -235,7 +231,7 @@ inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, 
 }
 
 inline bool allreduce_signals(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
-  auto plan = nr::plan_allreduce_signals(std::as_const(prog));
+  auto plan = nr::plan_allreduce_signals(std::as_const(prog), options_of<nr::allreduce_signal_options>(p));
   for (const auto& r : plan.refused)
     cx.emit(diag{severity::error, prog.file, r.loc, r.message + " [" + std::string(nr::to_string(r.code)) + "]", {}});
   std::uint64_t synthesized = 0, lifted = 0;
@@ -254,7 +250,7 @@ inline bool allreduce_signals(nr::host::program& prog, const pass_instance& p, p
     return true;
   }
   cx.changed = plan.has_changes();
-  nr::apply_allreduce_signals(prog, plan);
+  nr::apply_allreduce_signals(prog, plan, plan.options);
   return true;
 }
 

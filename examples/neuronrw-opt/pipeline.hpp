@@ -10,7 +10,8 @@
 // whitespace, as in MLIR; on a pass flag a comma separates them too (`--schedule-fusion=budget=64,
 // kind=X`), which mlir-opt does not accept. A bool option given alone (`{remarks}`) is true.
 // Options are typed: an unsigned integer in decimal, `true`/`false` (also `1`/`0`, `TRUE`,
-// `True`, ... as LLVM accepts), or a string; some strings must be op names or non-empty.
+// `True`, ... as LLVM accepts), or a string; some strings must be op names or non-empty (the
+// pass's options schema says which and words the problems, neuronrw/passes/options.hpp).
 //
 // Every error names the pass and option concerned and the 1-based column in the text it read, so
 // the driver can print the text with a caret under that column (located_error).
@@ -43,35 +44,10 @@ inline bool is_name_char(char c) {
          c == '-';
 }
 
-/// The canonical text of `raw` for an option of type `t`, or the reason it is not one.
+/// The canonical text of `raw` for an option of type `t`, or the reason it is not one (the
+/// options schema's check, neuronrw/passes/options.hpp).
 inline std::optional<std::string> canonical_value(option_type t, std::string_view raw, std::string& why) {
-  switch (t) {
-    case option_type::uint64: {
-      if (raw.empty()) return why = "an unsigned integer", std::nullopt;
-      std::uint64_t v = 0;
-      for (char c : raw) {
-        if (c < '0' || c > '9') return why = "an unsigned integer", std::nullopt;
-        const auto d = static_cast<std::uint64_t>(c - '0');
-        if (v > (UINT64_MAX - d) / 10) return why = "an unsigned integer below 2^64", std::nullopt;
-        v = v * 10 + d;
-      }
-      return std::to_string(v);
-    }
-    case option_type::boolean:
-      if (raw == "true" || raw == "TRUE" || raw == "True" || raw == "1") return std::string("true");
-      if (raw == "false" || raw == "FALSE" || raw == "False" || raw == "0") return std::string("false");
-      return why = "true or false", std::nullopt;
-    case option_type::string: return std::string(raw);
-  }
-  return std::nullopt;
-}
-
-inline bool valid_op_name(std::string_view n) {
-  const auto dot = n.find('.');
-  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= n.size()) return false;
-  for (char c : n)
-    if (!is_name_char(c) && c != '$') return false;
-  return true;
+  return neuronrw::canonical_option_text(t, raw, why);
 }
 
 }  // namespace pipeline_detail
@@ -97,16 +73,7 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
       const auto& o = inst.spec->options[k];
       if (o.name == key || (!o.alias.empty() && o.alias == key)) spec = &o, index = k;
     }
-    if (!spec) {
-      std::string msg = "pass '" + pass + "' has no option '" + std::string(key) + "'";
-      if (inst.spec->options.empty()) msg += " (it takes none)";
-      else {
-        msg += " (options:";
-        for (const auto& o : inst.spec->options) msg += " " + std::string(o.name);
-        msg += ")";
-      }
-      return located_error{base_col + key_at, msg};
-    }
+    if (!spec) return located_error{base_col + key_at, neuronrw::unknown_option_message(pass, key, inst.spec->options)};
     const std::string what = "option '" + std::string(key) + "' of pass '" + pass + "'";
     std::string raw;
     std::size_t value_at = i;
@@ -140,14 +107,10 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
       return located_error{base_col + key_at, what + " needs a value: " + std::string(key) + "=" +
                                                    std::string(type_text(spec->type).substr(1))};
     }
-    std::string why;
-    auto value = canonical_value(spec->type, raw, why);
-    if (!value) return located_error{base_col + value_at, what + " takes " + why + ", not '" + raw + "'"};
-    if (spec->check == option_check::op_name && !valid_op_name(*value))
-      return located_error{base_col + value_at, what + " must be an op name 'dialect.op', not '" + *value + "'"};
-    if (spec->check == option_check::non_empty && value->empty())
-      return located_error{base_col + value_at, what + " must not be empty"};
-    inst.values[index] = std::move(*value);
+    std::string value;
+    if (auto problem = neuronrw::check_option_value(*spec, raw, value))
+      return located_error{base_col + value_at, what + " " + *problem};
+    inst.values[index] = std::move(value);
     inst.explicitly_set[index] = true;
   }
 }

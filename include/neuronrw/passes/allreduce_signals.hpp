@@ -48,6 +48,7 @@
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/passes/options.hpp>
 
 namespace neuronrw {
 
@@ -69,6 +70,15 @@ struct allreduce_signal_options {
   std::string_view buffer_prefix = "__allreduce_signal_buf_";
   std::string_view signal_prefix = "__allreduce_signal_";
   std::string_view result_prefix = "__allreduce_result_";
+};
+
+/// The options neuronrw-opt offers, declared once (passes/options.hpp): the pass's own are
+/// spellings fixed by pypto, so only the run-level dry run.
+template <>
+inline constexpr auto option_schema_v<allreduce_signal_options> = std::array{
+    option_field<allreduce_signal_options>{
+        .name = "dry-run", .type = option_type::boolean, .default_text = "false",
+        .help = "Print the allreduce rewrites (signal names, refusals) instead of the program; change nothing"},
 };
 
 /// Why an allreduce cannot be rewritten (refusal::op is the allreduce call).
@@ -460,7 +470,7 @@ struct synthesize_allreduce_signals {
   }
   template <class P>
   static void apply(P& p, const plan_type<P>& plan) {
-    apply_allreduce_signals(p, plan);
+    apply_allreduce_signals(p, plan, plan.options);
   }
   template <class P>
   static std::string describe(const P& p, const plan_type<P>& plan) {

@@ -36,6 +36,7 @@
 #include <neuronrw/descriptors/lattice.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/transaction.hpp>
 
 namespace neuronrw {
@@ -111,6 +112,27 @@ struct comm_domain_options {
   /// not parse back. pypto's functions have a few.
   std::uint64_t max_scopes_per_function = 64;
 };
+
+/// The options neuronrw-opt offers, declared once (passes/options.hpp).
+template <>
+inline constexpr auto option_schema_v<comm_domain_options> = std::array{
+    option_field<comm_domain_options>{
+        .name = "allow-unmodeled-comm-apis", .type = option_type::boolean, .default_text = "false",
+        .help = "Materialize even when a host orchestrator calls a pld. communication API the pass does not model",
+        .member = option_member<&comm_domain_options::allow_unmodeled_comm_apis>},
+    option_field<comm_domain_options>{
+        .name = "dry-run", .type = option_type::boolean, .default_text = "false",
+        .help = "Print the comm-domain plan instead of the program; change nothing"},
+    option_field<comm_domain_options>{
+        .name = "max-listed-devices", .type = option_type::uint64, .default_text = "1048576",
+        .help = "Refuse a finite comm domain that lists more devices than this",
+        .member = option_member<&comm_domain_options::max_listed_devices>},
+    option_field<comm_domain_options>{
+        .name = "scope-prefix", .type = option_type::string, .default_text = "comm_d",
+        .help = "Scopes are named <scope-prefix><N>", .check = option_check::non_empty,
+        .member = option_member<&comm_domain_options::scope_prefix>},
+};
+static_assert(check_option_defaults(option_schema_v<comm_domain_options>));
 
 /// The analysis result: plain data, read by apply, by dry runs and by tests.
 /// Why a host orchestrator cannot be materialized (refusal::op names the expression concerned:

@@ -72,6 +72,7 @@
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/mlir_string.hpp>
 #include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/transaction.hpp>
 
 namespace neuronrw {
@@ -97,6 +98,28 @@ struct fusion_to_composite_options {
   /// "FusedComposite" (the original compiler's defensive branch) and is caught by the consumer.
   bool validate_fusion_kind = false;
 };
+
+/// The options neuronrw-opt and the MLIR pass offer, declared once (passes/options.hpp).
+template <>
+inline constexpr auto option_schema_v<fusion_to_composite_options> = std::array{
+    option_field<fusion_to_composite_options>{
+        .name = "composite-op", .type = option_type::string, .default_text = "stablehlo.composite",
+        .help = "The op each fusion becomes", .check = option_check::op_name,
+        .member = option_member<&fusion_to_composite_options::composite_op_name>},
+    option_field<fusion_to_composite_options>{
+        .name = "dry-run", .type = option_type::boolean, .default_text = "false",
+        .help = "Print the plan (conversions, refusals) instead of the program; change nothing",
+        .tools = option_tools::driver},
+    option_field<fusion_to_composite_options>{
+        .name = "symbol-prefix", .type = option_type::string, .default_text = "hilo.FusedComposite.",
+        .help = "Decompositions are named <symbol-prefix><N>", .check = option_check::non_empty,
+        .member = option_member<&fusion_to_composite_options::symbol_prefix>},
+    option_field<fusion_to_composite_options>{
+        .name = "validate-fusion-kind", .type = option_type::boolean, .default_text = "false",
+        .help = "Refuse a FusionKind outside the fusion-kind registry",
+        .member = option_member<&fusion_to_composite_options::validate_fusion_kind>},
+};
+static_assert(check_option_defaults(option_schema_v<fusion_to_composite_options>));
 
 /// Why a function was not scanned.
 enum class f2c_skip_reason : std::uint8_t {

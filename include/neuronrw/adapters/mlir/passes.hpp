@@ -6,8 +6,9 @@
 //   neuronrw-fusion-to-composite         FusionToComposite
 //
 // Each is an OperationPass<ModuleOp> built from the generic templates over the MLIR adapter
-// (traits.hpp), with its options declared the MLIR way (`--pass-pipeline=
-// 'builtin.module(neuronrw-schedule-fusion{budget=64 remarks=true})'`), Statistic counters
+// (traits.hpp), with its options the MLIR way (`--pass-pipeline=
+// 'builtin.module(neuronrw-schedule-fusion{budget=64 remarks=true})'`), made from the pass's options
+// schema (neuronrw/passes/options.hpp, schema_options below), Statistic counters
 // (`--mlir-pass-statistics`) and, with `remarks=true`, one remark per refused candidate naming
 // the reason. Mutations go through an IRRewriter.
 //
@@ -23,6 +24,9 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <type_traits>
+#include <vector>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,9 +35,11 @@
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/Pass/Pass.h>
 #include <mlir/Pass/PassRegistry.h>
+#include <llvm/Support/ErrorHandling.h>
 
 #include <neuronrw/adapters/mlir/traits.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 namespace neuronrw::mlir_adapter {
@@ -68,18 +74,109 @@ inline std::string_view note_text(schedule_refusal r) {
   return "the op concerned";
 }
 
-/// An op name the pass may create: `dialect.op` (MLIR needs the dialect prefix).
-inline bool valid_op_name(std::string_view n) {
-  const auto dot = n.find('.');
-  return dot != std::string_view::npos && dot > 0 && dot + 1 < n.size();
-}
-
 inline constexpr std::array all_schedule_refusals = {
     schedule_refusal::no_producer_operand, schedule_refusal::already_fused, schedule_refusal::producer_claimed,
     schedule_refusal::different_block,     schedule_refusal::budget_exceeded, schedule_refusal::non_convex,
     schedule_refusal::splits_cluster,      schedule_refusal::reschedule_refused};
 
 }  // namespace pass_detail
+
+/// The MLIR Option<>s of a pass, made from its options schema (neuronrw/passes/options.hpp) when
+/// the pass is constructed, one per field the MLIR passes offer, in schema order (MLIR prints and
+/// lists them sorted by name): `Option<std::uint64_t>`, `Option<std::string>` or `Option<bool>`,
+/// with the field's name, MLIR help line and default (the descriptor's, when it gives one: a
+/// pattern's budget). values() fills the options struct from them; problems() checks the
+/// schema's constraints.
+template <class Options>
+class schema_options {
+ public:
+  template <class Descriptor>
+  schema_options(mlir::Pass& pass, std::type_identity<Descriptor>) {
+    for (const auto& f : option_schema_v<Options>) {
+      if (!offers(f.tools, option_tools::mlir)) continue;
+      const std::string def = descriptor_option_default<Descriptor>(f);
+      const llvm::StringRef name(f.name.data(), f.name.size());
+      const auto help = f.mlir_help.empty() ? f.help : f.mlir_help;
+      const auto desc = llvm::cl::desc(llvm::StringRef(help.data(), help.size()));
+      slot s{&f, nullptr, nullptr, nullptr};
+      switch (f.type) {
+        case option_type::uint64: {
+          std::uint64_t v = 0;
+          options_detail::parse_uint64(def, v);
+          s.u64 = std::make_unique<mlir::Pass::Option<std::uint64_t>>(pass, name, desc, llvm::cl::init(v));
+          break;
+        }
+        case option_type::string:
+          s.str = std::make_unique<mlir::Pass::Option<std::string>>(pass, name, desc, llvm::cl::init(def));
+          break;
+        case option_type::boolean:
+          s.flag = std::make_unique<mlir::Pass::Option<bool>>(pass, name, desc, llvm::cl::init(def == "true"));
+          break;
+      }
+      slots_.push_back(std::move(s));
+    }
+  }
+
+  /// The bool option `name` (a run-level one: `remarks`, `dry-run`); aborts when there is none.
+  mlir::Pass::Option<bool>& flag(std::string_view name) {
+    for (auto& s : slots_)
+      if (s.field->name == name && s.flag) return *s.flag;
+    llvm::report_fatal_error("neuronrw::mlir_adapter::schema_options: no bool option of that name");
+  }
+
+  /// The options struct; its strings view the options' values (valid while the pass lives and its
+  /// options are not changed).
+  Options values() const {
+    Options o;
+    for (const auto& s : slots_) {
+      if (!s.field->member) continue;
+      if (s.str) s.field->member.set(o, s.str->getValue());
+      else if (s.u64) s.field->member.set(o, std::to_string(s.u64->getValue()));
+      else s.field->member.set(o, s.flag->getValue() ? "true" : "false");
+    }
+    return o;
+  }
+
+  /// What is wrong with the options' values, as one sentence naming the constrained options and
+  /// their values (`invalid options: group-op and terminator must be op names `dialect.op`, ...
+  /// (group-op='x' ...)`); nothing when all hold.
+  std::optional<std::string> problems() const {
+    std::vector<std::string_view> ops, non_empty;
+    std::string values;
+    bool bad = false;
+    for (auto check : {option_check::op_name, option_check::non_empty})
+      for (const auto& s : slots_) {
+        if (s.field->check != check || !s.str) continue;
+        const std::string& v = s.str->getValue();
+        (check == option_check::op_name ? ops : non_empty).push_back(s.field->name);
+        bad |= check == option_check::op_name ? !is_op_name(v) : v.empty();
+        values += (values.empty() ? "" : " ") + std::string(s.field->name) + "='" + v + "'";
+      }
+    if (!bad) return std::nullopt;
+    auto names = [](const std::vector<std::string_view>& ns) {
+      std::string out;
+      for (std::size_t i = 0; i < ns.size(); ++i) out += (i ? " and " : "") + std::string(ns[i]);
+      return out;
+    };
+    std::vector<std::string> clauses;
+    if (!ops.empty())
+      clauses.push_back(names(ops) + (ops.size() == 1 ? " must be an op name `dialect.op`" : " must be op names `dialect.op`"));
+    if (!non_empty.empty()) clauses.push_back(names(non_empty) + " must not be empty");
+    const bool several = ops.size() > 1 || non_empty.size() > 1;
+    std::string msg = "invalid options: ";
+    for (std::size_t i = 0; i < clauses.size(); ++i) msg += (i ? (several ? ", " : " and ") : "") + clauses[i];
+    return msg + " (" + values + ")";
+  }
+
+ private:
+  struct slot {
+    const option_field<Options>* field;
+    std::unique_ptr<mlir::Pass::Option<std::string>> str;
+    std::unique_ptr<mlir::Pass::Option<std::uint64_t>> u64;
+    std::unique_ptr<mlir::Pass::Option<bool>> flag;
+  };
+  std::vector<slot> slots_;
+};
 
 /// What every neuronrw MLIR pass has: its argument and description (given at construction, so one
 /// pass class can be registered under several names) and the kind table it reads ops through.
@@ -135,23 +232,11 @@ class schedule_fusion_pass : public module_pass<schedule_fusion_pass<Pattern, Fl
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());
     ir g = this->adapter(rewriter);
-    schedule_fusion_options opt;
-    opt.group_op_name = groupOp.getValue();
-    opt.terminator_name = terminator.getValue();
-    opt.budget = static_cast<std::size_t>(budget.getValue());
-    opt.skip_functions_with = skipFunctionsWith.getValue();
-    opt.composite_prefix = symbolPrefix.getValue();
-    opt.fusion_kind = fusionKind.getValue();
-    if (!pass_detail::valid_op_name(opt.group_op_name) || !pass_detail::valid_op_name(opt.terminator_name) ||
-        opt.composite_prefix.empty() || opt.fusion_kind.empty()) {
-      this->getOperation()->emitError()
-          << this->getArgument()
-          << ": invalid options: group-op and terminator must be op names `dialect.op`, symbol-prefix "
-             "and fusion-kind must not be empty (group-op='"
-          << opt.group_op_name << "' terminator='" << opt.terminator_name << "' symbol-prefix='"
-          << opt.composite_prefix << "' fusion-kind='" << opt.fusion_kind << "')";
+    if (auto problem = options_.problems()) {
+      this->getOperation()->emitError() << this->getArgument() << ": " << *problem;
       return this->signalPassFailure();
     }
+    const schedule_fusion_options opt = options_.values();
     const auto& cg = std::as_const(g);
     auto plan = composites ? plan_schedule_fusion_composites<Pattern>(cg, opt) : plan_schedule_fusion<Pattern>(cg, opt);
 
@@ -165,33 +250,12 @@ class schedule_fusion_pass : public module_pass<schedule_fusion_pass<Pattern, Fl
     if constexpr (composites) composites_made += plan.clusters.size();
   }
 
-  // Options, as `neuronrw-schedule-fusion{budget=64 group-op=mhlo.fusion}`.
-  typename base::template Option<std::uint64_t> budget{
-      *this, "budget",
-      llvm::cl::desc("Most ops the dependence walk may visit per candidate (default: the pattern's)"),
-      llvm::cl::init(Pattern::budget)};
-  typename base::template Option<std::string> groupOp{*this, "group-op",
-                                                      llvm::cl::desc("The grouping op each cluster becomes"),
-                                                      llvm::cl::init("mhlo.fusion")};
-  typename base::template Option<std::string> terminator{
-      *this, "terminator", llvm::cl::desc("The terminator of the grouping op's region"), llvm::cl::init("mhlo.return")};
-  typename base::template Option<std::string> fusionKind{
-      *this, "fusion-kind",
-      llvm::cl::desc("The FusionKind (CompositeKind) clusters carry (default: the pattern's)"),
-      llvm::cl::init(std::string(Pattern::fusion_kind))};
-  typename base::template Option<std::string> skipFunctionsWith{
-      *this, "skip-functions-with",
-      llvm::cl::desc("Skip functions carrying this attribute (empty: skip none)"), llvm::cl::init("genComposite")};
-  typename base::template Option<std::string> symbolPrefix{
-      *this, "symbol-prefix",
-      llvm::cl::desc("Composites flavour: decompositions are named <symbol-prefix><N>"),
-      llvm::cl::init("hilo.FusedComposite.")};
-  typename base::template Option<bool> remarks{
-      *this, "remarks", llvm::cl::desc("Emit a remark for every refused candidate, naming the reason"),
-      llvm::cl::init(false)};
-  typename base::template Option<bool> dryRun{
-      *this, "dry-run", llvm::cl::desc("Emit the plan as remarks (clusters and refusals); change nothing"),
-      llvm::cl::init(false)};
+  // Options, as `neuronrw-schedule-fusion{budget=64 group-op=mhlo.fusion}`: made from the options
+  // schema (passes/schedule_fusion/plan.hpp), the budget and kind defaulting to the pattern's.
+  schema_options<schedule_fusion_options> options_{*this,
+                                                   std::type_identity<passes::basic_schedule_fusion<Pattern, composites>>{}};
+  typename base::template Option<bool>& remarks = options_.flag("remarks");
+  typename base::template Option<bool>& dryRun = options_.flag("dry-run");
 
   // Statistics (`--mlir-pass-statistics`).
   typename base::Statistic candidates{this, "candidates", "Candidate consumers examined"};
@@ -245,18 +309,11 @@ class fusion_to_composite_pass : public module_pass<fusion_to_composite_pass<Reg
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());
     ir g = this->adapter(rewriter);
-    fusion_to_composite_options opt;
-    opt.symbol_prefix = symbolPrefix.getValue();
-    opt.composite_op_name = compositeOp.getValue();
-    opt.validate_fusion_kind = validateFusionKind;
-    if (opt.symbol_prefix.empty() || !pass_detail::valid_op_name(opt.composite_op_name)) {
-      this->getOperation()->emitError()
-          << this->getArgument()
-          << ": invalid options: composite-op must be an op name `dialect.op` and symbol-prefix must not be "
-             "empty (composite-op='"
-          << opt.composite_op_name << "' symbol-prefix='" << opt.symbol_prefix << "')";
+    if (auto problem = options_.problems()) {
+      this->getOperation()->emitError() << this->getArgument() << ": " << *problem;
       return this->signalPassFailure();
     }
+    const fusion_to_composite_options opt = options_.values();
     auto plan = plan_fusion_to_composite<Registry>(std::as_const(g), opt);
     for (const auto& p : plan.problems) {
       ++refused;
@@ -268,14 +325,9 @@ class fusion_to_composite_pass : public module_pass<fusion_to_composite_pass<Reg
     neuronrw::apply(g, plan);
   }
 
-  typename base::template Option<std::string> symbolPrefix{
-      *this, "symbol-prefix", llvm::cl::desc("Decompositions are named <symbol-prefix><N>"),
-      llvm::cl::init("hilo.FusedComposite.")};
-  typename base::template Option<std::string> compositeOp{
-      *this, "composite-op", llvm::cl::desc("The op each fusion becomes"), llvm::cl::init("stablehlo.composite")};
-  typename base::template Option<bool> validateFusionKind{
-      *this, "validate-fusion-kind", llvm::cl::desc("Refuse a FusionKind outside the fusion-kind registry"),
-      llvm::cl::init(false)};
+  // Options, made from the options schema (passes/fusion_to_composite.hpp).
+  schema_options<fusion_to_composite_options> options_{*this,
+                                                       std::type_identity<passes::basic_fusion_to_composite<Registry>>{}};
 
   typename base::Statistic composites{this, "composites", "Composites created"};
   typename base::Statistic refused{this, "refused", "Fusions refused (the module is then unchanged)"};

@@ -43,6 +43,11 @@ struct basic_schedule_fusion {
   static constexpr pass_input input = pass_input::ops;
   using pattern = Pattern;
   using options = schedule_fusion_options;
+  /// The defaults the schema leaves open (passes/options.hpp): the pattern's budget and kind.
+  static std::string option_default(std::string_view option) {
+    if (option == "budget") return std::to_string(Pattern::budget);
+    return option == "fusion-kind" ? std::string(Pattern::fusion_kind) : std::string();
+  }
   template <class G>
   using traits = ir_traits<std::remove_cvref_t<G>>;
   template <class G>

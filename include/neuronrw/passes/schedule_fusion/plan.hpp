@@ -15,6 +15,7 @@
 #include <neuronrw/algorithms/dominance_repair.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/passes/options.hpp>
 
 namespace neuronrw {
 
@@ -37,6 +38,48 @@ struct schedule_fusion_options {
   /// plan_schedule_fusion_composites only: decompositions are named <composite_prefix><N>.
   std::string_view composite_prefix = "hilo.FusedComposite.";
 };
+
+/// The options neuronrw-opt and the MLIR passes offer, declared once (passes/options.hpp).
+template <>
+inline constexpr auto option_schema_v<schedule_fusion_options> = std::array{
+    option_field<schedule_fusion_options>{
+        .name = "budget", .type = option_type::uint64, .default_text = "100",  // the pattern's
+        .help = "Most ops the dependence walk may visit per candidate",
+        .member = option_member<&schedule_fusion_options::budget>,
+        .mlir_help = "Most ops the dependence walk may visit per candidate (default: the pattern's)",
+        .open_default = true},
+    option_field<schedule_fusion_options>{
+        .name = "dry-run", .type = option_type::boolean, .default_text = "false",
+        .help = "Print the plan (clusters, moves, refusals) instead of the program; change nothing",
+        .mlir_help = "Emit the plan as remarks (clusters and refusals); change nothing"},
+    option_field<schedule_fusion_options>{
+        .name = "fusion-kind", .alias = "kind", .type = option_type::string,
+        .default_text = "ScheduleFusion",  // the pattern's
+        .help = "The FusionKind (CompositeKind) clusters carry", .check = option_check::non_empty,
+        .member = option_member<&schedule_fusion_options::fusion_kind>,
+        .mlir_help = "The FusionKind (CompositeKind) clusters carry (default: the pattern's)",
+        .open_default = true},
+    option_field<schedule_fusion_options>{
+        .name = "group-op", .type = option_type::string, .default_text = "mhlo.fusion",
+        .help = "The grouping op each cluster becomes", .check = option_check::op_name,
+        .member = option_member<&schedule_fusion_options::group_op_name>},
+    option_field<schedule_fusion_options>{
+        .name = "remarks", .type = option_type::boolean, .default_text = "false",
+        .help = "Emit a remark for every refused candidate, naming the reason"},
+    option_field<schedule_fusion_options>{
+        .name = "skip-functions-with", .type = option_type::string, .default_text = "genComposite",
+        .help = "Skip functions carrying this attribute (empty: skip none)",
+        .member = option_member<&schedule_fusion_options::skip_functions_with>},
+    option_field<schedule_fusion_options>{
+        .name = "symbol-prefix", .type = option_type::string, .default_text = "hilo.FusedComposite.",
+        .help = "Composites flavour: decompositions are named <symbol-prefix><N>", .check = option_check::non_empty,
+        .member = option_member<&schedule_fusion_options::composite_prefix>},
+    option_field<schedule_fusion_options>{
+        .name = "terminator", .type = option_type::string, .default_text = "mhlo.return",
+        .help = "The terminator of the grouping op's region", .check = option_check::op_name,
+        .member = option_member<&schedule_fusion_options::terminator_name>},
+};
+static_assert(check_option_defaults(option_schema_v<schedule_fusion_options>));
 
 /// Why a candidate consumer was not clustered. Every refusal names the op concerned.
 enum class schedule_refusal : std::uint8_t {

@@ -1,0 +1,74 @@
+// Prints every pass descriptor's options schema as JSON, for options_schema_test.py: the one place
+// the schemas (neuronrw/passes/options.hpp) are held against neuronrw-opt's --list-passes, the MLIR
+// passes' options (neuronrw-mlir-opt --help, --dump-pass-pipeline) and the docs' option tables.
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include <neuronrw/passes/allreduce_signals.hpp>
+#include <neuronrw/passes/comm_domain_scopes.hpp>
+#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/options.hpp>
+#include <neuronrw/passes/schedule_fusion.hpp>
+
+namespace {
+
+namespace nr = neuronrw;
+
+std::string json(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string_view type_name(nr::option_type t) {
+  switch (t) {
+    case nr::option_type::uint64: return "uint64";
+    case nr::option_type::string: return "string";
+    case nr::option_type::boolean: return "boolean";
+  }
+  return "";
+}
+
+std::string_view check_name(nr::option_check c) {
+  switch (c) {
+    case nr::option_check::none: return "none";
+    case nr::option_check::op_name: return "op_name";
+    case nr::option_check::non_empty: return "non_empty";
+  }
+  return "";
+}
+
+template <nr::pass_descriptor D>
+void dump(bool last) {
+  std::printf("  {\"name\": %s, \"display\": %s, \"summary\": %s, \"input\": %s, \"options\": [\n", json(D::name).c_str(),
+              json(D::display).c_str(), json(D::summary).c_str(), D::input == nr::pass_input::ops ? "\"ops\"" : "\"host\"");
+  const auto& schema = nr::option_schema_v<typename D::options>;
+  for (std::size_t i = 0; i < schema.size(); ++i) {
+    const auto& f = schema[i];
+    std::printf(
+        "    {\"name\": %s, \"alias\": %s, \"type\": \"%s\", \"default\": %s, \"descriptor_default\": %s, \"help\": %s, "
+        "\"mlir_help\": %s, \"check\": \"%s\", \"member\": %s, \"driver\": %s, \"mlir\": %s}%s\n",
+        json(f.name).c_str(), json(f.alias).c_str(), type_name(f.type).data(), json(f.default_text).c_str(),
+        json(nr::descriptor_option_default<D>(f)).c_str(), json(f.help).c_str(),
+        json(nr::info_of(f).help_for(nr::option_tools::mlir)).c_str(), check_name(f.check).data(),
+        f.member ? "true" : "false", nr::offers(f.tools, nr::option_tools::driver) ? "true" : "false",
+        nr::offers(f.tools, nr::option_tools::mlir) ? "true" : "false", i + 1 < schema.size() ? "," : "");
+  }
+  std::printf("  ]}%s\n", last ? "" : ",");
+}
+
+}  // namespace
+
+int main() {
+  std::printf("[\n");
+  dump<nr::passes::schedule_fusion>(false);
+  dump<nr::passes::schedule_fusion_composites>(false);
+  dump<nr::passes::fusion_to_composite>(false);
+  dump<nr::passes::materialize_comm_domain_scopes>(false);
+  dump<nr::passes::synthesize_allreduce_signals>(true);
+  std::printf("]\n");
+}
