@@ -160,11 +160,11 @@ inline bool fusion_to_composite(nr::ref::module& m, const pass_instance& p, pass
   o.validate_fusion_kind = p.flag("validate-fusion-kind");
   const auto plan = nr::plan_fusion_to_composite(std::as_const(m), o);
   const std::string name(p.spec->name);
-  for (const auto& r : plan.problems)
+  for (const auto& r : plan.refused)
     cx.emit(at(m, severity::error, r.op, name + ": " + std::string(nr::to_string(r.code)) + ": " + r.message));
   const bool dry = p.flag("dry-run");
   cx.stats = {{"composites", "Composites created", plan.ok() && !dry ? plan.conversions.size() : 0},
-              {"refused", "Fusions refused (the module is then unchanged)", plan.problems.size()}};
+              {"refused", "Fusions refused (the module is then unchanged)", plan.refused.size()}};
   if (!plan.ok()) return false;
   if (dry) {
     cx.plan = render_plan(m, plan, cx.format);

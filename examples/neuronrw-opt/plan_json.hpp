@@ -350,7 +350,7 @@ inline std::string fusion_to_composite_plan_json(const ref::module& m, const ref
   }
   doc.set("conversions", std::move(conversions));
   json_value refusals = json_value::array();
-  for (const auto& r : p.problems) {
+  for (const auto& r : p.refused) {
     json_value j = json_value::object();
     j.set("code", nr::to_string(r.code));
     j.set("op", d::op_json(m, r.op, file));

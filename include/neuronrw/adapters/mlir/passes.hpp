@@ -258,7 +258,7 @@ class fusion_to_composite_pass : public module_pass<fusion_to_composite_pass<Reg
       return this->signalPassFailure();
     }
     auto plan = plan_fusion_to_composite<Registry>(std::as_const(g), opt);
-    for (const auto& p : plan.problems) {
+    for (const auto& p : plan.refused) {
       ++refused;
       p.op->emitError() << this->getArgument() << ": " << to_string(p.code) << ": " << p.message;
     }

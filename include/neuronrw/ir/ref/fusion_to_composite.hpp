@@ -53,7 +53,7 @@ diagnostics run_fusion_to_composite(ref::module& m, const fusion_to_composite_op
   namespace d = ref_f2c_detail;
   const auto plan = plan_fusion_to_composite<Registry>(std::as_const(m), opt);
   diagnostics out;
-  for (auto& p : plan.problems) out.push_back(d::located(m, p.op, p.message));
+  for (auto& p : plan.refused) out.push_back(d::located(m, p.op, p.message));
   if (!out.empty()) return out;
   // Trailing `loc(...)` texts survive: ref::replace_op and ref::outline_region copy them (the
   // fusion's to the composite and the function, its terminator's to the function's return).
