@@ -202,10 +202,9 @@ inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, 
   o.max_listed_devices = p.u64("max-listed-devices");
   o.allow_unmodeled_comm_apis = p.flag("allow-unmodeled-comm-apis");
   auto plan = nr::plan_comm_domain_scopes(std::as_const(prog), o);
-  // pypto's text (plan.errors, prefix included), then the code.
-  for (std::size_t i = 0; i < plan.refused.size(); ++i)
-    cx.emit(diag{severity::error, prog.file, plan.refused[i].loc,
-                 plan.errors[i].message + " [" + std::string(nr::to_string(plan.refused[i].code)) + "]", {}});
+  // pypto's text (prefix included), then the code.
+  for (const auto& r : plan.refused)
+    cx.emit(diag{severity::error, prog.file, r.loc, r.pypto_message() + " [" + std::string(nr::to_string(r.code)) + "]", {}});
   std::uint64_t scopes = 0, buffers = 0, views = 0, dispatches = 0, collectives = 0, functions = 0;
   for (const auto& f : plan.functions) {
     if (f.state != decltype(plan)::status::materialize) continue;

@@ -485,7 +485,7 @@ TEST_CASE("host programs: a refused step at any point rolls MaterializeCommDomai
       if (!plan.ok()) {
         ++refused_inputs;
         CHECK(st.code == apply_status_code::invalid_plan);
-        CHECK(st.reason == "the plan has " + std::to_string(plan.errors.size()) + " error(s): nothing is applied");
+        CHECK(st.reason == "the plan has " + std::to_string(plan.refused.size()) + " error(s): nothing is applied");
         return apply_status{};
       }
       return st;

@@ -14,7 +14,8 @@
 //   auto p = neuronrw::plan_fusion_to_composite(g, {.validate_fusion_kind = true});  // reads only
 //   if (p.ok()) neuronrw::apply(g, p);
 // or `neuronrw::fusion_to_composite(g)`, which does both and returns the plan; describe(g, p,
-// op_printer) prints it.
+// op_printer) prints it; to_diagnostics(g, p, locate) (passes/diagnostics.hpp) gives its
+// refusals as errors.
 //
 // The rewrite, per fusion F in walk order (the original compiler's convertFusionToComposite):
 //   1. outline_region: a private function @<prefix><N> at the module's end, signature
@@ -70,6 +71,7 @@
 #include <neuronrw/descriptors/kind_registry.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/mlir_string.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/transaction.hpp>
 
@@ -429,6 +431,22 @@ std::string describe(const G& g, const fusion_to_composite_plan<op_handle_t<G>>&
   for (const auto& r : p.refused)
     s += "refused " + d::op_text(g, printer, r.op) + ": " + std::string(to_string(r.code)) + ": " + r.message + "\n";
   return s;
+}
+
+/// A refusal as a diagnostic (to_diagnostics, passes/diagnostics.hpp): an error at the op
+/// concerned, `PASS: CODE: MESSAGE` (the message alone with refusal_style::message), PASS by
+/// default `fusion-to-composite`.
+template <class G, class Op>
+worded_refusal<Op> refusal_words(const G&, const fusion_to_composite_plan<Op>&,
+                                 const typename fusion_to_composite_plan<Op>::refusal_record& r,
+                                 const refusal_wording& w) {
+  worded_refusal<Op> out;
+  out.at = r.op;
+  if (w.style == refusal_style::tool)
+    out.message = std::string(w.pass.empty() ? std::string_view("fusion-to-composite") : w.pass) + ": " +
+                  std::string(to_string(r.code)) + ": ";
+  out.message += r.message;
+  return out;
 }
 
 }  // namespace neuronrw
