@@ -394,7 +394,7 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite_parallel(const
   for (auto& part : parts) {
     for (auto& c : part.conversions) out.conversions.push_back(std::move(c));
     for (auto& s : part.skipped_functions) out.skipped_functions.push_back(s);
-    for (auto& p : part.problems) out.problems.push_back(std::move(p));
+    for (auto& p : part.refused) out.refused.push_back(std::move(p));
   }
   f2c_detail::name_conversions(g, opt.symbol_prefix, out);
   return out;
@@ -441,10 +441,10 @@ comm_domain_plan<P> plan_comm_domain_scopes_parallel(const P& p, const comm_doma
     if (total > opts.max_total_listed_devices) return plan_comm_domain_scopes(p, opts);
   }
   plan_t out;
+  out.file = std::string(host_access::source_file(p));
   for (auto& part : parts) {
     for (auto& f : part.functions) out.functions.push_back(std::move(f));
     for (auto& r : part.refused) out.refused.push_back(std::move(r));
-    for (auto& d : part.errors) out.errors.push_back(std::move(d));
     for (auto& d : part.remarks) out.remarks.push_back(std::move(d));
     for (auto& u : part.unmodeled) out.unmodeled.push_back(std::move(u));
   }
@@ -472,7 +472,7 @@ template <class P>
 diagnostics materialize_comm_domain_scopes_parallel(P& p, const comm_domain_options& opts = {},
                                                     const parallel_options& popt = {}) {
   auto plan = plan_comm_domain_scopes_parallel(std::as_const(p), opts, popt);
-  if (!plan.ok()) return std::move(plan.errors);
+  if (!plan.ok()) return plan.errors();
   apply_comm_domain_scopes_parallel(p, plan, popt);
   return {};
 }
