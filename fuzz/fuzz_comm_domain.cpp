@@ -31,7 +31,7 @@ namespace nr = neuronrw;
 void second_run(nr::host::program& p, const nr::comm_domain_options& o, std::string_view what) {
   const std::string before = nr::host::print_program(p);
   auto plan = nr::plan_comm_domain_scopes(std::as_const(p), o);
-  if (!plan.ok()) fuzz::violation(std::string("a second run on ") + std::string(what) + " is refused:\n" + fuzz::join(plan.errors), before);
+  if (!plan.ok()) fuzz::violation(std::string("a second run on ") + std::string(what) + " is refused:\n" + fuzz::join(plan.errors()), before);
   if (plan.has_changes()) fuzz::violation(std::string("a second run on ") + std::string(what) + " plans changes", before);
   nr::apply_comm_domain_scopes(p, plan);
   const std::string after = nr::host::print_program(p);
@@ -56,12 +56,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   auto plan = nr::plan_comm_domain_scopes(std::as_const(p), o);
   if (!plan.ok()) {
-    if (plan.errors.empty()) fuzz::violation("a refused plan carries no error");
-    for (const auto& d : plan.errors)
+    if (plan.errors().empty()) fuzz::violation("a refused plan carries no error");
+    for (const auto& d : plan.errors())
       if (!fuzz::located_inside(text, d.loc)) fuzz::violation("a refusal is not located inside the input: " + d.str());
     // The entry point that plans and applies leaves a refused program untouched.
     const auto errs = nr::materialize_comm_domain_scopes<nr::host::program>(p, o);
-    if (errs != plan.errors) fuzz::violation("materialize reports other errors than its plan:\n" + fuzz::join(errs), fuzz::join(plan.errors));
+    if (errs != plan.errors()) fuzz::violation("materialize reports other errors than its plan:\n" + fuzz::join(errs), fuzz::join(plan.errors()));
     if (nr::host::print_program(p) != before) fuzz::violation("a refused program was changed", before, nr::host::print_program(p));
     return 0;
   }

@@ -1,7 +1,7 @@
-// diagnostics_render.hpp — the driver's diagnostics: a severity (error, warning, remark, note) on
-// top of the library's located message (neuronrw/diagnostic.hpp), notes attached to their
-// diagnostic, and the rendering clang and mlir-opt use: the `FILE:LINE:COL: SEVERITY: MESSAGE`
-// line, then the offending source line and a caret under the column.
+// diagnostics_render.hpp — how the driver prints the library's diagnostics (neuronrw/diagnostic.hpp:
+// severity, location, message, notes), the way clang and mlir-opt do: the
+// `FILE:LINE:COL: SEVERITY: MESSAGE` line, then the offending source line and a caret under the
+// column, then each note the same way.
 //
 //   t.mlir:3:18: error: expected ')' to end operand list
 //     %0 = "foo.bar"( : () -> i32
@@ -13,6 +13,7 @@
 // location, or whose file is not the input, prints its first line only.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -26,32 +27,10 @@
 
 namespace neuronrw_opt {
 
-enum class severity : std::uint8_t { error, warning, remark, note };
-
-constexpr std::string_view to_string(severity s) noexcept {
-  switch (s) {
-    case severity::error: return "error";
-    case severity::warning: return "warning";
-    case severity::remark: return "remark";
-    case severity::note: return "note";
-  }
-  return "error";
-}
-
-/// One diagnostic of the driver: what the parsers, verifiers and passes report, and what the
-/// driver itself says about a run. Notes belong to the diagnostic they explain.
-struct diag {
-  severity sev = severity::error;
-  std::string file;
-  neuronrw::source_loc loc;
-  std::string message;
-  std::vector<diag> notes;
-};
-
-/// The library's diagnostics are errors.
-inline diag from_library(const neuronrw::diagnostic& d, severity s = severity::error) {
-  return diag{s, d.file, d.loc, d.message, {}};
-}
+/// What the parsers, verifiers and passes report, and what the driver itself says about a run:
+/// the library's diagnostic. Notes belong to the diagnostic they explain.
+using neuronrw::diagnostic;
+using neuronrw::severity;
 
 /// The end of the line that starts at `b`: the first "\n" or "\r" from there, or the text's end.
 /// A line ends at "\n", "\r\n" or a lone "\r", as the parsers count lines.
@@ -115,22 +94,11 @@ inline std::string caret_line(std::string_view line, std::uint32_t col, std::siz
   return out;
 }
 
-/// The first line: `FILE:LINE:COL: SEVERITY: MESSAGE` (`FILE: SEVERITY: MESSAGE` without a
-/// location).
-inline std::string header(const diag& d) {
-  std::string s = d.file.empty() ? std::string("<input>") : d.file;
-  if (d.loc.known()) s += ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col);
-  s += ": ";
-  s += to_string(d.sev);
-  s += ": ";
-  s += d.message;
-  return s;
-}
-
-/// Prints `d` and its notes, each followed by its source line and caret when `src` holds it.
-/// `range` is the caret's width on the first diagnostic (1: a caret alone).
-inline void render(std::ostream& os, const diag& d, const source_text* src, std::size_t range = 1) {
-  os << header(d) << '\n';
+/// Prints `d` and its notes, each its first line (`FILE:LINE:COL: SEVERITY: MESSAGE`,
+/// diagnostic::line) followed by its source line and caret when `src` holds it. `range` is the
+/// caret's width on the first diagnostic (1: a caret alone).
+inline void render(std::ostream& os, const diagnostic& d, const source_text* src, std::size_t range = 1) {
+  os << d.line() << '\n';
   if (src && d.loc.known() && d.file == src->name())
     if (auto l = src->line(d.loc.line)) os << *l << '\n' << caret_line(*l, d.loc.col, range) << '\n';
   for (const auto& n : d.notes) render(os, n, src);

@@ -62,7 +62,7 @@ struct run_env {
   std::string where;                        ///< " (chunk 2/5)" for progress lines, or empty
   bool failed = false;                      ///< an error was reported in the current chunk
 
-  void emit(diag d) {
+  void emit(diagnostic d) {
     if (d.sev == severity::error) failed = true;
     prog.write([&] {
       if (verifier) verifier->process(d);
@@ -70,7 +70,7 @@ struct run_env {
     });
   }
   void emit_all(const neuronrw::diagnostics& ds) {
-    for (const auto& d : ds) emit(from_library(d));
+    for (const auto& d : ds) emit(d);
   }
   /// Instrumentation output (IR dumps, reports).
   void info(const std::string& text) {
@@ -104,7 +104,7 @@ struct doc_ops<input_kind::mlir> {
   static std::optional<doc> parse(run_env& env, const std::string& text) {
     auto r = nr::ref::parse(text, env.src.name());
     if (!r.ok()) {
-      env.emit(from_library(r.error));
+      env.emit(r.error);
       return std::nullopt;
     }
     return std::move(r.value);
@@ -126,10 +126,10 @@ struct doc_ops<input_kind::host> {
   static std::optional<doc> parse(run_env& env, const std::string& text) {
     auto r = nr::host::parse_program(text, env.src.name());
     if (!r.ok()) {
-      env.emit(from_library(r.error));
+      env.emit(r.error);
       return std::nullopt;
     }
-    for (const auto& w : r.warnings) env.emit(from_library(w, severity::warning));
+    for (const auto& w : r.warnings) env.emit(w);  // severity::warning
     return std::move(*r.value);
   }
   static nr::diagnostics verify(const doc& p) { return nr::check_comm_domain_scopes(p); }
@@ -203,7 +203,7 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
   for (const auto& p : opt.pipe.passes) {
     if (opt.print_before_all) env.info(ir_dump_header("Before", *p.spec) + ops::print(doc, opt) + "\n\n");
     pass_context cx;
-    cx.emit = [&](diag d) { env.emit(std::move(d)); };
+    cx.emit = [&](diagnostic d) { env.emit(std::move(d)); };
     cx.format = opt.plans;
     if constexpr (K == input_kind::mlir) cx.dot_plan = &dot_plan;
     t0 = timing_report::clock::now();
@@ -213,8 +213,7 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
       ok = run_pass(doc, p, cx);
       if (ok) {
         if (auto verrs = ops::verify(doc); !verrs.empty()) {
-          env.emit(diag{severity::error, env.src.name(), {},
-                        "the output of " + std::string(p.spec->name) + " does not verify:", {}});
+          env.emit(diagnostic{env.src.name(), {}, "the output of " + std::string(p.spec->name) + " does not verify:"});
           env.emit_all(verrs);
           ok = false;
         }
@@ -258,11 +257,11 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
   timing.add("Output", seconds_since(t0));
   if (env.failed) return finish(std::nullopt);
   if (const auto limit = max_output_bytes(text.size()); out.size() > limit) {
-    env.emit(diag{severity::error, env.src.name(), {},
-                  "the output would be " + std::to_string(out.size()) + " bytes, more than the " + std::to_string(limit) +
-                      " allowed for " + std::to_string(text.size()) + " bytes of input (" +
-                      std::to_string(max_output_per_input_byte) + " per input byte plus " + std::to_string(max_output_slack) + ")",
-                  {}});
+    env.emit(diagnostic{env.src.name(), {},
+                        "the output would be " + std::to_string(out.size()) + " bytes, more than the " +
+                            std::to_string(limit) + " allowed for " + std::to_string(text.size()) + " bytes of input (" +
+                            std::to_string(max_output_per_input_byte) + " per input byte plus " +
+                            std::to_string(max_output_slack) + ")"});
     return finish(std::nullopt);
   }
   return finish(std::move(out));
@@ -442,7 +441,7 @@ int run(const options& opt, std::ostream& err) {
     env.where = chunks.size() > 1 ? " (chunk " + std::to_string(i + 1) + "/" + std::to_string(chunks.size()) + ")" : "";
     std::optional<diagnostic_verifier> verifier;
     if (opt.verify_diagnostics) {
-      std::vector<diag> bad;
+      std::vector<diagnostic> bad;
       auto expected = parse_expectations(src, c.first_line, c.last_line, bad);
       verifier.emplace(err, src, std::move(expected), opt.verify_only_expected);
       prog.write([&] {
@@ -460,10 +459,11 @@ int run(const options& opt, std::ostream& err) {
     // this names the chunk too (not under --verify-diagnostics, where failing is expected).
     if (!out && chunks.size() > 1 && !opt.verify_diagnostics)
       prog.write([&] {
-        render(err, diag{severity::note, src.name(), {},
-                         "chunk " + std::to_string(i + 1) + " of " + std::to_string(chunks.size()) + " (lines " +
-                             std::to_string(c.first_line) + "-" + std::to_string(c.last_line) + ") failed",
-                         {}},
+        render(err,
+               diagnostic{src.name(), {},
+                          "chunk " + std::to_string(i + 1) + " of " + std::to_string(chunks.size()) + " (lines " +
+                              std::to_string(c.first_line) + "-" + std::to_string(c.last_line) + ") failed",
+                          severity::note},
                &src);
       });
     if (opt.split) {

@@ -4,7 +4,8 @@
 // work; on a refusal they leave the input exactly as it was.
 //
 // Diagnostic texts are those of the MLIR passes (neuronrw/adapters/mlir/passes.hpp) with the
-// driver's pass names, so the same expectations hold in both tools' tests:
+// driver's pass names, so the same expectations hold in both tools' tests; both make the
+// refusals' texts with the library's to_diagnostics (neuronrw/passes/diagnostics.hpp):
 //   remark  schedule-fusion refused this candidate: CODE: MESSAGE    at the candidate
 //   note    (what the op the refusal names is)                      at that op, when not the candidate
 //   error   fusion-to-composite: CODE: MESSAGE                      at the op concerned
@@ -25,11 +26,13 @@
 
 #include <neuronrw/ir/host/comm_domain_scopes.hpp>
 #include <neuronrw/ir/host/ir.hpp>
+#include <neuronrw/ir/ref/diagnostics.hpp>
 #include <neuronrw/ir/ref/fusion_to_composite.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
 
@@ -52,7 +55,7 @@ struct statistic {
 
 /// What a pass run reports back to the pipeline.
 struct pass_context {
-  std::function<void(diag)> emit;  ///< every diagnostic the pass reports
+  std::function<void(diagnostic)> emit;  ///< every diagnostic the pass reports
   std::vector<statistic> stats;    ///< filled by the pass
   std::optional<std::string> plan; ///< a dry run's printed plan (replaces the output)
   plan_format format = plan_format::text;  ///< how a dry run prints its plan (--plan-format)
@@ -63,30 +66,15 @@ struct pass_context {
 
 namespace pass_detail {
 
-/// What the op a ScheduleFusion refusal names is: the note attached to the candidate's remark
-/// (the same words as the MLIR pass's, neuronrw/adapters/mlir/passes.hpp).
-inline std::string_view note_text(nr::schedule_refusal r) {
-  switch (r) {
-    case nr::schedule_refusal::no_producer_operand: return "the candidate";
-    case nr::schedule_refusal::already_fused: return "the fusion the candidate is already in";
-    case nr::schedule_refusal::producer_claimed: return "its producer, already in an earlier cluster";
-    case nr::schedule_refusal::different_block: return "its producer, in another block";
-    case nr::schedule_refusal::budget_exceeded: return "the candidate";
-    case nr::schedule_refusal::non_convex: return "this op depends on the producer and feeds the candidate";
-    case nr::schedule_refusal::splits_cluster: return "this member of an earlier cluster feeds the candidate";
-    case nr::schedule_refusal::reschedule_refused: return "the op the dominance repair could not move";
-  }
-  return "the op concerned";
-}
-
 inline constexpr nr::schedule_refusal all_schedule_refusals[] = {
     nr::schedule_refusal::no_producer_operand, nr::schedule_refusal::already_fused,
     nr::schedule_refusal::producer_claimed,    nr::schedule_refusal::different_block,
     nr::schedule_refusal::budget_exceeded,     nr::schedule_refusal::non_convex,
     nr::schedule_refusal::splits_cluster,      nr::schedule_refusal::reschedule_refused};
 
-inline diag at(const nr::ref::module& m, severity s, nr::ref::op_ref op, std::string message) {
-  return diag{s, m.source_name, op.valid() ? m.loc(op) : nr::source_loc{}, std::move(message), {}};
+/// Emits every diagnostic of `ds` (to_diagnostics' result) through `cx`.
+inline void emit_all(pass_context& cx, nr::diagnostics ds) {
+  for (auto& d : ds) cx.emit(std::move(d));
 }
 
 /// The options struct of `p`, filled by its schema (neuronrw/passes/options.hpp) from the
@@ -115,17 +103,14 @@ inline bool schedule_fusion(nr::ref::module& m, const pass_instance& p, pass_con
     if (dry)
       for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
         const auto& c = plan.clusters[i];
-        cx.emit(at(m, severity::remark, c.consumer(),
-                   name + ": cluster " + std::to_string(i) + " with the producer at " + loc_text(m, c.producer()) + ": " +
-                       std::to_string(c.ops.size()) + " ops, " + std::to_string(c.carried.size()) + " carried, " +
-                       std::to_string(c.moves.size()) + " moves"));
+        cx.emit(diagnostic{m.source_name, m.loc(c.consumer()),
+                           name + ": cluster " + std::to_string(i) + " with the producer at " +
+                               loc_text(m, c.producer()) + ": " + std::to_string(c.ops.size()) + " ops, " +
+                               std::to_string(c.carried.size()) + " carried, " + std::to_string(c.moves.size()) +
+                               " moves",
+                           severity::remark});
       }
-    for (const auto& r : plan.refused) {
-      diag d = at(m, severity::remark, r.consumer,
-                  name + " refused this candidate: " + std::string(nr::to_string(r.code)) + ": " + r.message);
-      if (r.op.valid() && !(r.op == r.consumer)) d.notes.push_back(at(m, severity::note, r.op, std::string(note_text(r.code))));
-      cx.emit(std::move(d));
-    }
+    emit_all(cx, nr::to_diagnostics(cm, plan, nr::ref::op_locator{m}, {.pass = name}));
   }
   std::uint64_t moves = 0;
   if (!dry)
@@ -160,11 +145,10 @@ inline bool fusion_to_composite(nr::ref::module& m, const pass_instance& p, pass
   const auto o = options_of<nr::fusion_to_composite_options>(p);
   const auto plan = nr::plan_fusion_to_composite(std::as_const(m), o);
   const std::string name(p.spec->name);
-  for (const auto& r : plan.problems)
-    cx.emit(at(m, severity::error, r.op, name + ": " + std::string(nr::to_string(r.code)) + ": " + r.message));
+  emit_all(cx, nr::to_diagnostics(std::as_const(m), plan, nr::ref::op_locator{m}, {.pass = name}));
   const bool dry = p.flag("dry-run");
   cx.stats = {{"composites", "Composites created", plan.ok() && !dry ? plan.conversions.size() : 0},
-              {"refused", "Fusions refused (the module is then unchanged)", plan.problems.size()}};
+              {"refused", "Fusions refused (the module is then unchanged)", plan.refused.size()}};
   if (!plan.ok()) return false;
   if (dry) {
     cx.plan = render_plan(m, plan, cx.format);
@@ -185,7 +169,7 @@ inline bool validate_kinds(nr::ref::module& m, const pass_instance& p, pass_cont
   auto report = [&](const nr::diagnostics& ds, std::string_view code) {
     for (const auto& d : ds) {
       ++unknown;
-      cx.emit(diag{severity::error, d.file, d.loc, name + ": " + std::string(code) + ": " + d.message, {}});
+      cx.emit(diagnostic{d.file, d.loc, name + ": " + std::string(code) + ": " + d.message});
     }
   };
   report(nr::validate_fusion_kinds(m), "unknown_fusion_kind");
@@ -198,10 +182,7 @@ inline bool validate_kinds(nr::ref::module& m, const pass_instance& p, pass_cont
 
 inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
   auto plan = nr::plan_comm_domain_scopes(std::as_const(prog), options_of<nr::comm_domain_options>(p));
-  // pypto's text (plan.errors, prefix included), then the code.
-  for (std::size_t i = 0; i < plan.refused.size(); ++i)
-    cx.emit(diag{severity::error, prog.file, plan.refused[i].loc,
-                 plan.errors[i].message + " [" + std::string(nr::to_string(plan.refused[i].code)) + "]", {}});
+  emit_all(cx, nr::to_diagnostics(std::as_const(prog), plan));  // pypto's text, then the code
   std::uint64_t scopes = 0, buffers = 0, views = 0, dispatches = 0, collectives = 0, functions = 0;
   for (const auto& f : plan.functions) {
     if (f.state != decltype(plan)::status::materialize) continue;
@@ -232,8 +213,7 @@ inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, 
 
 inline bool allreduce_signals(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
   auto plan = nr::plan_allreduce_signals(std::as_const(prog), options_of<nr::allreduce_signal_options>(p));
-  for (const auto& r : plan.refused)
-    cx.emit(diag{severity::error, prog.file, r.loc, r.message + " [" + std::string(nr::to_string(r.code)) + "]", {}});
+  emit_all(cx, nr::to_diagnostics(std::as_const(prog), plan));  // pypto's text, then the code
   std::uint64_t synthesized = 0, lifted = 0;
   for (const auto& r : plan.rewrites) {
     synthesized += r.synthesize;

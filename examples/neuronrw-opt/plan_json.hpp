@@ -350,7 +350,7 @@ inline std::string fusion_to_composite_plan_json(const ref::module& m, const ref
   }
   doc.set("conversions", std::move(conversions));
   json_value refusals = json_value::array();
-  for (const auto& r : p.problems) {
+  for (const auto& r : p.refused) {
     json_value j = json_value::object();
     j.set("code", nr::to_string(r.code));
     j.set("op", d::op_json(m, r.op, file));
@@ -431,12 +431,11 @@ inline std::string comm_domain_plan_json(const host::program& prog, const host_c
   }
   doc.set("functions", std::move(functions));
   json_value refusals = json_value::array();
-  for (std::size_t i = 0; i < p.refused.size(); ++i) {
-    const auto& r = p.refused[i];
+  for (const auto& r : p.refused) {
     json_value j = json_value::object();
     j.set("code", nr::to_string(r.code));
     j.set("op", namer.op(r.op, file));
-    j.set("message", p.errors[i].message);  // pypto's text, as the located error says it
+    j.set("message", r.pypto_message());  // pypto's text, as the located error says it
     j.set("loc", d::loc_json(file, r.loc));
     refusals.push(std::move(j));
   }

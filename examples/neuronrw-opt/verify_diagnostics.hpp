@@ -84,7 +84,7 @@ inline std::optional<std::regex> to_regex(std::string_view text, std::string& wh
 /// The expectations written in `src`'s lines [first_line, last_line]. A malformed one (a bad
 /// regex, an @ offset outside the file) is reported through `bad` and counts as a failure.
 inline std::vector<expectation> parse_expectations(const source_text& src, std::uint32_t first_line,
-                                                   std::uint32_t last_line, std::vector<diag>& bad) {
+                                                   std::uint32_t last_line, std::vector<diagnostic>& bad) {
   using verify_detail::is_digit;
   std::vector<expectation> out;
   std::uint32_t last_plain = first_line - 1;  // the nearest line above without an expectation
@@ -124,7 +124,7 @@ inline std::vector<expectation> parse_expectations(const source_text& src, std::
       x.line = ln;
       x.text = std::string(line.substr(i + 2, line.size() - 2 - (i + 2)));
       const auto where = [&](std::string msg) {
-        bad.push_back(diag{severity::error, src.name(), {ln, x.at_col}, std::move(msg), {}});
+        bad.push_back(diagnostic{src.name(), {ln, x.at_col}, std::move(msg)});
       };
       if (re) {
         std::string why;
@@ -189,7 +189,7 @@ class diagnostic_verifier {
       : err_(err), src_(src), expected_(std::move(expected)), only_expected_(only_expected) {}
 
   /// A diagnostic of the run (its notes are matched one by one).
-  void process(const diag& d) {
+  void process(const diagnostic& d) {
     process_one(d);
     for (const auto& n : d.notes) process(n);
   }
@@ -200,8 +200,8 @@ class diagnostic_verifier {
       if (e.matched) continue;
       ok_ = false;
       render(err_,
-             diag{severity::error, src_.name(), {e.at_line, e.at_col},
-                  "expected " + std::string(to_string(e.sev)) + " \"" + e.text + "\" was not produced", {}},
+             diagnostic{src_.name(), {e.at_line, e.at_col},
+                        "expected " + std::string(to_string(e.sev)) + " \"" + e.text + "\" was not produced"},
              &src_, e.text.empty() ? 1 : e.text.size());
     }
     return ok_;
@@ -215,7 +215,7 @@ class diagnostic_verifier {
   bool only_expected_;
   bool ok_ = true;
 
-  void process_one(const diag& d) {
+  void process_one(const diagnostic& d) {
     // A located diagnostic meets the expectations of its line; one without a location, the
     // @unknown ones; one located in another file, none.
     const bool located = d.loc.known();
@@ -234,15 +234,13 @@ class diagnostic_verifier {
     ok_ = false;
     if (near) {
       render(err_,
-             diag{severity::error, src_.name(), {near->at_line, near->at_col},
-                  "'" + std::string(to_string(d.sev)) + "' diagnostic emitted when expecting a '" +
-                      std::string(to_string(near->sev)) + "'",
-                  {}},
+             diagnostic{src_.name(), {near->at_line, near->at_col},
+                        "'" + std::string(to_string(d.sev)) + "' diagnostic emitted when expecting a '" +
+                            std::string(to_string(near->sev)) + "'"},
              &src_);
       return;
     }
-    render(err_, diag{severity::error, d.file, d.loc, "unexpected " + std::string(to_string(d.sev)) + ": " + d.message, {}},
-           &src_);
+    render(err_, diagnostic{d.file, d.loc, "unexpected " + std::string(to_string(d.sev)) + ": " + d.message}, &src_);
   }
 };
 

@@ -19,9 +19,10 @@ except the codes no text input can reach, listed in UNREACHABLE with the reason 
 that covers them instead (which must exist and name the code).
 
 Also checked: every file there with expectations runs them on its own text (`RUN: neuronrw-opt
-%s`), and the notes the driver attaches to ScheduleFusion's remarks are the
-MLIR pass's, word for word (examples/neuronrw-opt/passes.hpp against
-include/neuronrw/adapters/mlir/passes.hpp). A self-test removes one expectation from a copy of
+%s`), and the notes attached to ScheduleFusion's remarks have one source, the library's
+note_text (include/neuronrw/passes/schedule_fusion/plan.hpp, all 8 codes), which neither the
+driver (examples/neuronrw-opt/passes.hpp) nor the MLIR pass (include/neuronrw/adapters/mlir/
+passes.hpp) copies. A self-test removes one expectation from a copy of
 the lit directory and requires the check to fail. Each check prints one line; exit 1 if any
 failed.
 """
@@ -137,12 +138,18 @@ for name in sorted(os.listdir(LIT)):
     check(f"lit/{name} starts its RUN lines with `{run} neuronrw-opt %s`",
           re.search(r"^" + re.escape(run) + r" neuronrw-opt %s ", text, re.M) is not None)
 
-# The notes of ScheduleFusion's remarks: the driver's words are the MLIR pass's.
+# The notes of ScheduleFusion's remarks: one source, the library's note_text, for the driver
+# and the MLIR pass alike.
 note = re.compile(r"case (?:nr::)?schedule_refusal::(\w+): return \"([^\"]*)\";")
-driver_notes = dict(note.findall(read(os.path.join(root, "examples", "neuronrw-opt", "passes.hpp"))))
-mlir_notes = dict(note.findall(read(os.path.join(root, "include", "neuronrw", "adapters", "mlir", "passes.hpp"))))
-check("the driver's remark notes equal the MLIR pass's (8 codes)",
-      len(driver_notes) == 8 and driver_notes == mlir_notes, f"driver {driver_notes}\nmlir   {mlir_notes}")
+plan_text = read(os.path.join(root, "include", "neuronrw", "passes", "schedule_fusion", "plan.hpp"))
+at = plan_text.find("note_text(schedule_refusal")
+library_notes = dict(note.findall(plan_text[at:])) if at >= 0 else {}
+check("note_text(schedule_refusal) in passes/schedule_fusion/plan.hpp words all 8 codes",
+      len(library_notes) == 8, str(library_notes))
+for user in (os.path.join("examples", "neuronrw-opt", "passes.hpp"),
+             os.path.join("include", "neuronrw", "adapters", "mlir", "passes.hpp")):
+    copied = dict(note.findall(read(os.path.join(root, user))))
+    check(f"{user} keeps no copy of the notes (it reports through to_diagnostics)", not copied, str(copied))
 
 # Self-test: without the non_convex expectation the check reports non_convex missing.
 with tempfile.TemporaryDirectory() as tmp:

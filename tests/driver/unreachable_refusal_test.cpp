@@ -45,7 +45,7 @@ std::string remarks_of(const std::string& name, const std::string& text) {
   const source_text src(name, text);
   std::ostringstream err;
   pass_context cx;
-  cx.emit = [&](diag d) { render(err, d, &src); };
+  cx.emit = [&](diagnostic d) { render(err, d, &src); };
   check(name + ": the pass succeeds (a refusal is no error)", run_pass(m, p, cx));
   for (const auto& s : cx.stats)
     if (s.name == "refused-reschedule_refused")

@@ -782,11 +782,11 @@ TEST_CASE("SynthesizeAllReduceSignals: an implicit allreduce in a loop is refuse
   CHECK(refusal.op == a::hexpr{in_loop});
   CHECK(refusal.message == in_loop_message);
   CHECK(refusal.loc == nr::source_loc{8, 5});
-  REQUIRE(plan.errors.size() == 1);
-  CHECK(plan.errors[0].str() == "archetype.py:8:5: error: " + std::string(in_loop_message));
+  REQUIRE(plan.errors().size() == 1);
+  CHECK(plan.errors()[0].str() == "archetype.py:8:5: error: " + std::string(in_loop_message));
   // The explicit allreduce needs no rewrite; the dry run shows the refusal.
   CHECK(plan.rewrites.empty());
-  CHECK(nr::describe_plan(plan) == plan.errors[0].str() + "\n");
+  CHECK(nr::describe_plan(plan) == plan.errors()[0].str() + "\n");
   const std::string before = function_text(p, main);
   nr::apply_allreduce_signals(p, plan);  // refusals: apply does nothing
   CHECK(function_text(p, main) == before);
@@ -915,8 +915,8 @@ TEST_CASE("MaterializeCommDomainScopes on a buildable archetype: a loop bound in
   const auto refused = nr::plan_comm_domain_scopes(no_arithmetic(fx.p));
   REQUIRE(refused.refusals().size() == 1);
   CHECK(refused.refusals()[0].code == nr::comm_domain_refusal_code::unsupported_device);
-  REQUIRE(refused.errors.size() == 1);
-  CHECK(refused.errors[0].str() ==
+  REQUIRE(refused.errors().size() == 1);
+  CHECK(refused.errors()[0].str() ==
         "archetype.py:5:5: error: MaterializeCommDomainScopes: device=r loop bound must be ConstInt or "
         "pld.system.world_size()");
   // The rewritable archetype has neither capability and reads the program as no_types does, the

@@ -90,7 +90,7 @@ TEST_CASE("corpus: every scenario gives its exact output or its exact errors") {
     const auto plan = plan_comm_domain_scopes(p);
     CHECK(structural_equal(before, p));  // planning never writes
     const diagnostics errs = materialize_comm_domain_scopes(p);
-    CHECK(join(errs) == join(plan.errors));
+    CHECK(join(errs) == join(plan.errors()));
 
     const auto err_file = in.parent_path() / (stem + ".expected.err");
     const auto out_file = in.parent_path() / (stem + ".expected.py");
@@ -418,7 +418,7 @@ TEST_CASE("options: another dialect's names") {
                                  .scope_prefix = "group",
                                  .collectives = colls};
   const auto plan = plan_comm_domain_scopes(p, opts);
-  INFO(join(plan.errors));
+  INFO(join(plan.errors()));
   REQUIRE(plan.ok());
   REQUIRE(plan.functions.size() == 1);
   const auto& f = plan.functions[0];
@@ -435,7 +435,7 @@ TEST_CASE("options: another dialect's names") {
       "    def main(self):\n"
       "        b = dist.alloc(64, label=\"b\")\n",
       "q.py");
-  CHECK(join(plan_comm_domain_scopes(q, opts).errors) ==
+  CHECK(join(plan_comm_domain_scopes(q, opts).errors()) ==
         "q.py:5:13: error: MaterializeCommDomainScopes: dist.alloc 'b' has no dist.view materialisation (dead "
         "allocation)\n");
 }
@@ -511,7 +511,7 @@ using archetype_program = comm_domain_test::archetype_program<archetype::host_pr
 TEST_CASE("archetype: the pass runs on a minimal host program model") {
   archetype_program a;
   const auto plan = plan_comm_domain_scopes(a.p);
-  INFO(join(plan.errors));
+  INFO(join(plan.errors()));
   REQUIRE(plan.ok());
   REQUIRE(plan.functions.size() == 1);
   const auto& f = plan.functions[0];
@@ -567,14 +567,14 @@ TEST_CASE("archetype: coverage inheritance, dead allocation, different scopes") 
                                                {{"name", a.p.e_str("lone")}}, {}, {20, 3})));
   body.push_back(a.p.s_assign(lv, a.p.e_call(k::op, "pld.tensor.window", {a.p.e_var(lone)})));
   body.push_back(a.p.s_expr(a.p.e_call(k::op, "pld.tensor.barrier", {a.p.e_var(lv)}, {}, {}, {22, 3})));
-  CHECK(join(plan_comm_domain_scopes(a.p).errors) ==
+  CHECK(join(plan_comm_domain_scopes(a.p).errors()) ==
         "archetype.py:22:3: error: MaterializeCommDomainScopes: pld.tensor.barrier signal buffer has no inferred "
         "comm-domain coverage — add a device= annotation or ensure the signal window is consumed by a "
         "device-tagged chip dispatch\n");
   // Give it a dispatch of its own on device 9: a second scope.
   body.push_back(a.p.s_expr(a.p.e_call(k::function, "chip", {a.p.e_var(lv)}, {}, {{"device", a.p.e_int(9)}})));
   const auto plan = plan_comm_domain_scopes(a.p);
-  INFO(join(plan.errors));
+  INFO(join(plan.errors()));
   REQUIRE(plan.ok());
   REQUIRE(plan.functions[0].scopes.size() == 2);
   CHECK(plan.functions[0].scopes[1].devices == std::vector<std::int64_t>{9});

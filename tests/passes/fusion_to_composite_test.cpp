@@ -606,9 +606,9 @@ TEST_CASE("validation: an unknown FusionKind is refused with the seed's message"
   SUBCASE("the plan carries the code and the fusion") {
     auto m = parse_ok(input);
     auto plan = plan_fusion_to_composite(m, {.validate_fusion_kind = true});
-    REQUIRE(plan.problems.size() == 1);
-    CHECK(plan.problems[0].code == f2c_problem_code::unknown_fusion_kind);
-    CHECK(m.name(plan.problems[0].op) == "mhlo.fusion");
+    REQUIRE(plan.refused.size() == 1);
+    CHECK(plan.refused[0].code == f2c_problem_code::unknown_fusion_kind);
+    CHECK(m.name(plan.refused[0].op) == "mhlo.fusion");
     CHECK(plan.conversions.size() == 3);
     CHECK(apply(m, plan).empty());  // a refused plan applies nothing
   }
@@ -813,9 +813,9 @@ TEST_CASE("archetype IR: nested fusions inner first; genComposite functions skip
     g.op(inner).attrs[0].second = "\"Nope\"";
     const auto before = g.ops.size();
     auto plan = fusion_to_composite(g, {.validate_fusion_kind = true});
-    REQUIRE(plan.problems.size() == 1);
-    CHECK(plan.problems[0].op == inner);
-    CHECK(plan.problems[0].message ==
+    REQUIRE(plan.refused.size() == 1);
+    CHECK(plan.refused[0].op == inner);
+    CHECK(plan.refused[0].message ==
           "Unexpected FusionOp type 'Nope'. Supported fusion types are: ScheduleFusion, MulRedSqrt, "
           "DotLogistic, Elementwise, Expm1, Log1p, DotSoftmax.");
     CHECK(g.ops.size() == before);

@@ -134,8 +134,8 @@ class P:
   CHECK(plan.refusals()[0].code == comm_domain_refusal_code::dead_allocation);
   CHECK(plan.refusals()[0].message ==
         "pld.tensor.alloc_window_buffer 'buf' has no pld.tensor.window materialisation (dead allocation)");
-  CHECK(plan.refusals()[0].loc == plan.errors[0].loc);
-  CHECK(plan.errors[0].message == "MaterializeCommDomainScopes: " + plan.refusals()[0].message);
+  CHECK(plan.refusals()[0].loc == plan.errors()[0].loc);
+  CHECK(plan.errors()[0].message == "MaterializeCommDomainScopes: " + plan.refusals()[0].message);
   CHECK(describe(p, plan) == describe_plan(plan));
 }
 

@@ -210,7 +210,7 @@ pass_under_test<ref::module, f2c_plan> fusion_to_composite_pass(std::function<re
     auto st = neuronrw::apply(m, p, std::move(g));
     if (!p.ok()) {
       CHECK(st.code == apply_status_code::invalid_plan);
-      CHECK(st.reason == "the plan has " + std::to_string(p.problems.size()) + " refusal(s): nothing is applied");
+      CHECK(st.reason == "the plan has " + std::to_string(p.refused.size()) + " refusal(s): nothing is applied");
       return apply_status{};  // nothing to count: the plain apply applies nothing either
     }
     return st;
@@ -485,7 +485,7 @@ TEST_CASE("host programs: a refused step at any point rolls MaterializeCommDomai
       if (!plan.ok()) {
         ++refused_inputs;
         CHECK(st.code == apply_status_code::invalid_plan);
-        CHECK(st.reason == "the plan has " + std::to_string(plan.errors.size()) + " error(s): nothing is applied");
+        CHECK(st.reason == "the plan has " + std::to_string(plan.refused.size()) + " error(s): nothing is applied");
         return apply_status{};
       }
       return st;

@@ -166,11 +166,11 @@ std::string f2c_difference(const fusion_to_composite_plan<ref::op_ref>& a, const
     if (!(a.skipped_functions[i].function == b.skipped_functions[i].function)) d += "#" + std::to_string(i) + ": a.skipped_functions[i].function == b.skipped_functions[i].function; ";
     if (!(a.skipped_functions[i].reason == b.skipped_functions[i].reason)) d += "#" + std::to_string(i) + ": a.skipped_functions[i].reason == b.skipped_functions[i].reason; ";
   }
-  if (!(a.problems.size() == b.problems.size())) return d + "a.problems.size() == b.problems.size()";
-  for (std::size_t i = 0; i < a.problems.size(); ++i) {
-    if (!(a.problems[i].code == b.problems[i].code)) d += "#" + std::to_string(i) + ": a.problems[i].code == b.problems[i].code; ";
-    if (!(a.problems[i].op == b.problems[i].op)) d += "#" + std::to_string(i) + ": a.problems[i].op == b.problems[i].op; ";
-    if (!(a.problems[i].message == b.problems[i].message)) d += "#" + std::to_string(i) + ": a.problems[i].message == b.problems[i].message; ";
+  if (!(a.refused.size() == b.refused.size())) return d + "a.refused.size() == b.refused.size()";
+  for (std::size_t i = 0; i < a.refused.size(); ++i) {
+    if (!(a.refused[i].code == b.refused[i].code)) d += "#" + std::to_string(i) + ": a.refused[i].code == b.refused[i].code; ";
+    if (!(a.refused[i].op == b.refused[i].op)) d += "#" + std::to_string(i) + ": a.refused[i].op == b.refused[i].op; ";
+    if (!(a.refused[i].message == b.refused[i].message)) d += "#" + std::to_string(i) + ": a.refused[i].message == b.refused[i].message; ";
   }
   return d;
 }
@@ -284,7 +284,7 @@ diagnostics check_comm_domain(const std::string& text, std::span<const unsigned>
     REQUIRE(plan.functions.size() == seq_plan.functions.size());
     CHECK(plan.refused.size() == seq_plan.refused.size());
     const auto got = run_pass_parallel<np::materialize_comm_domain_scopes>(par, opts, {.threads = t});
-    CHECK(got.errors == errors);
+    CHECK(got.errors() == errors);
     CHECK(host::print_program(par) == expected);
   }
   return errors;

@@ -27,7 +27,9 @@
 // spellings; defaults: pypto's).
 // Plan/apply: `plan_allreduce_signals` reads only and returns the plan (one record per rewrite,
 // with the names it will use, or refusals); `apply_allreduce_signals` performs a plan without
-// refusals and never fails; `synthesize_allreduce_signals` does both. `describe_plan` prints it.
+// refusals and never fails; `synthesize_allreduce_signals` does both. `describe_plan` prints it;
+// plan.errors() or to_diagnostics(p, plan) (passes/diagnostics.hpp, which adds the code:
+// `PYPTO MESSAGE [CODE]`) give the refusals as pypto's located errors.
 #pragma once
 
 #include <algorithm>
@@ -47,6 +49,7 @@
 #include <neuronrw/algorithms/host_walk.hpp>
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/diagnostic.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/options.hpp>
 
@@ -120,6 +123,7 @@ struct allreduce_signal_plan {
     std::string result_name;                                ///< ret only
     source_loc loc;
   };
+  /// {code, op, message}, plus where it is; `message` is pypto's text.
   struct refusal_record : refusal<allreduce_signal_refusal_code, expr_handle> {
     source_loc loc;
   };
@@ -127,9 +131,9 @@ struct allreduce_signal_plan {
   /// The options it was planned with (apply builds with their op and keyword names); their views
   /// must outlive the plan (the defaults are literals).
   allreduce_signal_options options;
+  std::string file;                     ///< the program's source_file: where `loc`s point
   std::vector<rewrite> rewrites;        ///< in the order they are applied
   std::vector<refusal_record> refused;  ///< non-empty: apply must not run
-  diagnostics errors;                   ///< the same, worded as pypto raises them
 
   bool ok() const noexcept { return refused.empty(); }
   bool has_changes() const noexcept { return ok() && !rewrites.empty(); }
@@ -137,7 +141,30 @@ struct allreduce_signal_plan {
     return ok() ? std::span<const rewrite>(rewrites) : std::span<const rewrite>();
   }
   std::span<const refusal_record> refusals() const noexcept { return refused; }
+  /// The refusals located and worded as pypto raises them (`FILE:LINE:COL: error: MESSAGE`), in
+  /// plan order: to_diagnostics(p, plan, {.style = refusal_style::message}). Before 2026-12-02 a
+  /// data member holding the same.
+  diagnostics errors() const {
+    diagnostics out;
+    out.reserve(refused.size());
+    for (const auto& r : refused) out.push_back({file, r.loc, r.message});
+    return out;
+  }
 };
+
+/// A refusal as a diagnostic (to_diagnostics, passes/diagnostics.hpp): an error at the allreduce,
+/// in the plan's file, saying pypto's text, then ` [CODE]` (pypto's text alone with
+/// refusal_style::message, as errors() gives it). Names no pass.
+template <class G, class P>
+worded_refusal<diagnostic_location<source_loc>> refusal_words(const G&, const allreduce_signal_plan<P>& plan,
+                                                              const typename allreduce_signal_plan<P>::refusal_record& r,
+                                                              const refusal_wording& w) {
+  worded_refusal<diagnostic_location<source_loc>> out;
+  out.at = {plan.file, r.loc};
+  out.message = r.message;
+  if (w.style == refusal_style::tool) out.message += " [" + std::string(to_string(r.code)) + "]";
+  return out;
+}
 
 namespace allreduce_signal_detail {
 
@@ -155,6 +182,7 @@ class analysis {
   analysis(const P& p, const allreduce_signal_options& o) : p_(p), o_(o), file_(host_access::source_file(p)) {}
 
   plan_t run() {
+    plan_.file = file_;
     // Every name the program already uses: variables (parameters, targets, loop variables) and
     // allocation names.
     std::vector<fn_t> hosts;
@@ -203,7 +231,6 @@ class analysis {
   }
   void refuse(allreduce_signal_refusal_code code, expr_t call, std::string msg) {
     const source_loc loc = host_access::location(p_, call);
-    plan_.errors.push_back({file_, loc, msg});
     typename plan_t::refusal_record r;
     r.code = code;
     r.op = call;
@@ -422,10 +449,9 @@ allreduce_signal_plan<P> synthesize_allreduce_signals(P& p, const allreduce_sign
 template <class P>
 std::string describe_plan(const allreduce_signal_plan<P>& plan) {
   using plan_t = allreduce_signal_plan<P>;
-  auto loc = [](source_loc l) { return std::to_string(l.line) + ":" + std::to_string(l.col); };
   std::string out;
   for (const auto& r : plan.rewrites) {
-    out += "allreduce at " + loc(r.loc) + " in " + r.function + ": ";
+    out += "allreduce at " + line_col(r.loc) + " in " + r.function + ": ";
     if (r.synthesize)
       out += "signal " + r.signal_name + " over " + r.buffer_name + " ([" + r.world_size_name + ", " +
              std::to_string(r.core_num) + "] INT32)";
@@ -435,7 +461,7 @@ std::string describe_plan(const allreduce_signal_plan<P>& plan) {
     out += "\n";
   }
   if (plan.rewrites.empty() && plan.refused.empty()) out += "no allreduce to rewrite\n";
-  for (const auto& e : plan.errors) out += e.str() + "\n";
+  out += located_lines(plan.errors());
   return out;
 }
 

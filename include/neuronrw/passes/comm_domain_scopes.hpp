@@ -9,10 +9,12 @@
 //     a dialect that spells them differently (defaults: pypto's).
 // Plan/apply split: `plan_comm_domain_scopes` only reads the program and returns a plain plan
 // (allocations, views, dispatches with their device descriptors, merged coverage, scopes) or the
-// located diagnostics; `apply_comm_domain_scopes` materializes a plan that has no errors;
+// refusals; `apply_comm_domain_scopes` materializes a plan that has no refusals;
 // `materialize_comm_domain_scopes` does both and leaves the program untouched on any error.
 // `describe_plan` (or the protocol's `describe(p, plan)`) prints a plan (a dry run); every
-// plan models pass_plan (passes/protocol.hpp): refusals carry a comm_domain_refusal_code.
+// plan models pass_plan (passes/protocol.hpp): refusals carry a comm_domain_refusal_code, and
+// read as pypto's located errors through plan.errors() or to_diagnostics(p, plan)
+// (passes/diagnostics.hpp, which adds the code: `PYPTO MESSAGE [CODE]`).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +37,7 @@
 #include <neuronrw/descriptors/device_coverage.hpp>
 #include <neuronrw/descriptors/lattice.hpp>
 #include <neuronrw/diagnostic.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/transaction.hpp>
@@ -227,7 +230,7 @@ struct comm_domain_plan {
     materialize,           ///< apply wraps the body in `scopes`
     no_allocs,             ///< nothing to do
     already_materialized,  ///< the body already holds a comm-domain scope: idempotence
-    failed,                ///< see `errors`
+    failed,                ///< see `refused`
   };
   struct function_plan {
     function_handle fn;
@@ -240,16 +243,25 @@ struct comm_domain_plan {
     std::vector<scope> scopes;
   };
 
-  /// {code, op, message}, plus where it is.
+  /// {code, op, message}, plus where pypto reports it (not always at `op`: a `device=`
+  /// expression's refusal is located at its dispatch) and how pypto words it.
   struct refusal_record : refusal<comm_domain_refusal_code, expr_handle> {
     source_loc loc;
+    /// pypto prefixes the message with its pass's name (false: the few checks it words without
+    /// one, its CHECK_SPANs that are not INTERNAL_CHECK_SPANs).
+    bool prefixed = true;
+    /// pypto's text: `MaterializeCommDomainScopes: MESSAGE`, or MESSAGE when not `prefixed`.
+    std::string pypto_message() const {
+      return (prefixed ? std::string("MaterializeCommDomainScopes: ") : std::string()) + this->message;
+    }
   };
 
+  std::string file;                      ///< the program's source_file: where `loc`s point
   std::vector<function_plan> functions;  ///< every host orchestrator, in program order
   std::vector<refusal_record> refused;   ///< in program order; non-empty: apply must not run
-  diagnostics errors;                    ///< the same, located and worded as pypto reports them
   /// Where this pass answers differently from pypto on purpose (docs/host-programs.md
-  /// §"Where this pass differs from pypto"): located notes for a dry run; they change nothing.
+  /// §"Where this pass differs from pypto"): located remarks (severity::remark) for a dry run;
+  /// they change nothing.
   diagnostics remarks;
   /// Calls of communication APIs the pass does not model, let through because
   /// comm_domain_options::allow_unmodeled_comm_apis was set (else they are refusals).
@@ -272,7 +284,30 @@ struct comm_domain_plan {
     return out;
   }
   std::span<const refusal_record> refusals() const noexcept { return refused; }
+  /// The refusals located and worded as pypto reports them (`FILE:LINE:COL: error: PYPTO MESSAGE`),
+  /// in program order: to_diagnostics(p, plan, {.style = refusal_style::message}). Before
+  /// 2026-12-02 a data member holding the same.
+  diagnostics errors() const {
+    diagnostics out;
+    out.reserve(refused.size());
+    for (const auto& r : refused) out.push_back({file, r.loc, r.pypto_message()});
+    return out;
+  }
 };
+
+/// A refusal as a diagnostic (to_diagnostics, passes/diagnostics.hpp): an error at the location
+/// pypto reports it at, in the plan's file, saying pypto's text, then ` [CODE]` (pypto's text
+/// alone with refusal_style::message, as errors() gives it). Names no pass.
+template <class G, class P>
+worded_refusal<diagnostic_location<source_loc>> refusal_words(const G&, const comm_domain_plan<P>& plan,
+                                                              const typename comm_domain_plan<P>::refusal_record& r,
+                                                              const refusal_wording& w) {
+  worded_refusal<diagnostic_location<source_loc>> out;
+  out.at = {plan.file, r.loc};
+  out.message = r.pypto_message();
+  if (w.style == refusal_style::tool) out.message += " [" + std::string(to_string(r.code)) + "]";
+  return out;
+}
 
 namespace comm_domain_detail {
 
@@ -315,6 +350,7 @@ class analysis {
   }
 
   plan_t run() {
+    plan_.file = file_;
     for (fn_t f : host_access::functions(p_)) analyze_function(f);
     return std::move(plan_);
   }
@@ -327,6 +363,7 @@ class analysis {
   /// when that limit is reached.
   plan_t run_one(fn_t f) {
     plan_ = plan_t{};
+    plan_.file = file_;
     analyze_function(f);
     return std::move(plan_);
   }
@@ -362,23 +399,23 @@ class analysis {
   std::unordered_map<var_t, std::size_t, handle_hash<var_t>> view_of_;
   std::vector<stmt_t> loops_;  // enclosing for loops, innermost last
   int repeat_depth_ = 0;       // enclosing for + while loops
-  std::size_t errors_at_start_ = 0;
+  std::size_t refused_at_start_ = 0;
 
   /// `msg` is pypto's text without its prefix; `prefixed` false for the few checks pypto words
   /// without one (its CHECK_SPANs that are not INTERNAL_CHECK_SPANs).
   void error(comm_domain_refusal_code code, expr_t concerned, source_loc loc, std::string msg, bool prefixed = true) {
-    plan_.errors.push_back({file_, loc, (prefixed ? "MaterializeCommDomainScopes: " : "") + msg});
     typename plan_t::refusal_record r;
     r.code = code;
     r.op = concerned;
     r.message = std::move(msg);
     r.loc = loc;
+    r.prefixed = prefixed;
     plan_.refused.push_back(std::move(r));
   }
   void remark(source_loc loc, std::string msg) {
-    plan_.remarks.push_back({file_, loc, "MaterializeCommDomainScopes: " + std::move(msg)});
+    plan_.remarks.push_back({file_, loc, "MaterializeCommDomainScopes: " + std::move(msg), severity::remark});
   }
-  bool failed() const { return plan_.errors.size() != errors_at_start_; }
+  bool failed() const { return plan_.refused.size() != refused_at_start_; }
   static std::string describe_devices(const device_coverage& c) { return c.is_all() ? std::string("all") : to_string(c); }
 
   // ---- small accessors -------------------------------------------------------------------
@@ -408,7 +445,7 @@ class analysis {
     view_of_.clear();
     loops_.clear();
     repeat_depth_ = 0;
-    errors_at_start_ = plan_.errors.size();
+    refused_at_start_ = plan_.refused.size();
 
     // Idempotence (docs/host-programs.md): a body that already is a scope is left alone; a scope anywhere in the
     // body counts too, so a second run can never wrap (and re-type) a materialized body again.
@@ -1008,7 +1045,7 @@ apply_status apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan, Gat
                 "`static void rollback(P&, T)` (docs/concepts.md), or call the gate-less "
                 "apply_comm_domain_scopes(p, plan).");
   if (!plan.ok())
-    return txn_detail::invalid_plan("the plan has " + std::to_string(plan.errors.size()) +
+    return txn_detail::invalid_plan("the plan has " + std::to_string(plan.refused.size()) +
                                     " error(s): nothing is applied");
   if constexpr (transactional_host_program<P>)  // else only the static_assert above reports
     return txn_detail::run_transaction<host_traits<std::remove_cvref_t<P>>>(
@@ -1022,17 +1059,17 @@ apply_status apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan, Gat
 template <class P>
 diagnostics materialize_comm_domain_scopes(P& p, const comm_domain_options& opts = {}) {
   auto plan = plan_comm_domain_scopes(p, opts);
-  if (!plan.ok()) return std::move(plan.errors);
+  if (!plan.ok()) return plan.errors();
   apply_comm_domain_scopes(p, plan);
   return {};
 }
 
 /// A dry run: the plan as text, one line per allocation, dispatch, collective and scope, then the
-/// refusals as located diagnostics. Deterministic (program order throughout).
+/// remarks and the refusals as located diagnostics (pypto's errors). Deterministic (program order
+/// throughout).
 template <class P>
 std::string describe_plan(const comm_domain_plan<P>& plan) {
   using plan_t = comm_domain_plan<P>;
-  auto loc = [](source_loc l) { return std::to_string(l.line) + ":" + std::to_string(l.col); };
   auto devices = [](const device_coverage& c) { return c.is_all() ? std::string("all") : to_string(c); };
   std::string out;
   for (const auto& f : plan.functions) {
@@ -1044,15 +1081,15 @@ std::string describe_plan(const comm_domain_plan<P>& plan) {
       case plan_t::status::failed: out += "failed\n"; continue;
     }
     for (const auto& a : f.allocs)
-      out += "  alloc " + a.name + " at " + loc(a.loc) + ": " + std::to_string(a.views.size()) + " view(s), devices " +
+      out += "  alloc " + a.name + " at " + line_col(a.loc) + ": " + std::to_string(a.views.size()) + " view(s), devices " +
              devices(a.coverage) + ", scope " + f.scopes[a.scope].name + "\n";
     for (const auto& d : f.dispatches) {
-      out += "  dispatch " + d.callee + " at " + loc(d.loc) + ": devices " + devices(d.devices) + ", allocs [";
+      out += "  dispatch " + d.callee + " at " + line_col(d.loc) + ": devices " + devices(d.devices) + ", allocs [";
       for (std::size_t i = 0; i < d.allocs.size(); ++i) out += (i ? ", " : "") + f.allocs[d.allocs[i]].name;
       out += "]\n";
     }
     for (const auto& c : f.collectives) {
-      out += "  collective " + c.op + " at " + loc(c.loc) + ": ";
+      out += "  collective " + c.op + " at " + line_col(c.loc) + ": ";
       out += c.target == plan_t::npos ? std::string("no target") : "target " + f.allocs[c.target].name;
       for (std::size_t i : c.inheritors) out += ", inherits " + f.allocs[i].name;
       out += "\n";
@@ -1066,14 +1103,9 @@ std::string describe_plan(const comm_domain_plan<P>& plan) {
     }
   }
   for (const auto& u : plan.unmodeled)
-    out += "unmodeled " + u.first + " at " + loc(u.second) + " (allowed)\n";
-  for (const auto& r : plan.remarks) {
-    std::string d = r.str();  // FILE:LINE:COL: error: MESSAGE, reworded as a remark
-    const auto at = d.find(": error: ");
-    if (at != std::string::npos) d.replace(at, 9, ": remark: ");
-    out += d + "\n";
-  }
-  for (const auto& e : plan.errors) out += e.str() + "\n";
+    out += "unmodeled " + u.first + " at " + line_col(u.second) + " (allowed)\n";
+  out += located_lines(plan.remarks);
+  out += located_lines(plan.errors());
   return out;
 }
 
@@ -1150,10 +1182,10 @@ struct materialize_comm_domain_scopes {
     for (const auto& part : parts)
       if ((total += part.checked) > o.max_total_listed_devices) return plan_comm_domain_scopes(p, o);
     plan_type<P> out;
+    out.file = std::string(host_access::source_file(p));
     for (auto& part : parts) {
       for (auto& f : part.plan.functions) out.functions.push_back(std::move(f));
       for (auto& r : part.plan.refused) out.refused.push_back(std::move(r));
-      for (auto& d : part.plan.errors) out.errors.push_back(std::move(d));
       for (auto& d : part.plan.remarks) out.remarks.push_back(std::move(d));
       for (auto& u : part.plan.unmodeled) out.unmodeled.push_back(std::move(u));
     }

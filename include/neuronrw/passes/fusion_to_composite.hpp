@@ -14,7 +14,8 @@
 //   auto p = neuronrw::plan_fusion_to_composite(g, {.validate_fusion_kind = true});  // reads only
 //   if (p.ok()) neuronrw::apply(g, p);
 // or `neuronrw::fusion_to_composite(g)`, which does both and returns the plan; describe(g, p,
-// op_printer) prints it.
+// op_printer) prints it; to_diagnostics(g, p, locate) (passes/diagnostics.hpp) gives its
+// refusals as errors.
 //
 // The rewrite, per fusion F in walk order (the original compiler's convertFusionToComposite):
 //   1. outline_region: a private function @<prefix><N> at the module's end, signature
@@ -71,6 +72,7 @@
 #include <neuronrw/descriptors/kind_registry.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/mlir_string.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/transaction.hpp>
@@ -165,19 +167,20 @@ struct fusion_to_composite_plan {
     Op function;
     f2c_skip_reason reason;
   };
-  using problem = refusal<f2c_problem_code, Op>;
+  using refusal_record = refusal<f2c_problem_code, Op>;
+  using problem [[deprecated("use fusion_to_composite_plan::refusal_record")]] = refusal_record;
 
   std::string composite_op_name;               ///< copied from the options
   std::vector<conversion> conversions;         ///< numbering and apply order
   std::vector<skipped_function> skipped_functions;
   std::vector<std::string> skipped_names;      ///< names skipped because the module defines them
-  std::vector<problem> problems;               ///< non-empty: the run is refused
+  std::vector<refusal_record> refused;         ///< non-empty: the run is refused (was `problems`)
 
-  bool ok() const noexcept { return problems.empty(); }
+  bool ok() const noexcept { return refused.empty(); }
   /// True when applying the plan changes the IR.
   bool has_changes() const noexcept { return ok() && !conversions.empty(); }
   std::span<const conversion> changes() const noexcept { return conversions; }
-  std::span<const problem> refusals() const noexcept { return problems; }
+  std::span<const refusal_record> refusals() const noexcept { return refused; }
 };
 
 /// What apply created for one conversion.
@@ -215,7 +218,7 @@ bool captured(const G& g, op_handle_t<G> fusion, value_handle_t<G> v) {
 
 namespace f2c_detail {
 
-/// Plans one function's fusions into `plan` (conversions, problems and the skipped function), in
+/// Plans one function's fusions into `plan` (conversions, refusals and the skipped function), in
 /// walk order, leaving the decomposition names empty (name_conversions gives them, module-wide).
 /// Reads only `fn` and the ops nested in it.
 template <class Registry, class G>
@@ -238,7 +241,7 @@ void plan_function(const G& g, op_handle_t<G> fn, const fusion_to_composite_opti
       for (auto o : ir::ops(g, b)) last = o;
     }
     if (blocks != 1 || ir::is_null<G>(last)) {
-      plan.problems.push_back({f2c_problem_code::no_body, fusion,
+      plan.refused.push_back({f2c_problem_code::no_body, fusion,
                                "fusion has no body to outline (it needs exactly one region block, "
                                "ending with its return)"});
       return;
@@ -247,13 +250,13 @@ void plan_function(const G& g, op_handle_t<G> fn, const fusion_to_composite_opti
     const std::size_t operands = count(ir::operands(g, fusion));
     for (auto b : ir::regions(g, fusion))
       if (auto args = ir::num_block_arguments(g, b); args && *args != operands)
-        plan.problems.push_back({f2c_problem_code::region_arguments, fusion,
+        plan.refused.push_back({f2c_problem_code::region_arguments, fusion,
                                  "the fusion's region takes " + std::to_string(*args) +
                                      " argument(s) but the fusion has " + std::to_string(operands) +
                                      " operand(s): each operand must be passed as one region argument"});
     const std::size_t results = count(ir::results(g, fusion));
     if (ir::kind(g, last) != kind_id_v<kinds::return_> || count(ir::operands(g, last)) != results)
-      plan.problems.push_back({f2c_problem_code::bad_terminator, last,
+      plan.refused.push_back({f2c_problem_code::bad_terminator, last,
                                "a fusion body must end with a return of its " + std::to_string(results) +
                                    " result(s), e.g. \"mhlo.return\", to become the decomposition's "
                                    "func.return"});
@@ -265,7 +268,7 @@ void plan_function(const G& g, op_handle_t<G> fn, const fusion_to_composite_opti
           std::size_t i = 0;
           for (auto v : ir::operands(g, user)) {
             if (f2c_detail::captured(g, fusion, v))
-              plan.problems.push_back({f2c_problem_code::captured_value, user, f2c_detail::captured_message(i)});
+              plan.refused.push_back({f2c_problem_code::captured_value, user, f2c_detail::captured_message(i)});
             ++i;
           }
         },
@@ -283,9 +286,9 @@ void plan_function(const G& g, op_handle_t<G> fn, const fusion_to_composite_opti
       c.composite_kind = std::move(*k);
       if (opt.validate_fusion_kind)
         if (auto msg = Registry::validate(c.composite_kind))
-          plan.problems.push_back({f2c_problem_code::unknown_fusion_kind, o, std::move(*msg)});
+          plan.refused.push_back({f2c_problem_code::unknown_fusion_kind, o, std::move(*msg)});
     } else if (ir::has_attribute(g, o, composite_schema::fusion_kind)) {
-      plan.problems.push_back({f2c_problem_code::non_string_kind, o,
+      plan.refused.push_back({f2c_problem_code::non_string_kind, o,
                                "fusion attribute 'FusionKind' must be a string, e.g. "
                                "FusionKind = \"ScheduleFusion\""});
     } else {
@@ -381,7 +384,7 @@ std::optional<std::string> names_taken(const G& g, const fusion_to_composite_pla
 }  // namespace f2c_detail
 
 /// Applies a plan made by plan_fusion_to_composite on this very IR (unchanged since). A plan
-/// with problems applies nothing and returns an empty vector. Returns what was created, in plan
+/// with refusals applies nothing and returns an empty vector. Returns what was created, in plan
 /// order. Source: docs/fusion-to-composite.md §"The rewrite".
 template <class G>
 std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
@@ -394,7 +397,7 @@ std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_comp
 /// The gated apply (passes/transaction.hpp): the same steps (outline_region, replace_op, erase_op
 /// per conversion), the gate asked before each; when it refuses one, everything done is rolled
 /// back and the status names the step. Refuses with invalid_plan, before any change, a plan with
-/// problems or whose decomposition names the IR already defines. `out`, when given, receives
+/// refusals or whose decomposition names the IR already defines. `out`, when given, receives
 /// what the plain apply returns (empty unless ok). Needs the IR's transaction (O5).
 template <class G, mutation_gate Gate>
 apply_status apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan, Gate gate,
@@ -406,7 +409,7 @@ apply_status apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan, G
                 "void rollback(G&, T)` (docs/concepts.md), or call the gate-less apply(g, plan).");
   if (out) out->clear();
   if (!plan.ok())
-    return txn_detail::invalid_plan("the plan has " + std::to_string(plan.problems.size()) +
+    return txn_detail::invalid_plan("the plan has " + std::to_string(plan.refused.size()) +
                                     " refusal(s): nothing is applied");
   if (auto why = f2c_detail::names_taken(g, plan)) return txn_detail::invalid_plan(std::move(*why));
   if constexpr (transactional_ir<G>) {  // else only the static_assert above reports
@@ -419,8 +422,8 @@ apply_status apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan, G
   }
 }
 
-/// Plans and, when the plan has no problems, applies FusionToComposite. Returns the plan (its
-/// `problems` say why nothing was changed).
+/// Plans and, when the plan has no refusals, applies FusionToComposite. Returns the plan (its
+/// `refused` says why nothing was changed).
 template <class Registry = fusion_op_registry, class G>
 fusion_to_composite_plan<op_handle_t<G>> fusion_to_composite(G& g, const fusion_to_composite_options& opt = {}) {
   static_assert(require_outlinable_ir<G>());
@@ -440,7 +443,7 @@ std::string describe(const G& g, const fusion_to_composite_plan<op_handle_t<G>>&
   static_assert(require_read_ir<G>());
   namespace d = describe_detail;
   std::string s = "fusion-to-composite plan: " + d::plural(p.conversions.size(), "conversion", "conversions") + ", " +
-                  std::to_string(p.problems.size()) + " refused" + (p.ok() ? "" : " (nothing is applied)") + "\n";
+                  std::to_string(p.refused.size()) + " refused" + (p.ok() ? "" : " (nothing is applied)") + "\n";
   for (const auto& f : p.skipped_functions)
     s += "skipped " + d::function_text(g, printer, f.function) + ": carries " +
          std::string(composite_schema::gen_composite) + "\n";
@@ -449,9 +452,25 @@ std::string describe(const G& g, const fusion_to_composite_plan<op_handle_t<G>>&
     s += "convert " + d::op_text(g, printer, c.fusion) + " in " + d::function_text(g, printer, c.function) + " -> " +
          mlir_symbol_reference(c.decomposition) + ", " + std::string(composite_schema::composite_kind) + " " +
          mlir_string_literal(c.composite_kind) + (c.kind_defaulted ? " (no FusionKind)" : "") + "\n";
-  for (const auto& r : p.problems)
+  for (const auto& r : p.refused)
     s += "refused " + d::op_text(g, printer, r.op) + ": " + std::string(to_string(r.code)) + ": " + r.message + "\n";
   return s;
+}
+
+/// A refusal as a diagnostic (to_diagnostics, passes/diagnostics.hpp): an error at the op
+/// concerned, `PASS: CODE: MESSAGE` (the message alone with refusal_style::message), PASS by
+/// default `fusion-to-composite`.
+template <class G, class Op>
+worded_refusal<Op> refusal_words(const G&, const fusion_to_composite_plan<Op>&,
+                                 const typename fusion_to_composite_plan<Op>::refusal_record& r,
+                                 const refusal_wording& w) {
+  worded_refusal<Op> out;
+  out.at = r.op;
+  if (w.style == refusal_style::tool)
+    out.message = std::string(w.pass.empty() ? std::string_view("fusion-to-composite") : w.pass) + ": " +
+                  std::string(to_string(r.code)) + ": ";
+  out.message += r.message;
+  return out;
 }
 
 }  // namespace neuronrw
@@ -516,7 +535,7 @@ struct basic_fusion_to_composite {
     for (auto& part : parts) {
       for (auto& c : part.conversions) out.conversions.push_back(std::move(c));
       for (auto& f : part.skipped_functions) out.skipped_functions.push_back(f);
-      for (auto& r : part.problems) out.problems.push_back(std::move(r));
+      for (auto& r : part.refused) out.refused.push_back(std::move(r));
     }
     f2c_detail::name_conversions(g, o.symbol_prefix, out);
     return out;

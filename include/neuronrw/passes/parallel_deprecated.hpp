@@ -115,11 +115,11 @@ void apply_comm_domain_scopes_parallel(P& p, const comm_domain_plan<P>& plan, co
 
 template <class P>
 [[deprecated("use neuronrw::run_pass_parallel<neuronrw::passes::materialize_comm_domain_scopes>(p, options, popt) "
-             "and the plan's errors")]]
+             "and the plan's errors()")]]
 diagnostics materialize_comm_domain_scopes_parallel(P& p, const comm_domain_options& opts = {},
                                                     const parallel_options& popt = {}) {
   auto plan = run_pass_parallel<passes::materialize_comm_domain_scopes>(p, opts, popt);
-  if (!plan.ok()) return std::move(plan.errors);
+  if (!plan.ok()) return plan.errors();
   return {};
 }
 

@@ -71,7 +71,7 @@ void run_on(ref::module& m, ref_outcome& r, pipeline p, const scenario& s) {
     const auto ds = nr::run_fusion_to_composite(m);
     for (std::size_t i = 0; i < ds.size(); ++i)
       r.problems.push_back({ds[i].loc.line, ds[i].loc.col,
-                            i < plan.problems.size() ? std::string(nr::to_string(plan.problems[i].code)) : "?",
+                            i < plan.refused.size() ? std::string(nr::to_string(plan.refused[i].code)) : "?",
                             ds[i].message});
     r.ok = ds.empty();
   }

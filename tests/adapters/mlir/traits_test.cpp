@@ -288,9 +288,9 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   const auto before = mlir_test::print(m->getOperation());
   na::ir g(m->getOperation());
   auto plan = nr::fusion_to_composite(g);
-  REQUIRE(plan.problems.size() == 1);
-  CHECK(plan.problems[0].code == nr::f2c_problem_code::captured_value);
-  CHECK(plan.problems[0].op->getName().getStringRef() == "mhlo.add");
+  REQUIRE(plan.refused.size() == 1);
+  CHECK(plan.refused[0].code == nr::f2c_problem_code::captured_value);
+  CHECK(plan.refused[0].op->getName().getStringRef() == "mhlo.add");
   CHECK(mlir_test::print(m->getOperation()) == before);
 }
 

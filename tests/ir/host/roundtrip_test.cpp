@@ -826,6 +826,7 @@ TEST_CASE("construct: pld ops the IR knows but does not model read without a war
   REQUIRE(r.warnings.size() == 1);
   CHECK(r.warnings[0].file == "c.py");
   CHECK(r.warnings[0].loc == source_loc{9, 9});
+  CHECK(r.warnings[0].sev == severity::warning);
   CHECK(r.warnings[0].message.starts_with("'pld.tensor.frobnicate' is not an op the host reader knows"));
   CHECK(print_program(*r.value) == unknown);
   check_roundtrip(*r.value, "unknown op");

@@ -10,7 +10,9 @@
 // 'builtin.module(neuronrw-schedule-fusion{budget=64 remarks=true})'`), made from the pass's options
 // schema (neuronrw/passes/options.hpp, schema_options below), Statistic counters
 // (`--mlir-pass-statistics`) and, with `remarks=true`, one remark per refused candidate naming
-// the reason. Mutations go through an IRRewriter.
+// the reason. Refusals become diagnostics through the library's to_diagnostics
+// (neuronrw/passes/diagnostics.hpp), with the pass's argument as the pass name, emitted at their
+// ops (adapters/mlir/diagnostics.hpp). Mutations go through an IRRewriter.
 //
 // Customization points:
 //   - `schedule_fusion_pass<Pattern, Flavour>`: any co_schedule_pattern (e.g. an all_to_all
@@ -37,7 +39,9 @@
 #include <mlir/Pass/PassRegistry.h>
 #include <llvm/Support/ErrorHandling.h>
 
+#include <neuronrw/adapters/mlir/diagnostics.hpp>
 #include <neuronrw/adapters/mlir/traits.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
@@ -59,19 +63,11 @@ enum class schedule_flavour : std::uint8_t {
 
 namespace pass_detail {
 
-/// What the op a refusal names is, for the note attached to the candidate's remark.
-inline std::string_view note_text(schedule_refusal r) {
-  switch (r) {
-    case schedule_refusal::no_producer_operand: return "the candidate";
-    case schedule_refusal::already_fused: return "the fusion the candidate is already in";
-    case schedule_refusal::producer_claimed: return "its producer, already in an earlier cluster";
-    case schedule_refusal::different_block: return "its producer, in another block";
-    case schedule_refusal::budget_exceeded: return "the candidate";
-    case schedule_refusal::non_convex: return "this op depends on the producer and feeds the candidate";
-    case schedule_refusal::splits_cluster: return "this member of an earlier cluster feeds the candidate";
-    case schedule_refusal::reschedule_refused: return "the op the dominance repair could not move";
-  }
-  return "the op concerned";
+/// Emits every refusal of `plan` (made on `g`) as a diagnostic at its op, worded with the running
+/// pass's argument: ScheduleFusion's remarks with their notes, FusionToComposite's errors.
+template <class Plan>
+void emit_refusals(const ir& g, const Plan& plan, llvm::StringRef argument) {
+  for (const auto& d : to_diagnostics(g, plan, op_locator{}, {.pass = std::string_view(argument)})) mlir_adapter::emit(d);
 }
 
 inline constexpr std::array all_schedule_refusals = {
@@ -243,7 +239,7 @@ class schedule_fusion_pass : public module_pass<schedule_fusion_pass<Pattern, Fl
     candidates += plan.candidates();
     clusters += plan.clusters.size();
     for (const auto& r : plan.refused) ++refused[static_cast<std::size_t>(r.code)];
-    if (remarks || dryRun) emit_remarks(plan);
+    if (remarks || dryRun) emit_remarks(cg, plan);
     if (dryRun || !plan.has_changes()) return this->markAllAnalysesPreserved();
     for (const auto& c : plan.clusters) moves += c.moves.size();
     neuronrw::apply(g, plan);
@@ -273,7 +269,7 @@ class schedule_fusion_pass : public module_pass<schedule_fusion_pass<Pattern, Fl
       typename base::Statistic{this, "refused-reschedule_refused", "Refused: dominance repair refused"}};
 
  private:
-  void emit_remarks(const schedule_fusion_plan_t<ir>& plan) {
+  void emit_remarks(const ir& g, const schedule_fusion_plan_t<ir>& plan) {
     if (dryRun)
       for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
         const auto& c = plan.clusters[i];
@@ -281,11 +277,7 @@ class schedule_fusion_pass : public module_pass<schedule_fusion_pass<Pattern, Fl
                                    << c.producer()->getLoc() << ": " << c.ops.size() << " ops, "
                                    << c.carried.size() << " carried, " << c.moves.size() << " moves";
       }
-    for (const auto& r : plan.refused) {
-      auto d = r.consumer->emitRemark();
-      d << this->getArgument() << " refused this candidate: " << to_string(r.code) << ": " << r.message;
-      if (r.op && r.op != r.consumer) d.attachNote(r.op->getLoc()) << pass_detail::note_text(r.code);
-    }
+    pass_detail::emit_refusals(g, plan, this->getArgument());
   }
 };
 
@@ -315,10 +307,8 @@ class fusion_to_composite_pass : public module_pass<fusion_to_composite_pass<Reg
     }
     const fusion_to_composite_options opt = options_.values();
     auto plan = plan_fusion_to_composite<Registry>(std::as_const(g), opt);
-    for (const auto& p : plan.problems) {
-      ++refused;
-      p.op->emitError() << this->getArgument() << ": " << to_string(p.code) << ": " << p.message;
-    }
+    refused += plan.refused.size();
+    pass_detail::emit_refusals(std::as_const(g), plan, this->getArgument());
     if (!plan.ok()) return this->signalPassFailure();
     if (!plan.has_changes()) return this->markAllAnalysesPreserved();
     composites += plan.conversions.size();

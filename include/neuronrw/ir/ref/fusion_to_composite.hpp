@@ -20,9 +20,11 @@
 #include <neuronrw/descriptors/kind_registry.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/diagnostic.hpp>
+#include <neuronrw/ir/ref/diagnostics.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/rewrite.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 
 namespace neuronrw {
@@ -47,13 +49,12 @@ void for_each_op(const ref::module& m, F&& f) {
 /// argument_block, so a body using a block argument from outside the fusion is refused too) and
 /// applies only when nothing was refused, so a refused module is unchanged. The composite and its
 /// decomposition keep the fusion's trailing `loc(...)`. Returns the refusals in walk order,
-/// located at the fusion (or at the body op using a captured value). Empty = applied.
+/// located at the fusion (or at the body op using a captured value), each saying its message
+/// alone (to_diagnostics with refusal_style::message). Empty = applied.
 template <class Registry = fusion_op_registry>
 diagnostics run_fusion_to_composite(ref::module& m, const fusion_to_composite_options& opt = {}) {
-  namespace d = ref_f2c_detail;
   const auto plan = plan_fusion_to_composite<Registry>(std::as_const(m), opt);
-  diagnostics out;
-  for (auto& p : plan.problems) out.push_back(d::located(m, p.op, p.message));
+  diagnostics out = to_diagnostics(m, plan, ref::op_locator{m}, {.style = refusal_style::message});
   if (!out.empty()) return out;
   // Trailing `loc(...)` texts survive: ref::replace_op and ref::outline_region copy them (the
   // fusion's to the composite and the function, its terminator's to the function's return).

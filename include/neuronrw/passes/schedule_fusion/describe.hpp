@@ -1,5 +1,6 @@
 // neuronrw/passes/schedule_fusion/describe.hpp — ScheduleFusion's dry run: a plan as text, for any
-// IR (docs/schedule-fusion.md §"Dry run" has the format).
+// IR (docs/schedule-fusion.md §"Dry run" has the format); and how its refusals read as
+// diagnostics (refusal_words, the hook of to_diagnostics in passes/diagnostics.hpp).
 //
 // Customization point: the op printer (passes/protocol.hpp): a callable naming an op, with
 // optional `value(v)` and `function(f)` members. Deterministic: plan order throughout.
@@ -7,9 +8,11 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
@@ -106,6 +109,28 @@ std::string describe(const G& g, const schedule_fusion_plan_t<G>& p, Printer&& p
     s += "\n";
   }
   return s;
+}
+
+/// A refusal as a diagnostic (to_diagnostics, passes/diagnostics.hpp): a remark at the candidate,
+/// `PASS refused this candidate: CODE: MESSAGE` (the message alone with refusal_style::message),
+/// PASS by default `schedule-fusion` (`schedule-fusion-composites` for the composites flavour's
+/// plan); with a note at the op the refusal names, saying note_text(CODE), when that op is not
+/// the candidate.
+template <class G, class Op, class Value>
+worded_refusal<Op> refusal_words(const G&, const schedule_fusion_plan<Op, Value>& plan,
+                                 const typename schedule_fusion_plan<Op, Value>::refusal_record& r,
+                                 const refusal_wording& w) {
+  worded_refusal<Op> out;
+  out.sev = severity::remark;
+  out.at = r.consumer;
+  if (w.style == refusal_style::tool) {
+    const std::string_view pass =
+        !w.pass.empty() ? w.pass : plan.emit_composites ? "schedule-fusion-composites" : "schedule-fusion";
+    out.message = std::string(pass) + " refused this candidate: " + std::string(to_string(r.code)) + ": ";
+  }
+  out.message += r.message;
+  if (!ir::is_null<G>(r.op) && !(r.op == r.consumer)) out.notes.push_back({r.op, std::string(note_text(r.code))});
+  return out;
 }
 
 }  // namespace neuronrw

@@ -108,6 +108,22 @@ constexpr std::string_view to_string(schedule_refusal r) noexcept {
   return "unknown";
 }
 
+/// What the op a refusal names is, in words: the note a diagnostic about the refusal attaches at
+/// that op (to_diagnostics, passes/diagnostics.hpp) when it is not the candidate itself.
+constexpr std::string_view note_text(schedule_refusal r) noexcept {
+  switch (r) {
+    case schedule_refusal::no_producer_operand: return "the candidate";
+    case schedule_refusal::already_fused: return "the fusion the candidate is already in";
+    case schedule_refusal::producer_claimed: return "its producer, already in an earlier cluster";
+    case schedule_refusal::different_block: return "its producer, in another block";
+    case schedule_refusal::budget_exceeded: return "the candidate";
+    case schedule_refusal::non_convex: return "this op depends on the producer and feeds the candidate";
+    case schedule_refusal::splits_cluster: return "this member of an earlier cluster feeds the candidate";
+    case schedule_refusal::reschedule_refused: return "the op the dominance repair could not move";
+  }
+  return "the op concerned";
+}
+
 /// The plan of one run: plain data, in walk order. Handles refer to the IR as it was planned:
 /// apply the plan to that IR, unchanged. Models pass_plan (passes/protocol.hpp).
 template <class Op, class Value>

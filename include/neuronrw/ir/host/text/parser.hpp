@@ -855,7 +855,8 @@ class parser {
       warnings_.push_back(diagnostic{prog_.file, at,
                                      "'" + callee + "' is not an op the host reader knows: it stays an opaque call, "
                                      "and no pass sees an allocation, a window or a collective in it (known: " +
-                                         known + ")"});
+                                         known + ")",
+                                     severity::warning});
     }
     if (c != callee) {
       std::string spelled = std::move(callee);
@@ -1115,7 +1116,7 @@ class parser {
 struct parse_result {
   std::optional<program> value;
   diagnostic error;
-  diagnostics warnings;  ///< of a program read: `pld.` calls the reader does not know
+  diagnostics warnings;  ///< of a program read (severity::warning): `pld.` calls the reader does not know
   bool ok() const noexcept { return value.has_value(); }
 };
 
