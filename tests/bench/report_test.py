@@ -30,13 +30,11 @@ import tempfile
 
 sys.dont_write_bytecode = True  # loading bench/report writes nothing into the source tree
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
 
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, file=sys.stderr)
+# Only the failures are printed (the fixture's rows make hundreds of checks).
+check = Checks(verbose=False, label="bench/report")
 
 
 def run(report, *args, env=None):
@@ -89,16 +87,16 @@ EXPECTED = [
 
 def check_fixture(report, fixture, mod):
     rc, out, err = run(report, "--from", fixture)
-    check(rc == 0, f"--from fixture: exit status {rc} (stderr: {err.strip()})")
+    check(f"--from fixture: exit status {rc} (stderr: {err.strip()})", rc == 0)
     lines = out.splitlines()
-    check(lines[:4] == HEADER, f"--from fixture: header lines {lines[:4]!r}")
+    check(f"--from fixture: header lines {lines[:4]!r}", lines[:4] == HEADER)
     rows, tlines = table(out)
-    check([c.strip() for c in tlines[0].strip("|").split("|")] == COLUMNS, f"column line {tlines[0]!r}")
-    check(re.fullmatch(r"\|(-+\|){9}", tlines[1]) is not None, f"separator line {tlines[1]!r}")
-    check(len({len(l) for l in tlines}) == 1, "table lines of different widths")
-    check(all(len(r) == 9 for r in rows), "a row without 9 cells")
+    check(f"column line {tlines[0]!r}", [c.strip() for c in tlines[0].strip("|").split("|")] == COLUMNS)
+    check(f"separator line {tlines[1]!r}", re.fullmatch(r"\|(-+\|){9}", tlines[1]) is not None)
+    check("table lines of different widths", len({len(l) for l in tlines}) == 1)
+    check("a row without 9 cells", all(len(r) == 9 for r in rows))
     for e in EXPECTED:
-        check(e in rows, f"row missing or different: {e}")
+        check(f"row missing or different: {e}", e in rows)
     # One row or more per declared figure of the fixture's suites; none for any other suite.
     suites = {"walk_bench", "schedule_fusion_bench", "boost_graph_view_bench", "parallel_bench"}
     for r in mod.ROWS:
@@ -107,19 +105,19 @@ def check_fixture(report, fixture, mod):
         shown = mod.shown_name(mod.split_counter(r.figure)[0])
         fixed = re.match(r"^(.*)/(\d+)$", shown)
         name = fixed.group(1) if fixed and "{n}" not in r.figure and r.compare != "fit" else shown
-        check(any(x[0] == r.suite and x[1] == name for x in rows), f"no row for {r.suite} {r.figure}")
-    check({r[0] for r in rows} == suites, f"suites in the table: {sorted({r[0] for r in rows})}")
+        check(f"no row for {r.suite} {r.figure}", any(x[0] == r.suite and x[1] == name for x in rows))
+    check(f"suites in the table: {sorted({r[0] for r in rows})}", {r[0] for r in rows} == suites)
     # A declared figure the fixture lacks: one 'missing' row and a note naming it.
-    check(["schedule_fusion_bench", "BM_schedule_fusion_shared_full", "—", "no fit", "—", "—", "—", "linear",
-           "missing"] in rows, "the missing fit row")
-    check("not built: mlir_bench (ninja -C build-bench bench/mlir_bench)" in lines, "the not-built note")
-    check("not in this build: memory_bench (not configured in it: the MLIR suites need MLIR 22, "
-          "scripts/install-deps --mlir, and -Dmlir not disabled)" in lines, "the not-configured note")
+    check("the missing fit row", ["schedule_fusion_bench", "BM_schedule_fusion_shared_full", "—", "no fit", "—", "—", "—", "linear",
+           "missing"] in rows)
+    check("the not-built note", "not built: mlir_bench (ninja -C build-bench bench/mlir_bench)" in lines)
+    check("the not-configured note", "not in this build: memory_bench (not configured in it: the MLIR suites need MLIR 22, "
+          "scripts/install-deps --mlir, and -Dmlir not disabled)" in lines)
     n_rows = len(rows)
     counts = {k: sum(1 for r in rows if r[8] == k) for k in ("pass", "short", "—")}
     summary = (f"{n_rows} rows: {counts['pass']} pass, {counts['short']} short, {counts['—']} without target, "
                f"{n_rows - sum(counts.values())} missing or in error")
-    check(summary in lines, f"summary line {summary!r} not in the output")
+    check(f"summary line {summary!r} not in the output", summary in lines)
 
 
 def check_error(report, fixture, tmp):
@@ -133,36 +131,36 @@ def check_error(report, fixture, tmp):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f)
     rc, out, _ = run(report, "--from", path, "--filter", "walk_bench")
-    check(rc == 1, f"error fixture: exit status {rc}, want 1")
+    check(f"error fixture: exit status {rc}, want 1", rc == 1)
     rows, _ = table(out)
-    check(["walk_bench", "bm_walk_ref", "1000", "error", "bm_csr_bfs", "—", "—", ">= 0.5", "error"] in rows,
-          "error fixture: the error row")
-    check("failed: walk_bench: bm_walk_ref/1000: the walk did not reach every op" in out.splitlines(),
-          "error fixture: the failed note")
-    check(all(r[0] == "walk_bench" for r in rows), "--filter walk_bench printed other suites")
+    check("error fixture: the error row",
+          ["walk_bench", "bm_walk_ref", "1000", "error", "bm_csr_bfs", "—", "—", ">= 0.5", "error"] in rows)
+    check("error fixture: the failed note",
+          "failed: walk_bench: bm_walk_ref/1000: the walk did not reach every op" in out.splitlines())
+    check("--filter walk_bench printed other suites", all(r[0] == "walk_bench" for r in rows))
     # A suite that ran nothing (a script whose tool is missing): no rows, a note, not a failure.
     data["suites"]["text_bench"] = {"context": {}, "benchmarks": []}
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f)
     rc, out, _ = run(report, "--from", path, "--filter", "text_bench")
-    check(rc == 0 and table(out)[0] == [] and "ran no benchmark: text_bench (its output says why)" in out.splitlines(),
-          f"empty suite: exit status {rc}, output {out!r}")
+    check(f"empty suite: exit status {rc}, output {out!r}",
+          rc == 0 and table(out)[0] == [] and "ran no benchmark: text_bench (its output says why)" in out.splitlines())
 
 
 def check_usage(report, tmp):
     rc, _, err = run(report, "--from", os.devnull, "--filter", "nosuch_bench")
-    check(rc == 2 and err.startswith("bench/report: unknown suite nosuch_bench (suites: walk_bench, "),
-          f"unknown suite: {rc} {err!r}")
+    check(f"unknown suite: {rc} {err!r}",
+          rc == 2 and err.startswith("bench/report: unknown suite nosuch_bench (suites: walk_bench, "))
     rc, _, err = run(report, "--build", os.path.join(tmp, "nobuild"))
     want = (f"bench/report: {tmp}/nobuild/bench not found: configure and build the suites first: "
             f"bench/report --setup --build {tmp}/nobuild && ninja -C {tmp}/nobuild\n")
-    check(rc == 2 and err == want, f"missing build: {rc} {err!r}")
+    check(f"missing build: {rc} {err!r}", rc == 2 and err == want)
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w", encoding="utf-8") as f:
         f.write("{}")
     rc, _, err = run(report, "--from", bad)
-    check(rc == 2 and err == f"bench/report: {bad}: not a saved bench/report run ('header')\n",
-          f"bad saved run: {rc} {err!r}")
+    check(f"bad saved run: {rc} {err!r}",
+          rc == 2 and err == f"bench/report: {bad}: not a saved bench/report run ('header')\n")
 
 
 def check_live(report, build, tmp):
@@ -170,38 +168,38 @@ def check_live(report, build, tmp):
     env = dict(os.environ, NEURONRW_BENCH_SMOKE="1")
     rc, out, err = run(report, "--build", build, "--repetitions", "1", "--filter", "order_bench", "--out", saved,
                        env=env)
-    check(rc == 0, f"live run: exit status {rc} (stderr: {err.strip()})")
+    check(f"live run: exit status {rc} (stderr: {err.strip()})", rc == 0)
     lines = out.splitlines()
-    check(re.fullmatch(r"bench/report, \d{4}-\d\d-\d\d \d\d:\d\d UTC", lines[0]) is not None, f"live: {lines[0]!r}")
+    check(f"live: {lines[0]!r}", re.fullmatch(r"bench/report, \d{4}-\d\d-\d\d \d\d:\d\d UTC", lines[0]) is not None)
     load = r"\d+(\.\d+)? \d+(\.\d+)? \d+(\.\d+)?"
-    check(re.fullmatch(rf"machine: .+, \d+ cores; load average {load} at start, {load} at end", lines[1])
-          is not None, f"live: {lines[1]!r}")
-    check(re.fullmatch(re.escape(f"build: {build} (") + r"\w+, .+\); 1 repetition per benchmark, medians, "
-                       r"one process per suite", lines[2]) is not None, f"live: {lines[2]!r}")
+    check(f"live: {lines[1]!r}", re.fullmatch(rf"machine: .+, \d+ cores; load average {load} at start, {load} at end", lines[1])
+          is not None)
+    check(f"live: {lines[2]!r}", re.fullmatch(re.escape(f"build: {build} (") + r"\w+, .+\); 1 repetition per benchmark, medians, "
+                       r"one process per suite", lines[2]) is not None)
     rows, _ = table(out)
-    check(len(rows) == 1 and rows[0][:3] == ["order_bench", "bm_order_maintenance", "1000"]
+    check(f"live rows: {rows}", len(rows) == 1 and rows[0][:3] == ["order_bench", "bm_order_maintenance", "1000"]
           and rows[0][4] == "bm_renumber_baseline" and rows[0][7:] == ["—", "—"]
           and re.fullmatch(r"[\d.]+[kMG]?/s", rows[0][3]) is not None
-          and re.fullmatch(r"[\d.e+-]+", rows[0][6]) is not None, f"live rows: {rows}")
+          and re.fullmatch(r"[\d.e+-]+", rows[0][6]) is not None)
     rc2, out2, _ = run(report, "--from", saved, "--filter", "order_bench")
-    check(rc2 == 0 and out2 == out, "--from the saved live run printed another text")
+    check("--from the saved live run printed another text", rc2 == 0 and out2 == out)
 
 
 def check_plots(report, fixture, tmp):
     empty = os.path.join(tmp, "empty-path")
     os.makedirs(empty)
     rc, _, err = run(report, "--from", fixture, "--plot", os.path.join(tmp, "p0"), env=dict(os.environ, PATH=empty))
-    check(rc == 2 and err == "bench/report: --plot needs gnuplot (Debian package gnuplot-nox): "
-          "scripts/install-deps --plot\n", f"--plot without gnuplot: {rc} {err!r}")
+    check(f"--plot without gnuplot: {rc} {err!r}", rc == 2 and err == "bench/report: --plot needs gnuplot (Debian package gnuplot-nox): "
+          "scripts/install-deps --plot\n")
     if not shutil.which("gnuplot"):
         print("gnuplot not installed (scripts/install-deps --plot): the plot files are not checked")
         return
     plots = os.path.join(tmp, "plots")
     rc, out, err = run(report, "--from", fixture, "--plot", plots)
-    check(rc == 0, f"--plot: exit status {rc} ({err.strip()})")
+    check(f"--plot: exit status {rc} ({err.strip()})", rc == 0)
     # parallel_bench's argument is a thread count, schedule_fusion_bench's rows have no size.
-    check(sorted(os.listdir(plots)) == ["boost_graph_view_bench.svg", "walk_bench.svg"],
-          f"plot files {sorted(os.listdir(plots))}")
+    check(f"plot files {sorted(os.listdir(plots))}",
+          sorted(os.listdir(plots)) == ["boost_graph_view_bench.svg", "walk_bench.svg"])
     for name, titles in (("walk_bench.svg", ["bm_walk_ref", "bm_csr_bfs", "bm_boost_bfs"]),
                          ("boost_graph_view_bench.svg", ["bm_bfs_block_view/warm", "bm_bfs_adjacency_copy",
                                                          "bm_bfs_block_view/cold", "bm_copy_to_adjacency_list"])):
@@ -210,10 +208,10 @@ def check_plots(report, fixture, tmp):
             continue
         with open(path, encoding="utf-8") as f:
             svg = f.read()
-        check("<svg" in svg, f"{name}: not an SVG")
+        check(f"{name}: not an SVG", "<svg" in svg)
         for t in titles:
-            check(f">{t}</" in svg, f"{name}: no line titled {t}")
-        check(f"plot: {path}" in out.splitlines(), f"no 'plot: {path}' line")
+            check(f"{name}: no line titled {t}", f">{t}</" in svg)
+        check(f"no 'plot: {path}' line", f"plot: {path}" in out.splitlines())
 
 
 def main(argv):
@@ -228,11 +226,7 @@ def main(argv):
         check_usage(report, tmp)
         check_live(report, build, tmp)
         check_plots(report, fixture, tmp)
-    if failures:
-        print(f"{len(failures)} checks failed", file=sys.stderr)
-        return 1
-    print("bench/report: all checks passed")
-    return 0
+    return check.done()
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ import sys
 import tempfile
 import threading
 
-from checks import Checks
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../support"))
+from checks import Checks  # noqa: E402
 
 opt, root = sys.argv[1:3]
 check = Checks()
@@ -52,14 +53,8 @@ def write(name, text):
 
 
 def expect(name, r, rc, stdout=None, stderr=None):
-    """Exit code and, when given, the exact standard output and error."""
-    ok = r.returncode == rc and (stdout is None or r.stdout == stdout) and (stderr is None or r.stderr == stderr)
-    detail = f"exit {r.returncode} (want {rc})"
-    if stdout is not None and r.stdout != stdout:
-        detail += f"\n--- stdout ---\n{r.stdout}\n--- want ---\n{stdout}"
-    if stderr is not None and r.stderr != stderr:
-        detail += f"\n--- stderr ---\n{r.stderr}\n--- want ---\n{stderr}"
-    check(name, ok, detail)
+    """Exit code and, when given, the exact standard output and error (tests/support/checks.py)."""
+    check.expect_run(name, r, rc, stdout, stderr)
 
 
 # A file that -o must leave alone whenever the run fails (and never a temporary beside it).

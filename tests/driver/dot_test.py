@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-from checks import Checks
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../support"))
+from checks import Checks  # noqa: E402
 
 opt, dot_check, examples_dir, tests_dir = sys.argv[1:5]
 check = Checks()

@@ -9,7 +9,8 @@ import subprocess
 import sys
 import tempfile
 
-from checks import Checks
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../support"))
+from checks import Checks  # noqa: E402
 
 opt, tests_dir, examples_dir, quickstart, custom_ir = sys.argv[1:6]
 check = Checks()

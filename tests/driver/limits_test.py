@@ -22,8 +22,9 @@ import sys
 import tempfile
 import time
 
-from checks import Checks
-from gen_amplify import program as amplify
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../support"))
+from checks import Checks  # noqa: E402
+from gen_amplify import program as amplify  # noqa: E402
 
 opt = os.path.abspath(sys.argv[1])
 check = Checks()

@@ -32,7 +32,8 @@ import shutil
 import sys
 import tempfile
 
-from checks import Checks
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../support"))
+from checks import Checks  # noqa: E402
 
 root = os.path.abspath(sys.argv[1])
 check = Checks()

@@ -30,7 +30,8 @@ import sys
 import tempfile
 import threading
 
-from checks import Checks
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../support"))
+from checks import Checks  # noqa: E402
 
 opt = os.path.abspath(sys.argv[1])
 check = Checks()
@@ -43,13 +44,8 @@ def run(args, cwd=None, stdout=subprocess.PIPE):
 
 
 def expect(name, r, rc, stdout=None, stderr=None):
-    ok = r.returncode == rc and (stdout is None or r.stdout == stdout) and (stderr is None or r.stderr == stderr)
-    detail = f"exit {r.returncode} (want {rc})"
-    if stdout is not None and r.stdout != stdout:
-        detail += f"\n--- stdout ---\n{r.stdout!r}\n--- want ---\n{stdout!r}"
-    if stderr is not None and r.stderr != stderr:
-        detail += f"\n--- stderr ---\n{r.stderr!r}\n--- want ---\n{stderr!r}"
-    check(name, ok, detail)
+    """Exit code and, when given, the exact standard output and error (tests/support/checks.py)."""
+    check.expect_run(name, r, rc, stdout, stderr)
 
 
 # ------------------------------------------------------------------ line ends

@@ -18,18 +18,11 @@
 #include "pass_registry.hpp"
 #include "passes.hpp"
 #include "pipeline.hpp"
+#include "support/checks.hpp"
 
 namespace {
 
-int failures = 0;
-
-void check(const std::string& name, bool ok, const std::string& detail = "") {
-  std::cout << (ok ? "ok   " : "FAIL ") << name << "\n";
-  if (!ok) {
-    ++failures;
-    if (!detail.empty()) std::cout << "     " << detail << "\n";
-  }
-}
+neuronrw::testing::checks check;
 
 /// The driver's stderr for `text` under `schedule-fusion{remarks=true}`, unverified.
 std::string remarks_of(const std::string& name, const std::string& text) {
@@ -92,6 +85,5 @@ int main() {
       "  ^\n";
   check("wrong_order: the remark, no note", got2 == want2, "got:\n" + got2);
 
-  std::cout << (failures ? std::to_string(failures) + " check(s) failed" : "all checks passed") << "\n";
-  return failures ? 1 : 0;
+  return check.done();
 }

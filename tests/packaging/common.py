@@ -3,8 +3,9 @@ exact comparisons, each test's scratch directory under the build directory, the 
 the build and the README blocks that must equal the consumers' files.
 
 Every test is `python3 NAME_test.py ARGS...` (tests/packaging/meson.build passes the paths); it
-prints `ok` and exits 0, exits 1 with the first difference, or 77 (meson's skip) when a tool it
-needs is missing.
+prints `ok   NAME_test.py` and exits 0, prints `FAIL NAME_test.py` with the first difference and
+exits 1, or exits 77 (meson's skip) when a tool it needs is missing (the printer is
+tests/support/checks.py's).
 """
 import difflib
 import os
@@ -15,6 +16,8 @@ import sys
 
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "support"))
+from checks import Checks  # noqa: E402
 
 
 class Failure(Exception):
@@ -127,14 +130,19 @@ def check_readme_block(source_root, lang, consumer_file, comment):
 
 
 def main(test):
+    """Runs test(argv) as one check named after the script (tests/support/checks.py prints it):
+    a Failure is its detail."""
+    check = Checks()
+    name = os.path.basename(sys.argv[0])
     try:
         status = test(sys.argv[1:])
     except Failure as e:
-        print("FAIL: " + str(e), file=sys.stderr)
-        sys.exit(1)
+        check.fail(name, str(e))
+        sys.exit(check.done())
     if status == SKIP:
         sys.exit(SKIP)
-    print("ok")
+    check(name, True)
+    sys.exit(check.done())
 
 
 def parse_args(argv):

@@ -17,6 +17,9 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+#include "support/host_parse.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -36,25 +39,9 @@ using namespace neuronrw::host;
 static_assert(rewritable_host_program<archetype::host_program>);
 static_assert(require_rewritable_host_program<archetype::host_program>());
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string join(const diagnostics& ds) {
-  std::string s;
-  for (auto& d : ds) s += d.str() + "\n";
-  return s;
-}
-
-program parse_ok(std::string_view text, std::string_view file = "t.py") {
-  auto r = parse_program(text, file);
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  return std::move(*r.value);
-}
+using neuronrw::testing::join;
+using neuronrw::testing::host::parse_ok;
+using neuronrw::testing::read_file;
 
 void check_roundtrip(const program& p) {
   const std::string text = print_program(p);

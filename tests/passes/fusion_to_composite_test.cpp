@@ -22,6 +22,8 @@
 #include <doctest/doctest.h>
 
 #include "support/mlir_opt.hpp"
+#include "support/files.hpp"
+#include "support/parse.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -41,23 +43,12 @@ namespace fs = std::filesystem;
 
 // ------------------------------------------------------------------------------ helpers
 
-ref::module parse_ok(std::string_view text, std::string_view file = "t.mlir") {
-  auto r = ref::parse(text, file);
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  REQUIRE(ref::verify(*r.value).empty());
-  return std::move(*r.value);
-}
+using neuronrw::testing::join;
+using neuronrw::testing::parse_verified;
 
 std::string print_hinted(const ref::module& m) { return ref::print(m); }
 std::string print_numbered(const ref::module& m) {
   return ref::print(m, ref::print_options{.use_name_hints = false, .print_locations = false});
-}
-
-std::string join(const diagnostics& ds) {
-  std::string s;
-  for (auto& d : ds) s += d.str() + "\n";
-  return s;
 }
 
 using neuronrw::testing::check_mlir_opt;
@@ -116,7 +107,7 @@ void inline_back(ref::module& m, std::string_view terminator = "mhlo.return") {
 
 /// Runs the pass on `input` and checks everything listed in the file comment.
 void check_pass(std::string_view input, std::string_view expected, std::string_view terminator = "mhlo.return") {
-  auto m = parse_ok(input);
+  auto m = parse_verified(input);
   const std::string before = print_numbered(m);
   auto errs = run_fusion_to_composite(m);
   INFO(join(errs));
@@ -129,7 +120,7 @@ void check_pass(std::string_view input, std::string_view expected, std::string_v
   // A second run changes nothing, on the same module and after a round trip.
   CHECK(run_fusion_to_composite(m).empty());
   CHECK(print_hinted(m) == out);
-  auto again = parse_ok(out);
+  auto again = parse_verified(out);
   CHECK(run_fusion_to_composite(again).empty());
   CHECK(print_hinted(again) == out);
 
@@ -376,7 +367,7 @@ func.func private @hilo.FusedComposite.2()
 )");
 
   SUBCASE("the plan records the skipped names") {
-    auto m = parse_ok(R"(func.func private @hilo.FusedComposite.0()
+    auto m = parse_verified(R"(func.func private @hilo.FusedComposite.0()
 func.func @f() {
   "mhlo.fusion"() ({
     "mhlo.return"() : () -> ()
@@ -396,7 +387,7 @@ func.func @f() {
 }
 
 TEST_CASE("a second run over new fusions continues after the taken names") {
-  auto m = parse_ok(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  auto m = parse_verified(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "mhlo.fusion"(%x) ({
   ^bb0(%a: tensor<4xf32>):
     "mhlo.return"(%a) : (tensor<4xf32>) -> ()
@@ -417,7 +408,7 @@ TEST_CASE("a second run over new fusions continues after the taken names") {
   // New fusion in the lowered module (e.g. another pass ran in between): the seed's counter
   // would reuse hilo.FusedComposite.0; ours skips it.
   REQUIRE(once.size() > 2);
-  auto m2 = parse_ok(once.substr(0, once.size() - 2) + R"(  func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  auto m2 = parse_verified(once.substr(0, once.size() - 2) + R"(  func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
     %0 = "mhlo.fusion"(%x) ({
     ^bb0(%a: tensor<4xf32>):
       "mhlo.return"(%a) : (tensor<4xf32>) -> ()
@@ -502,7 +493,7 @@ TEST_CASE("stablehlo.return is converted too, and fusions inside other region op
 }
 
 TEST_CASE("locations of the fusion go to the composite and the decomposition") {
-  auto m = parse_ok(R"(#loc = loc("model.py":3:1)
+  auto m = parse_verified(R"(#loc = loc("model.py":3:1)
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "mhlo.fusion"(%x) ({
   ^bb0(%a: tensor<4xf32>):
@@ -529,7 +520,7 @@ module {
 }
 
 TEST_CASE("options: symbol prefix (quoted when it must be), composite op name") {
-  auto m = parse_ok(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  auto m = parse_verified(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "mhlo.fusion"(%x) ({
   ^bb0(%a: tensor<4xf32>):
     "mhlo.return"(%a) : (tensor<4xf32>) -> ()
@@ -563,7 +554,7 @@ TEST_CASE("options: symbol prefix (quoted when it must be), composite op name") 
 /// Runs the pass expecting it to refuse with exactly `expected` diagnostics and leave the module
 /// unchanged.
 void check_refused(std::string_view input, std::string_view expected, const fusion_to_composite_options& opt = {}) {
-  auto m = parse_ok(input);
+  auto m = parse_verified(input);
   const std::string before = print_hinted(m);
   auto errs = run_fusion_to_composite(m, opt);
   CHECK(join(errs) == expected);
@@ -593,18 +584,18 @@ TEST_CASE("validation: an unknown FusionKind is refused with the seed's message"
                 {.validate_fusion_kind = true});
 
   SUBCASE("without validation the kind is copied blindly, as the seed does") {
-    auto m = parse_ok(input);
+    auto m = parse_verified(input);
     CHECK(run_fusion_to_composite(m).empty());
     CHECK(join(ref::verify(m)).empty());
   }
   SUBCASE("a user registry that knows the kind accepts it") {
-    auto m = parse_ok(input);
+    auto m = parse_verified(input);
     CHECK(run_fusion_to_composite<fusion_op_registry::with_kinds<"RmsNorm">>(m, {.validate_fusion_kind = true}).empty());
     auto plan = plan_fusion_to_composite(m);
     CHECK(plan.conversions.empty());
   }
   SUBCASE("the plan carries the code and the fusion") {
-    auto m = parse_ok(input);
+    auto m = parse_verified(input);
     auto plan = plan_fusion_to_composite(m, {.validate_fusion_kind = true});
     REQUIRE(plan.refused.size() == 1);
     CHECK(plan.refused[0].code == f2c_problem_code::unknown_fusion_kind);

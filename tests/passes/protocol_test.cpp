@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/parse.hpp"
+
 #include <neuronrw/ir/host/comm_domain_scopes.hpp>
 #include <neuronrw/ir/host/text.hpp>
 #include <neuronrw/ir/ref/parse.hpp>
@@ -32,11 +34,7 @@ static_assert(pass_plan<comm_domain_plan<archetype::host_program>>);
 static_assert(!pass_plan<int>);
 static_assert(std::derived_from<ref_schedule_fusion_plan::refusal_record, refusal<schedule_refusal, ref::op_ref>>);
 
-ref::module parse_ok(const char* text) {
-  auto r = ref::parse(text, "p.mlir");
-  REQUIRE_MESSAGE(r.ok(), r.error.str());
-  return std::move(*r.value);
-}
+using neuronrw::testing::parse_ok;
 
 // Names an op by its name only: a printer without value() / function() members.
 struct name_only {
@@ -53,7 +51,7 @@ constexpr const char* two_pairs = R"(func.func @layer(%w: tensor<4xf32>, %x: ten
 })";
 
 TEST_CASE("ScheduleFusion: has_changes, changes and refusals read the plan") {
-  auto m = parse_ok(two_pairs);
+  auto m = parse_ok(two_pairs, "p.mlir");
   const auto plan = plan_schedule_fusion(std::as_const(m));
   CHECK(plan.has_changes());
   REQUIRE(plan.changes().size() == 1);
@@ -66,7 +64,7 @@ TEST_CASE("ScheduleFusion: has_changes, changes and refusals read the plan") {
 }
 
 TEST_CASE("describe: the reference printer gives the driver's text; a bare callable the generic names") {
-  auto m = parse_ok(two_pairs);
+  auto m = parse_ok(two_pairs, "p.mlir");
   const auto plan = plan_schedule_fusion(std::as_const(m));
   CHECK(describe(m, plan, ref::plan_printer{m}) == print_schedule_fusion_plan(m, plan));
   CHECK(describe(m, plan, name_only{m}) ==
@@ -92,7 +90,7 @@ TEST_CASE("FusionToComposite: describe lists conversions and refusals; refusals 
     "mhlo.return"(%b) : (tensor<4xf32>) -> ()
   }) {FusionKind = "Bogus"} : (tensor<4xf32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
-})");
+})", "p.mlir");
   const auto lenient = plan_fusion_to_composite(std::as_const(m));
   CHECK(lenient.has_changes());
   CHECK(lenient.changes().size() == 2);

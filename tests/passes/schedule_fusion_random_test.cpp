@@ -25,6 +25,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -37,11 +39,7 @@ using namespace neuronrw;
 using namespace sf_support;
 using sf_random::generator;
 
-std::string join(const diagnostics& ds) {
-  std::string s;
-  for (auto& d : ds) s += d.str() + "\n";
-  return s;
-}
+using neuronrw::testing::join;
 
 template <class G>
 std::string plan_summary(const schedule_fusion_plan_t<G>& p) {

@@ -30,6 +30,8 @@
 #include <doctest/doctest.h>
 
 #include "support/mlir_opt.hpp"
+#include "support/files.hpp"
+#include "support/parse.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -64,28 +66,11 @@ static_assert(moe_pattern::fusion_kind == "MoEOverlap");
 
 // ------------------------------------------------------------------------------ helpers
 
-ref::module parse_ok(std::string_view text, std::string_view file = "t.mlir") {
-  auto r = ref::parse(text, file);
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  const auto errs = ref::verify(*r.value);
-  INFO((errs.empty() ? std::string() : errs[0].str()));
-  REQUIRE(errs.empty());
-  return std::move(*r.value);
-}
+using neuronrw::testing::join;
+using neuronrw::testing::parse_verified;
+using neuronrw::testing::read_file;
 
 std::string printed(const ref::module& m) { return ref::print(m); }
-
-std::string join(const diagnostics& ds) {
-  std::string s;
-  for (auto& d : ds) s += d.str() + "\n";
-  return s;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
 bool update_goldens() {
   const char* e = std::getenv("NEURONRW_UPDATE_GOLDENS");
@@ -192,7 +177,7 @@ void run_scenario(const fs::path& input_path) {
   INFO("scenario " << stem);
   const std::string text = read_file(input_path);
   const auto opts = read_directives(text);
-  auto m = parse_ok(text, input_path.filename().string());
+  auto m = parse_verified(text, input_path.filename().string());
   const std::string before = printed(m);
   const std::size_t original_ops = m.op_capacity();
   const dataflow flow = snapshot(m, original_ops);
@@ -224,13 +209,13 @@ void run_scenario(const fs::path& input_path) {
   CHECK(again.clusters.empty());
   neuronrw::apply(m, again);
   CHECK(printed(m) == out);
-  auto reparsed = parse_ok(out);
+  auto reparsed = parse_verified(out);
   CHECK(printed(reparsed) == out);
   auto third = plan_with(std::as_const(reparsed), opts);
   CHECK(third.clusters.empty());
 
   // The same on the archetype IRs.
-  auto input = parse_ok(text, input_path.filename().string());
+  auto input = parse_verified(text, input_path.filename().string());
   check_archetype<archetype_with_args>(input, opts, plan, m);
   if (!opts.needs_argument_block) check_archetype<archetype::ir>(input, opts, plan, m);
 }
@@ -253,7 +238,7 @@ TEST_CASE("every corpus scenario: plan, output, verifiers, dataflow, idempotence
 // ------------------------------------------------------------------------------ focused cases
 
 TEST_CASE("the plan names every refusal's code and op") {
-  auto m = parse_ok(read_file(corpus_dir() / "06_claimed_producer.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "06_claimed_producer.mlir"));
   auto f = ref::lookup_function(m, "claimed");
   std::vector<ref::op_ref> ops(m.ops(m.region_block(f)).begin(), m.ops(m.region_block(f)).end());
   // g1 r1 g2 r2 r3 return
@@ -273,7 +258,7 @@ TEST_CASE("the plan names every refusal's code and op") {
 }
 
 TEST_CASE("non_convex names the offending op and the path's end points") {
-  auto m = parse_ok(read_file(corpus_dir() / "09_non_convex_collective.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "09_non_convex_collective.mlir"));
   auto f = ref::lookup_function(m, "through_collective");
   std::vector<ref::op_ref> ops(m.ops(m.region_block(f)).begin(), m.ops(m.region_block(f)).end());
   auto p = plan_schedule_fusion(m);
@@ -286,7 +271,7 @@ TEST_CASE("non_convex names the offending op and the path's end points") {
 
 TEST_CASE("the budget: the pattern's, an override, and none") {
   const std::string text = read_file(corpus_dir() / "12_budget_default_exceeded.mlir");
-  auto m = parse_ok(text);
+  auto m = parse_verified(text);
   auto p = plan_schedule_fusion(m);
   CHECK(p.budget == 100);
   REQUIRE(p.refused.size() == 1);
@@ -301,14 +286,14 @@ TEST_CASE("the budget: the pattern's, an override, and none") {
 }
 
 TEST_CASE("the FusionKind: the pattern's, or the option's override, on fusions and on composites") {
-  auto m = parse_ok(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
   CHECK(plan_schedule_fusion(m).fusion_kind == "ScheduleFusion");
   auto p = plan_schedule_fusion(m, {.fusion_kind = "MyOverlap"});
   CHECK(p.fusion_kind == "MyOverlap");
   auto groups = apply(m, p);
   REQUIRE(groups.size() == 3);
   for (auto g : groups) CHECK(m.find_attribute(g, "FusionKind")->value == "\"MyOverlap\"");
-  auto c = parse_ok(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
+  auto c = parse_verified(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
   auto composites = apply(c, plan_schedule_fusion_composites(c, {.fusion_kind = "MyOverlap"}));
   REQUIRE(composites.size() == 3);
   for (auto k : composites) CHECK(c.find_attribute(k, "CompositeKind")->value == "\"MyOverlap\"");
@@ -316,7 +301,7 @@ TEST_CASE("the FusionKind: the pattern's, or the option's override, on fusions a
 
 TEST_CASE("run_schedule_fusion: the dry run fills the text and changes nothing; the run applies") {
   const std::string text = read_file(corpus_dir() / "03_users_between.mlir");
-  auto m = parse_ok(text, "03_users_between.mlir");
+  auto m = parse_verified(text, "03_users_between.mlir");
   const std::string before = printed(m);
   std::string plan_text;
   CHECK(run_schedule_fusion(m, &plan_text).empty());
@@ -327,7 +312,7 @@ TEST_CASE("run_schedule_fusion: the dry run fills the text and changes nothing; 
 }
 
 TEST_CASE("apply in two steps: after the reschedule every cluster is contiguous and convex") {
-  auto m = parse_ok(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
   auto p = plan_schedule_fusion(m);
   REQUIRE(p.clusters.size() == 3);
   apply_reschedule(m, p);
@@ -350,7 +335,7 @@ TEST_CASE("apply in two steps: after the reschedule every cluster is contiguous 
 }
 
 TEST_CASE("grouping op and terminator names are options; a rerun still recognizes the groups") {
-  auto m = parse_ok(read_file(corpus_dir() / "01_direct_pair.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "01_direct_pair.mlir"));
   const schedule_fusion_options opt{.group_op_name = "test.group", .terminator_name = "test.yield"};
   auto p = schedule_fusion(m, opt);
   REQUIRE(p.clusters.size() == 1);
@@ -367,7 +352,7 @@ TEST_CASE("grouping op and terminator names are options; a rerun still recognize
 }
 
 TEST_CASE("functions carrying the skip attribute are skipped unless the option is empty") {
-  auto m = parse_ok(read_file(corpus_dir() / "25_skip_decomposition.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "25_skip_decomposition.mlir"));
   auto p = plan_schedule_fusion(m);
   CHECK(p.clusters.size() == 1);
   CHECK(p.skipped_functions == std::vector<ref::op_ref>{ref::lookup_function(m, "hilo.FusedComposite.0")});
@@ -377,7 +362,7 @@ TEST_CASE("functions carrying the skip attribute are skipped unless the option i
 }
 
 TEST_CASE("the explicit-roots entry point walks only the blocks given") {
-  auto m = parse_ok(read_file(corpus_dir() / "17_several_functions.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "17_several_functions.mlir"));
   const auto second = m.region_block(ref::lookup_function(m, "second"));
   auto p = plan_schedule_fusion(m, std::vector<ref::block_ref>{second});
   REQUIRE(p.clusters.size() == 1);
@@ -386,7 +371,7 @@ TEST_CASE("the explicit-roots entry point walks only the blocks given") {
 }
 
 TEST_CASE("the non-seed all_to_all instance, end to end, also on the archetype IR") {
-  auto m = parse_ok(read_file(corpus_dir() / "23_all_to_all_instance.mlir"));
+  auto m = parse_verified(read_file(corpus_dir() / "23_all_to_all_instance.mlir"));
   // The seed's pattern finds nothing here.
   CHECK(plan_schedule_fusion(m).candidates() == 0);
   auto p = schedule_fusion<moe_pattern>(m);
@@ -447,7 +432,7 @@ TEST_CASE("the shipped examples are rewritten into valid modules") {
     INFO(name);
     const fs::path p = fs::path(dir) / "mlir" / name;
     REQUIRE(fs::exists(p));
-    auto m = parse_ok(read_file(p), name);
+    auto m = parse_verified(read_file(p), name);
     const std::size_t original_ops = m.op_capacity();
     const auto flow = snapshot(m, original_ops);
     auto plan = schedule_fusion(m);

@@ -31,6 +31,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -46,10 +48,7 @@ namespace {
 using namespace neuronrw;
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
+using neuronrw::testing::read_file;
 
 fs::path env_dir(const char* var) {
   const char* d = std::getenv(var);

@@ -21,12 +21,10 @@ import shutil
 import subprocess
 import sys
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from checks import Checks  # noqa: E402
 
-
-def fail(msg):
-    FAILURES.append(msg)
-    print("FAIL: " + msg)
+check = Checks(verbose=False)
 
 
 def run(cmd, cwd=None, check=True):
@@ -74,7 +72,7 @@ def main(argv):
                                          "decomposition function"),
     ]:
         if not re.search(rf"^ +--{re.escape(name)} +- +{re.escape(desc)}$", help_text, re.M):
-            fail(f"--help does not list `--{name}` with the description {desc!r}")
+            check.fail(f"--help does not list `--{name}` with the description {desc!r}")
 
     # The example's pipeline, run from the repository root so locations read examples/...
     pipeline = "builtin.module(my-moe-overlap{remarks=true},my-schedule-fusion)"
@@ -83,7 +81,7 @@ def main(argv):
     with open(os.path.join(example, "expected_output.mlir"), encoding="utf-8") as f:
         expected = f.read()
     if p.stdout != expected:
-        fail(f"the output differs from examples/mlir-consumer/expected_output.mlir:\n--- printed:\n{p.stdout}"
+        check.fail(f"the output differs from examples/mlir-consumer/expected_output.mlir:\n--- printed:\n{p.stdout}"
              f"--- expected:\n{expected}")
     for line in [
         '    }) {FusionKind = "MoEOverlap"} : (tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)',
@@ -93,7 +91,7 @@ def main(argv):
         '(tensor<16x16xf32>, tensor<4x16xf32>)',
     ]:
         if line not in p.stdout.split("\n"):
-            fail(f"the output lacks the line\n{line}")
+            check.fail(f"the output lacks the line\n{line}")
     diagnostics = [l for l in p.stderr.split("\n") if re.match(r"^examples/\S+: (remark|note|warning|error):", l)]
     want = [
         "examples/mlir-consumer/moe_layer.mlir:14:8: remark: my-moe-overlap refused this candidate: "
@@ -103,19 +101,19 @@ def main(argv):
         "examples/mlir-consumer/moe_layer.mlir:16:8: note: its producer, already in an earlier cluster",
     ]
     if diagnostics != want:
-        fail("the remarks differ:\n--- printed:\n" + "\n".join(diagnostics) + "\n--- expected:\n" + "\n".join(want)
+        check.fail("the remarks differ:\n--- printed:\n" + "\n".join(diagnostics) + "\n--- expected:\n" + "\n".join(want)
              + f"\n--- stderr:\n{p.stderr}")
 
     # The tool's own pass, calling the library directly, makes the same module.
     p = run([tool, "--allow-unregistered-dialect", "--pass-pipeline=builtin.module(my-overlap)",
              "examples/mlir-consumer/moe_layer.mlir"], cwd=root)
     if p.stdout != expected:
-        fail(f"my-overlap prints something else than expected_output.mlir:\n--- printed:\n{p.stdout}")
+        check.fail(f"my-overlap prints something else than expected_output.mlir:\n--- printed:\n{p.stdout}")
     if p.stderr:
-        fail(f"my-overlap wrote to stderr:\n{p.stderr}")
+        check.fail(f"my-overlap wrote to stderr:\n{p.stderr}")
 
-    if FAILURES:
-        return 1
+    if check.failures:
+        return check.done()
     print(f"ok: {tool} built with CMake against {mlir_dir}; --help, output and remarks as expected")
     return 0
 

@@ -38,16 +38,15 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include "adapters/mlir/differential_support.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
+using neuronrw::testing::read_file;
 
 /// Whether `text` holds a fusion or a collective (by op name; comments count too, harmlessly).
 bool has_fusion_or_collective(std::string_view text) {

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/host_parse.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,12 +22,7 @@ namespace {
 using namespace neuronrw;
 using namespace neuronrw::host;
 
-program parse_ok(std::string_view text) {
-  auto r = parse_program(text, "t.py");
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  return std::move(*r.value);
-}
+using neuronrw::testing::host::parse_ok;
 
 std::string prog(std::string_view body) {
   return "@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def f(self, a):\n" +

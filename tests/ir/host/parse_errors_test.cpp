@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -348,12 +350,7 @@ TEST_CASE("the window reference errors of SPEC 6: undefined, conflicting, duplic
 
 // ---------------------------------------------------------------------------------------- fuzzing
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using neuronrw::testing::read_file;
 
 std::vector<std::filesystem::path> seed_files() {
   std::vector<std::filesystem::path> out;

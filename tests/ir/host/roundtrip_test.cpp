@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -26,12 +28,7 @@ namespace {
 using namespace neuronrw;
 using namespace neuronrw::host;
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using neuronrw::testing::read_file;
 
 /// Every input program: tests/corpus/host/*.py (inputs and goldens) and examples/host/*.py.
 std::vector<std::filesystem::path> programs() {

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/host_parse.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -27,12 +29,7 @@ std::string prog(std::string_view cls, std::string_view functions) {
   return std::string(header) + "class " + std::string(cls) + ":\n" + std::string(functions);
 }
 
-program parse_ok(std::string_view text) {
-  auto r = parse_program(text, "t.py");
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  return std::move(*r.value);
-}
+using neuronrw::testing::host::parse_ok;
 
 /// parse(text) prints back exactly as `text`, and the print is a fixed point.
 void check_fixed_point(const std::string& text) {

@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include "../../../fuzz/common.hpp"  // fuzz::located_inside, shared with the libFuzzer targets
 
 #include <algorithm>
@@ -29,24 +31,13 @@ namespace ref = neuronrw::ref;
 
 namespace {
 
-fs::path corpus_dir() {
-  const char* d = std::getenv("NEURONRW_CORPUS_DIR");
-  return d != nullptr ? fs::path(d) : fs::path("tests/corpus");
-}
+using neuronrw::testing::corpus_dir;
+using neuronrw::testing::files_with_extension;
+using neuronrw::testing::read_file;
 
 std::vector<std::string> corpus_texts() {
-  std::vector<fs::path> files;
-  if (fs::is_directory(corpus_dir()))
-    for (const auto& e : fs::directory_iterator(corpus_dir()))
-      if (e.is_regular_file() && e.path().extension() == ".mlir") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
   std::vector<std::string> texts;
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    texts.push_back(ss.str());
-  }
+  for (const auto& f : files_with_extension(corpus_dir(), ".mlir")) texts.push_back(read_file(f));
   return texts;
 }
 

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -30,17 +32,8 @@ std::string mlir_opt_path() {
   return p != nullptr && *p != '\0' ? p : "/usr/lib/llvm-22/bin/mlir-opt";
 }
 
-fs::path corpus_dir() {
-  const char* d = std::getenv("NEURONRW_CORPUS_DIR");
-  return d != nullptr ? fs::path(d) : fs::path("tests/corpus");
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using neuronrw::testing::corpus_dir;
+using neuronrw::testing::read_file;
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";

@@ -14,6 +14,8 @@
 #include <doctest/doctest.h>
 
 #include "support/mlir_opt.hpp"
+#include "support/files.hpp"
+#include "support/parse.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -27,19 +29,9 @@ namespace {
 
 using namespace neuronrw;
 
-ref::module parse_ok(std::string_view text, bool must_verify = true) {
-  auto r = ref::parse(text, "t.mlir");
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  if (must_verify) REQUIRE(ref::verify(*r.value).empty());
-  return std::move(*r.value);
-}
-
-std::string join(const diagnostics& ds) {
-  std::string s;
-  for (auto& d : ds) s += d.str() + "\n";
-  return s;
-}
+using neuronrw::testing::join;
+using neuronrw::testing::parse_ok;
+using neuronrw::testing::parse_verified;
 
 /// The text is Python-like by design; it is also valid Python syntax, which python3's `ast`
 /// checks when python3 is on the PATH (a note says when it is not).
@@ -83,7 +75,7 @@ using neuronrw::testing::check_mlir_opt;
 
 /// Parses, lowers with FusionToComposite (must succeed and verify), emits.
 std::string lower_and_emit(std::string_view input) {
-  auto m = parse_ok(input);
+  auto m = parse_verified(input);
   auto errs = run_fusion_to_composite(m);
   INFO(join(errs));
   REQUIRE(errs.empty());
@@ -173,7 +165,7 @@ constexpr std::string_view supported =
     "DotSoftmax.";
 
 TEST_CASE("CompositeKind FusedComposite (a fusion without FusionKind) is fatal: NCC_ISPP054") {
-  auto m = parse_ok(one_fusion(""));
+  auto m = parse_verified(one_fusion(""));
   REQUIRE(run_fusion_to_composite(m).empty());
   check_fatal(m, "t.mlir:2:3: error: NCC_ISPP054: 'stablehlo.composite' op (decomposition "
                  "@hilo.FusedComposite.0): Unexpected CompositeOp kind 'FusedComposite'. " +
@@ -182,7 +174,7 @@ TEST_CASE("CompositeKind FusedComposite (a fusion without FusionKind) is fatal: 
 
 TEST_CASE("fatal diagnostics: no partial output, also from inside a transparent body") {
   SUBCASE("an unknown kind nested in a ScheduleFusion body, after text was produced") {
-    auto m = parse_ok(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    auto m = parse_verified(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = "mhlo.abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %0 = "mhlo.fusion"(%y) ({
   ^bb0(%a: tensor<4xf32>):
@@ -202,7 +194,7 @@ TEST_CASE("fatal diagnostics: no partial output, also from inside a transparent 
                        std::string(supported) + "\n");
   }
   SUBCASE("a composite without CompositeKind") {
-    auto m = parse_ok(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    auto m = parse_verified(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.composite"(%x) {decomposition = @d, name = "composite.Fused"} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -218,14 +210,13 @@ func.func private @d(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.composite"(%x) {CompositeKind = "ScheduleFusion", decomposition = @nope} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
-)",
-                      false);
+)");
     check_fatal(m, "t.mlir:2:3: error: 'stablehlo.composite' op (decomposition @nope): CompositeKind "
                    "'ScheduleFusion' needs the decomposition body, but @nope is not a function with a "
                    "body\n");
   }
   SUBCASE("a decomposition that uses itself") {
-    auto m = parse_ok(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    auto m = parse_verified(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.composite"(%x) {CompositeKind = "ScheduleFusion", decomposition = @d} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -238,7 +229,7 @@ func.func private @d(%a: tensor<4xf32>) -> tensor<4xf32> attributes {genComposit
                    "uses itself, directly or through other composites\n");
   }
   SUBCASE("a decomposition whose signature does not match the composite") {
-    auto m = parse_ok(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    auto m = parse_verified(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.composite"(%x) {CompositeKind = "DotSoftmax", decomposition = @d} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -329,7 +320,7 @@ TEST_CASE("all seven kinds in one lowered model, with nesting") {
 // ------------------------------------------------------------------------ ordinary ops
 
 TEST_CASE("ordinary ops: regions, attributes, odd names, declarations") {
-  auto m = parse_ok(R"(func.func @"my fn"(%mhlo: tensor<4xf32>, %0: i1) -> tensor<4xf32> {
+  auto m = parse_verified(R"(func.func @"my fn"(%mhlo: tensor<4xf32>, %0: i1) -> tensor<4xf32> {
   %r = "test.if"(%0, %mhlo) ({
   ^bb0(%in: tensor<4xf32>):
     "mhlo.return"(%in) : (tensor<4xf32>) -> ()
@@ -364,7 +355,7 @@ def helper():  # private () -> ()
 // ------------------------------------------------------------------------ the validators
 
 TEST_CASE("validators: every fusion and composite kind checked, with the seed's messages") {
-  auto m = parse_ok(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  auto m = parse_verified(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "mhlo.fusion"(%x) ({
   ^bb0(%a: tensor<4xf32>):
     %1 = "mhlo.fusion"(%a) ({
@@ -411,7 +402,7 @@ func.func private @e(%a: tensor<4xf32>) -> tensor<4xf32> {
               "t.mlir:2:3: error: Unexpected FusionOp type 'Outer'. " + fusion_list);
   }
   SUBCASE("a clean lowered module passes both") {
-    auto ok = parse_ok(one_fusion("DotLogistic"));
+    auto ok = parse_verified(one_fusion("DotLogistic"));
     CHECK(validate_fusion_kinds(ok).empty());
     REQUIRE(run_fusion_to_composite(ok).empty());
     CHECK(validate_fusion_kinds(ok).empty());

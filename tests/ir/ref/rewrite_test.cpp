@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/parse.hpp"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -20,12 +22,7 @@ namespace {
 namespace ref = neuronrw::ref;
 using neuronrw::named_attribute;
 
-ref::module parse_ok(std::string_view text) {
-  auto r = ref::parse(text, "t.mlir");
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  return std::move(*r.value);
-}
+using neuronrw::testing::parse_ok;
 
 void collect_ops(const ref::module& m, ref::block_ref b, std::vector<ref::op_ref>& out) {
   for (auto op : m.ops(b)) {

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -19,26 +21,9 @@ namespace ref = neuronrw::ref;
 
 namespace {
 
-fs::path corpus_dir() {
-  const char* d = std::getenv("NEURONRW_CORPUS_DIR");
-  return d != nullptr ? fs::path(d) : fs::path("tests/corpus");
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<fs::path> corpus_files() {
-  std::vector<fs::path> files;
-  if (!fs::is_directory(corpus_dir())) return files;
-  for (const auto& e : fs::directory_iterator(corpus_dir()))
-    if (e.is_regular_file() && e.path().extension() == ".mlir") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using neuronrw::testing::corpus_dir;
+using neuronrw::testing::files_with_extension;
+using neuronrw::testing::read_file;
 
 std::string print_parsed(const std::string& text, const std::string& name, const ref::print_options& o = {},
                          const ref::parse_options& po = {}) {
@@ -51,7 +36,7 @@ std::string print_parsed(const std::string& text, const std::string& name, const
 }  // namespace
 
 TEST_CASE("the corpus holds at least 15 files, each with a golden when it is not canonical") {
-  const auto files = corpus_files();
+  const auto files = files_with_extension(corpus_dir(), ".mlir");
   INFO("corpus directory: " << corpus_dir().string());
   CHECK(files.size() >= 15);
   std::size_t goldens = 0;
@@ -61,7 +46,7 @@ TEST_CASE("the corpus holds at least 15 files, each with a golden when it is not
 }
 
 TEST_CASE("print(parse(x)) is a fixed point and equals x or its golden") {
-  for (const auto& f : corpus_files()) {
+  for (const auto& f : files_with_extension(corpus_dir(), ".mlir")) {
     const auto name = f.filename().string();
     CAPTURE(name);
     const auto text = read_file(f);
@@ -74,7 +59,7 @@ TEST_CASE("print(parse(x)) is a fixed point and equals x or its golden") {
 }
 
 TEST_CASE("the other printer modes are fixed points too") {
-  for (const auto& f : corpus_files()) {
+  for (const auto& f : files_with_extension(corpus_dir(), ".mlir")) {
     const auto name = f.filename().string();
     CAPTURE(name);
     const auto text = read_file(f);
@@ -89,7 +74,7 @@ TEST_CASE("the other printer modes are fixed points too") {
 }
 
 TEST_CASE("the golden of each non-canonical file is itself canonical") {
-  for (const auto& f : corpus_files()) {
+  for (const auto& f : files_with_extension(corpus_dir(), ".mlir")) {
     const auto golden = corpus_dir() / "expected" / f.filename();
     if (!fs::exists(golden)) continue;
     CAPTURE(golden.string());

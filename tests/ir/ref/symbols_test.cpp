@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/parse.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,12 +18,7 @@ namespace {
 namespace ref = neuronrw::ref;
 using namespace std::string_literals;
 
-ref::module parse_ok(std::string_view text) {
-  auto r = ref::parse(text, "t.mlir");
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  return std::move(*r.value);
-}
+using neuronrw::testing::parse_ok;
 
 std::vector<std::optional<std::string>> defined(const ref::module& m) {
   std::vector<std::optional<std::string>> out;

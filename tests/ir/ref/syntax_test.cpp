@@ -4,6 +4,9 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+#include "support/parse.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,27 +26,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path corpus_dir() {
-  const char* d = std::getenv("NEURONRW_CORPUS_DIR");
-  return d != nullptr ? fs::path(d) : fs::path("tests/corpus");
-}
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using neuronrw::testing::corpus_dir;
+using neuronrw::testing::parse_ok;
+using neuronrw::testing::read_file;
 /// The text without its leading `//` comment lines (the printer does not keep comments).
 std::string without_header_comments(const std::string& text) {
   std::size_t at = 0;
   while (text.compare(at, 2, "//") == 0) at = text.find('\n', at) + 1;
   return text.substr(at);
-}
-ref::module parse_ok(std::string_view text) {
-  auto r = ref::parse(text, "t.mlir");
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  return std::move(*r.value);
 }
 std::string parse_error(std::string_view text) {
   auto r = ref::parse(text, "t.mlir");

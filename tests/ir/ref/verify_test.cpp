@@ -17,6 +17,9 @@
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
+#include "support/parse.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -131,24 +134,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path corpus_dir() {
-  const char* d = std::getenv("NEURONRW_CORPUS_DIR");
-  return d != nullptr ? fs::path(d) : fs::path("tests/corpus");
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-module parse_ok(std::string_view text, std::string_view file = "t.mlir") {
-  auto r = parse(text, file);
-  INFO(r.error.str());
-  REQUIRE(r.ok());
-  return std::move(*r.value);
-}
+using neuronrw::testing::corpus_dir;
+using neuronrw::testing::parse_ok;
+using neuronrw::testing::read_file;
 
 std::vector<std::string> text_messages(std::string_view text) {
   return messages(parse_ok(text));
@@ -195,7 +183,7 @@ struct invalid_case {
 
 /// Reads the leading `//` comment block of an invalid-corpus file.
 invalid_case read_invalid_case(const fs::path& path) {
-  invalid_case c{path, read_text(path), {}, {}};
+  invalid_case c{path, read_file(path), {}, {}};
   const std::string file = path.filename().string();
   std::istringstream in(c.text);
   for (std::string line; std::getline(in, line) && line.starts_with("//");) {
@@ -1257,7 +1245,7 @@ TEST_CASE("parsed corpus modules, randomly spliced and rewired: no crash, model 
   for (const auto& path : files) {
     CAPTURE(path.filename().string());
     for (int round = 0; round < 20; ++round) {
-      auto r = parse(read_text(path), path.filename().string());
+      auto r = parse(read_file(path), path.filename().string());
       REQUIRE(r.ok());
       auto& m = *r.value;
       std::vector<op_ref> all;
