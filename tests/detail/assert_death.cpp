@@ -6,10 +6,12 @@
 #undef NDEBUG
 #include <neuronrw/algorithms/order.hpp>
 #include <neuronrw/detail/assert.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 namespace {
 
@@ -48,6 +50,35 @@ int order_detach_detached() {
   return 0;
 }
 
+// ref::module's one policy for a move that would make an op its own ancestor: a precondition
+// violation that aborts with its message, with or without exceptions (NEURONRW_CHECK).
+// outer { inner; deeper { deep } }, then the move `which` names.
+int module_move(const char* which) {
+  using namespace neuronrw::ref;
+  module m;
+  auto leaf = [&](block_ref b, std::string_view name) {
+    auto o = m.create_op(name, {}, {});
+    m.push_back(b, o);
+    return o;
+  };
+  auto outer = leaf(m.body(), "test.outer");
+  auto inner_block = m.add_region(outer);
+  auto inner = leaf(inner_block, "test.inner");
+  auto deeper = leaf(inner_block, "test.deep_region");
+  auto deep_block = m.add_region(deeper);
+  auto deep = leaf(deep_block, "test.deep");
+  auto second = m.add_region(outer);
+  if (!std::strcmp(which, "before")) m.move_before(outer, inner);
+  if (!std::strcmp(which, "after")) m.move_after(outer, deep);
+  if (!std::strcmp(which, "push_back")) m.push_back(deep_block, outer);
+  if (!std::strcmp(which, "to_end")) m.move_to_end(deeper, deep_block);
+  if (!std::strcmp(which, "later_region")) m.move_to_end(outer, second);
+  if (!std::strcmp(which, "out")) m.move_after(deep, outer);  // out of the regions: fine
+  std::printf("%s: outer in the body %d, deep after outer %d\n", which, m.block_of(outer) == m.body(),
+              m.next_op(outer) == deep);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -60,6 +91,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(c, "order_capacity_2")) return order_capacity(2);
   if (!std::strcmp(c, "order_capacity_65536")) return order_capacity(65536);
   if (!std::strcmp(c, "order_detach_detached")) return order_detach_detached();
+  if (!std::strncmp(c, "module_move_", 12)) return module_move(c + 12);
   std::fprintf(stderr, "assert_death: unknown case '%s'\n", c);
   return 2;
 }

@@ -4,8 +4,8 @@
 //   detail::list_syntax{open, open_what, sep, close, close_what}   the punctuation, and what the
 //                                                                  parser says when OPEN or CLOSE
 //                                                                  is missing
-//   detail::parse_list(cursor, syntax, element)                    element() once per element
-//   detail::parse_list(cursor, syntax, element, at_close)          at_close() once the elements
+//   detail::parse_list(cursor, syntax, element) -> bool            element() once per element
+//   detail::parse_list(cursor, syntax, element, at_close) -> bool  at_close() once the elements
 //                                                                  are read, before CLOSE
 //   detail::punct_cursor<C>                                        what parse_list needs of a
 //                                                                  cursor over tokens
@@ -17,14 +17,18 @@
 // element and reports its own errors; at_close() sees the cursor where CLOSE should be (a check
 // of the whole list whose error points there).
 //
-// Generic: no IR headers, no allocation; the cursor's errors (and the element's) propagate as
-// they are (the host parser throws).
+// Errors without exceptions: expect_punct(), element() and at_close() return false when they
+// failed (having recorded their error in the parser), and parse_list then stops and returns false
+// at once; true when the whole list was read.
+//
+// Generic: no IR headers, no allocation, no exceptions.
 //
 // Customization points: none.
 #pragma once
 
 #include <concepts>
 #include <string_view>
+#include <type_traits>
 
 namespace neuronrw::detail {
 
@@ -39,34 +43,36 @@ struct list_syntax {
 };
 
 /// A cursor over tokens: tests for a punctuation token at the cursor, consumes one (or reports
-/// `expected PUNCT WHAT`), steps over the current token.
+/// `expected PUNCT WHAT` and returns false), steps over the current token.
 template <class C>
 concept punct_cursor = requires(C& c, const C& cc, std::string_view p) {
   { cc.at_punct(p) } -> std::convertible_to<bool>;
-  c.expect_punct(p, p);
+  { c.expect_punct(p, p) } -> std::convertible_to<bool>;
   c.next();
 };
 
 /// Reads `syntax.open`, the elements (element() reads one) separated by `syntax.sep` with an
 /// optional trailing one, then calls at_close() and reads `syntax.close`. O(elements) calls.
+/// False as soon as a step fails.
 template <punct_cursor Cursor, class Element, class AtClose>
-  requires std::invocable<Element&> && std::invocable<AtClose&>
-void parse_list(Cursor& c, const list_syntax& syntax, Element&& element, AtClose&& at_close) {
-  c.expect_punct(syntax.open, syntax.open_what);
+  requires std::convertible_to<std::invoke_result_t<Element&>, bool> &&
+           std::convertible_to<std::invoke_result_t<AtClose&>, bool>
+[[nodiscard]] bool parse_list(Cursor& c, const list_syntax& syntax, Element&& element, AtClose&& at_close) {
+  if (!c.expect_punct(syntax.open, syntax.open_what)) return false;
   while (!c.at_punct(syntax.close)) {
-    element();
+    if (!element()) return false;
     if (!c.at_punct(syntax.sep)) break;
     c.next();
   }
-  at_close();
-  c.expect_punct(syntax.close, syntax.close_what);
+  if (!at_close()) return false;
+  return c.expect_punct(syntax.close, syntax.close_what);
 }
 
 /// The same without a check at the close.
 template <punct_cursor Cursor, class Element>
-  requires std::invocable<Element&>
-void parse_list(Cursor& c, const list_syntax& syntax, Element&& element) {
-  parse_list(c, syntax, element, [] {});
+  requires std::convertible_to<std::invoke_result_t<Element&>, bool>
+[[nodiscard]] bool parse_list(Cursor& c, const list_syntax& syntax, Element&& element) {
+  return parse_list(c, syntax, element, [] { return true; });
 }
 
 }  // namespace neuronrw::detail

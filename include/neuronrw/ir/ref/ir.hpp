@@ -31,7 +31,6 @@
 #include <functional>
 #include <iterator>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -253,8 +252,13 @@ class module {
     order_.insert_after(op.id, anchor.id);
   }
   /// Moves `op` (attached or detached) to just before `anchor`. O(1) amortized plus the nesting
-  /// depth of anchor. Throws std::invalid_argument when anchor lies inside op's region: the
-  /// move would make op its own ancestor.
+  /// depth of anchor.
+  /// @pre anchor does not lie inside op's regions (the move would make op its own ancestor).
+  /// Like every placing function here (push_back, push_front, insert_before/after, move_after,
+  /// move_to_end), a call that breaks this aborts with "neuronrw::ref::module: cannot move an op
+  /// into its own region" (NEURONRW_CHECK: in every build, with or without exceptions), before
+  /// anything changed. The generic passes never ask for such a move; a caller that might can
+  /// test it first by walking parent_op from the anchor.
   void move_before(op_ref op, op_ref anchor) {
     if (op == anchor) return;
     check_not_inside(anchor, op);
@@ -270,7 +274,7 @@ class module {
     order_.move_after(op.id, anchor.id);
   }
   void move_to_end(op_ref op, block_ref b) {
-    check_block_not_inside(b, op);  // before detaching, so a refused move changes nothing
+    check_block_not_inside(b, op);  // the precondition, checked before anything changes
     note_position(op);
     if (order_.attached(op.id)) order_.detach(op.id);
     push_back(b, op);
@@ -728,11 +732,7 @@ class module {
     for (auto b = target.id; b != npos;) {
       auto p = block_parent_[b];
       if (!p.valid()) return;
-#if defined(__cpp_exceptions)
-      if (p == op) throw std::invalid_argument("neuronrw::ref::module: cannot move an op into its own region");
-#else
       NEURONRW_CHECK(!(p == op), "neuronrw::ref::module: cannot move an op into its own region");
-#endif
       b = op_block_[p.id];
     }
   }

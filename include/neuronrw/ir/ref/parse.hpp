@@ -15,7 +15,10 @@
 // parser needs no type system and printing the text back is a fixed point. Every scan is linear,
 // nothing is re-read except the few inherent attributes of a generic `func.func`, and nesting
 // (regions and brackets) is capped so hostile input cannot exhaust the stack. The first error
-// stops the parse: it is thrown internally as `parse_failure` and turned into the diagnostic.
+// stops the parse: `fail` records it and returns false, every reading step returns `bool` and
+// passes a failure on (NEURONRW_TRY, neuronrw/detail/try.hpp), and `run` turns the recorded
+// error into the diagnostic. No exceptions: the parser builds and behaves the same with
+// -fno-exceptions.
 #pragma once
 
 #include <algorithm>
@@ -60,12 +63,9 @@ class text_parser : public op_syntax_reader {
   }
 
   parse_result run() {
-    try {
-      parse_top();
-      m_.custom_forms = read_custom_form_;
-    } catch (const parse_failure& f) {
-      return parse_result{std::nullopt, diagnostic{std::string(file_), loc_of(f.at), f.message}};
-    }
+    if (!parse_top() || failed())
+      return parse_result{std::nullopt, diagnostic{std::string(file_), loc_of(error_at_), std::move(error_)}};
+    m_.custom_forms = read_custom_form_;
     return parse_result{std::optional<module>(std::move(m_)), diagnostic{}};
   }
 
@@ -105,7 +105,7 @@ class text_parser : public op_syntax_reader {
     scopes_.back().regions.emplace_back();
   }
   /// Closes an isolated scope; a name still pending was never defined.
-  void pop_isolated_scope() {
+  [[nodiscard]] bool pop_isolated_scope() {
     auto& s = scope();
     const pending_use* first = nullptr;
     for (auto& [name, uses] : s.pending)
@@ -113,9 +113,10 @@ class text_parser : public op_syntax_reader {
         if (first == nullptr || u.at < first->at) first = &u;
     if (first != nullptr) {
       auto name = first->spelled.substr(0, first->spelled.find('#'));
-      fail(first->at, "use of undeclared SSA value name '" + name + "'");
+      return fail(first->at, "use of undeclared SSA value name '" + name + "'");
     }
     scopes_.pop_back();
+    return true;
   }
   void open_region_scope() { scope().regions.emplace_back(); }
   void close_region_scope() {
@@ -123,48 +124,52 @@ class text_parser : public op_syntax_reader {
     for (auto& n : s.regions.back()) s.values.erase(n);
     s.regions.pop_back();
   }
-  void enter_region(std::size_t at) {
+  [[nodiscard]] bool enter_region(std::size_t at) {
     if (++region_depth_ > opt_.max_nesting)
-      fail(at, "regions are nested too deeply (limit " + std::to_string(opt_.max_nesting) + ")");
+      return fail(at, "regions are nested too deeply (limit " + std::to_string(opt_.max_nesting) + ")");
+    return true;
   }
   void leave_region() noexcept { --region_depth_; }
 
-  void bind_use(const pending_use& u, value_entry e) {
-    if (u.index >= e.count) fail(u.at, "reference to invalid result number");
+  [[nodiscard]] bool bind_use(const pending_use& u, value_entry e) {
+    if (u.index >= e.count) return fail(u.at, "reference to invalid result number");
     const value_ref v{e.first + u.index};
     if (m_.type(v) != u.type)
-      fail(u.at, "use of value '" + u.spelled + "' expects different type than prior uses: '" +
+      return fail(u.at, "use of value '" + u.spelled + "' expects different type than prior uses: '" +
                      std::string(m_.type_text(u.type)) + "' vs '" +
                      std::string(m_.type_text(m_.type(v))) + "'");
     m_.set_operand(u.op, u.operand, v);
+    return true;
   }
-  void define_value(const std::string& name, value_entry e, std::size_t at) {
+  [[nodiscard]] bool define_value(const std::string& name, value_entry e, std::size_t at) {
     auto& s = scope();
-    if (!s.values.emplace(name, e).second) fail(at, "redefinition of SSA value '%" + name + "'");
+    if (!s.values.emplace(name, e).second) return fail(at, "redefinition of SSA value '%" + name + "'");
     s.regions.back().push_back(name);
     if (auto it = s.pending.find(name); it != s.pending.end()) {
       auto uses = std::move(it->second);
       s.pending.erase(it);
-      for (auto& u : uses) bind_use(u, e);
+      for (auto& u : uses) NEURONRW_TRY(bind_use(u, e));
     }
+    return true;
   }
-  void resolve_operands(op_ref op, const std::vector<ssa_use>& uses,
+  [[nodiscard]] bool resolve_operands(op_ref op, const std::vector<ssa_use>& uses,
                         const std::vector<type_ref>& types) {
     for (std::size_t i = 0; i < uses.size(); ++i) {
       const auto& u = uses[i];
       pending_use p{op, static_cast<std::uint32_t>(i), u.index, u.at, types[i], u.spelled};
       auto& s = scope();
       if (auto it = s.values.find(u.name); it != s.values.end())
-        bind_use(p, it->second);
+        NEURONRW_TRY(bind_use(p, it->second));
       else
         s.pending[u.name].push_back(std::move(p));
     }
+    return true;
   }
-  void define_results(op_ref op, const std::vector<result_group>& groups) {
+  [[nodiscard]] bool define_results(op_ref op, const std::vector<result_group>& groups) {
     std::uint32_t offset = 0;
     const std::uint32_t first = m_.num_results(op) > 0 ? m_.result(op, 0).id : 0;
     for (auto& g : groups) {
-      define_value(g.name, value_entry{first + offset, g.count}, g.at);
+      NEURONRW_TRY(define_value(g.name, value_entry{first + offset, g.count}, g.at));
       offset += g.count;
     }
     if (groups.size() == 1) {
@@ -175,20 +180,23 @@ class text_parser : public op_syntax_reader {
       for (const auto& g : groups) hints.push_back(result_group_hint{g.name, g.count});
       m_.set_result_group_hints(op, std::move(hints));
     }
+    return true;
   }
-  void check_result_count(std::size_t start, std::size_t defined, std::uint64_t bound) const {
+  [[nodiscard]] bool check_result_count(std::size_t start, std::size_t defined, std::uint64_t bound) {
     if (bound != 0 && defined != bound)
-      fail(start, "operation defines " + std::to_string(defined) + " results but was provided " +
+      return fail(start, "operation defines " + std::to_string(defined) + " results but was provided " +
                       std::to_string(bound) + " to bind");
+    return true;
   }
-  void check_operand_count(const function_type& f, std::size_t operands) const {
+  [[nodiscard]] bool check_operand_count(const function_type& f, std::size_t operands) {
     if (f.inputs.size() != operands)
-      fail(f.at, "expected " + std::to_string(operands) + " operand types but had " +
+      return fail(f.at, "expected " + std::to_string(operands) + " operand types but had " +
                      std::to_string(f.inputs.size()));
+    return true;
   }
 
   // ------------------------------------------------------------------ top level
-  void parse_top() {
+  [[nodiscard]] bool parse_top() {
     push_isolated_scope();
     bool module_done = false, implicit = false;
     for (;;) {
@@ -197,89 +205,94 @@ class text_parser : public op_syntax_reader {
       const char c = peek();
       if (c == '#' || c == '!') {
         const auto before = m_.alias_definitions.size();
-        parse_alias();
+        NEURONRW_TRY(parse_alias());
         if (module_done) m_.trailing_aliases += m_.alias_definitions.size() - before;
         continue;
       }
       if (src_.substr(pos_, 3) == "{-#") {
-        parse_file_metadata();
+        NEURONRW_TRY(parse_file_metadata());
         continue;
       }
-      if (module_done) fail(pos_, "unexpected " + describe_here() + " after the module");
+      if (module_done) return fail(pos_, "unexpected " + describe_here() + " after the module");
       if (!implicit && (at_word("module") || at_word("builtin.module"))) {
-        parse_module_pretty();
+        NEURONRW_TRY(parse_module_pretty());
         module_done = true;
         continue;
       }
       if (!implicit && src_.substr(pos_, 16) == "\"builtin.module\"") {
-        parse_module_generic();
+        NEURONRW_TRY(parse_module_generic());
         module_done = true;
         continue;
       }
-      if (c == '}') fail(pos_, "unexpected '}' at top level");
+      if (c == '}') return fail(pos_, "unexpected '}' at top level");
       implicit = true;
-      parse_operation(block_context{m_.body(), false, true});
+      NEURONRW_TRY(parse_operation(block_context{m_.body(), false, true}));
     }
-    pop_isolated_scope();
+    return pop_isolated_scope();
   }
 
   /// `{-# entries #-}`: the file metadata dictionary (resource blobs), kept verbatim.
-  void parse_file_metadata() {
+  [[nodiscard]] bool parse_file_metadata() {
     const std::size_t start = pos_;
     if (!m_.file_metadata.empty())
-      fail(start, "a second file metadata dictionary ('{-# ... #-}') is not supported by the reference IR");
+      return fail(start, "a second file metadata dictionary ('{-# ... #-}') is not supported by the reference IR");
     pos_ += 3;
     const std::size_t b = pos_;
     // Balanced like any attribute text, up to the '#' of the closing `#-}`.
-    scan_balanced("#", false);
-    if (src_.substr(pos_, 3) != "#-}") fail(start, "expected '#-}' to end the file metadata dictionary");
+    NEURONRW_TRY(scan_balanced("#", false));
+    if (src_.substr(pos_, 3) != "#-}") return fail(start, "expected '#-}' to end the file metadata dictionary");
     m_.file_metadata = clean(b, pos_);
     pos_ += 3;
+    return true;
   }
 
   /// `#name = attribute` or `!name = type`, up to the end of its line (or of its brackets).
-  void parse_alias() {
+  [[nodiscard]] bool parse_alias() {
     const char sigil = peek();
     ++pos_;
-    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected alias name");
+    if (!mlir_is_bare_id_start(peek())) return fail(pos_, "expected alias name");
     const auto name = lex_bare_id();
     skip_blanks();
-    if (peek() != '=') fail(pos_, "expected '=' in alias definition");
+    if (peek() != '=') return fail(pos_, "expected '=' in alias definition");
     ++pos_;
     skip_blanks();
     const std::size_t b = pos_;
-    scan_balanced("\n\r", false);
+    NEURONRW_TRY(scan_balanced("\n\r", false));
     auto value = clean(b, pos_);
-    if (value.empty()) fail(b, "expected a value in alias definition");
-    if (!opt_.keep_locations && sigil == '#' && value.starts_with("loc(")) return;
+    if (value.empty()) return fail(b, "expected a value in alias definition");
+    if (!opt_.keep_locations && sigil == '#' && value.starts_with("loc(")) return true;
     std::string def(1, sigil);
     def += name;
     def += " = ";
     def += value;
     m_.alias_definitions.push_back(std::move(def));
+    return true;
   }
 
   /// `[builtin.]module [@name] [attributes {...}] { ... } [loc]`.
-  void parse_module_pretty() {
+  [[nodiscard]] bool parse_module_pretty() {
     pos_ += at_word("module") ? 6 : 14;
     skip_ws();
     if (peek() == '@') {
       ++pos_;
-      m_.sym_name = parse_symbol_name();
+      NEURONRW_TRY(parse_symbol_name(m_.sym_name));
       skip_ws();
     }
     if (at_word("attributes")) {
       pos_ += 10;
       skip_ws();
-      if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
-      set_module_attributes(parse_dict());
+      if (peek() != '{') return fail(pos_, "expected '{' after 'attributes'");
+      std::vector<dict_entry> es;
+      NEURONRW_TRY(parse_dict(es));
+      NEURONRW_TRY(set_module_attributes(std::move(es)));
       skip_ws();
     }
-    if (peek() != '{' || eof()) fail(pos_, "expected '{' to begin the module body");
+    if (peek() != '{' || eof()) return fail(pos_, "expected '{' to begin the module body");
     const std::size_t open = pos_;
     ++pos_;
-    parse_block_body(block_context{m_.body(), false, true}, open);
-    m_.module_loc_text = parse_optional_loc();
+    NEURONRW_TRY(parse_block_body(block_context{m_.body(), false, true}, open));
+    NEURONRW_TRY(parse_optional_loc(m_.module_loc_text));
+    return true;
   }
 
   /// The module's attribute dictionary `es` (its text is [b, e)): a
@@ -288,90 +301,99 @@ class text_parser : public op_syntax_reader {
   /// which is where mlir-opt prints it. The text is rebuilt from the entries (`k = v` joined by
   /// `, `), as mlir-opt prints a dictionary, so the spacing between entries never depends on
   /// the form (pretty or generic, with or without properties) the module was read in.
-  void set_module_attributes(std::vector<dict_entry> es) {
+  [[nodiscard]] bool set_module_attributes(std::vector<dict_entry> es) {
     for (auto it = es.begin(); it != es.end(); ++it)
       if (it->name == "sym_name") {
-        m_.sym_name = symbol_from_string(*it);
+        NEURONRW_TRY(symbol_from_string(*it, m_.sym_name));
         es.erase(it);
         break;
       }
     for (const auto& x : es)
-      if (x.name == "sym_visibility" && !x.value.starts_with('#')) string_value(x);  // a string, as MLIR requires
+      if (x.name == "sym_visibility" && !x.value.starts_with('#')) {
+        std::string value;
+        NEURONRW_TRY(string_value(x, value));  // a string, as MLIR requires
+      }
     m_.attributes_text = dict_text_of(es);
+    return true;
   }
 
-  void parse_module_generic() {
+  [[nodiscard]] bool parse_module_generic() {
     const std::size_t start = pos_;
     pos_ += 16;
-    expect('(', "expected '(' to start the operand list");
-    expect(')', "'builtin.module' takes no operands");
+    NEURONRW_TRY(expect('(', "expected '(' to start the operand list"));
+    NEURONRW_TRY(expect(')', "'builtin.module' takes no operands"));
     skip_ws();
     std::vector<dict_entry> props;
     if (peek() == '<') {
       ++pos_;
       skip_ws();
-      if (peek() != '{') fail(pos_, "expected '{' to begin the properties of 'builtin.module'");
-      props = parse_dict();
-      expect('>', "expected '>' to close the properties");
+      if (peek() != '{') return fail(pos_, "expected '{' to begin the properties of 'builtin.module'");
+      NEURONRW_TRY(parse_dict(props));
+      NEURONRW_TRY(expect('>', "expected '>' to close the properties"));
     }
-    expect('(', "expected '(' before the region of 'builtin.module'");
+    NEURONRW_TRY(expect('(', "expected '(' before the region of 'builtin.module'"));
     skip_ws();
-    if (peek() != '{') fail(pos_, "expected '{' to begin a region");
+    if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
     const std::size_t open = pos_;
     ++pos_;
     skip_ws();
     if (peek() == '^') {
       ++pos_;
-      lex_suffix_id("expected block name");
+      std::string_view block_name;
+      NEURONRW_TRY(lex_suffix_id("expected block name", block_name));
       skip_ws();
-      if (peek() != ':') fail(pos_, "expected ':' after block name");
+      if (peek() != ':') return fail(pos_, "expected ':' after block name");
       ++pos_;
     } else if (peek() == '}') {
-      fail(start, "'builtin.module' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks");
+      return fail(start, "'builtin.module' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks");
     }
-    parse_block_body(block_context{m_.body(), false, true}, open);
+    NEURONRW_TRY(parse_block_body(block_context{m_.body(), false, true}, open));
     skip_ws();
     if (peek() == ',') {
       ++pos_;
       skip_ws();
-      fail(pos_, "the reference IR supports at most one region per op");
+      return fail(pos_, "the reference IR supports at most one region per op");
     }
-    expect(')', "expected ')' after the region");
+    NEURONRW_TRY(expect(')', "expected ')' after the region"));
     skip_ws();
     std::vector<dict_entry> attrs;
     if (peek() == '{') {
-      attrs = parse_dict();
+      NEURONRW_TRY(parse_dict(attrs));
       skip_ws();
     }
     auto es = merge_inherent(std::move(props), std::move(attrs), {"sym_name", "sym_visibility"});
-    set_module_attributes(std::move(es));
-    if (peek() != ':') fail(pos_, "expected ':' followed by operation type");
+    NEURONRW_TRY(set_module_attributes(std::move(es)));
+    if (peek() != ':') return fail(pos_, "expected ':' followed by operation type");
     ++pos_;
-    auto f = parse_function_type();
+    function_type f;
+    NEURONRW_TRY(parse_function_type(f));
     if (!f.inputs.empty() || !f.results.empty())
-      fail(f.at, "expected '() -> ()' as the type of 'builtin.module'");
-    m_.module_loc_text = parse_optional_loc();
+      return fail(f.at, "expected '() -> ()' as the type of 'builtin.module'");
+    NEURONRW_TRY(parse_optional_loc(m_.module_loc_text));
+    return true;
   }
 
   /// The ops of a block up to and including its closing '}'; the cursor is past the '{'.
-  void parse_block_body(const block_context& ctx, std::size_t open_at) {
+  [[nodiscard]] bool parse_block_body(const block_context& ctx, std::size_t open_at) {
     for (;;) {
       skip_ws();
-      if (eof()) fail(pos_, "missing '}' to close the '{' at " + where(open_at));
+      if (eof()) return fail(pos_, "missing '}' to close the '{' at " + where(open_at));
       const char c = peek();
       if (c == '}') {
         ++pos_;
-        return;
+        return true;
       }
-      if (c == '^') fail(pos_, "the reference IR supports at most one block per region");
-      parse_operation(ctx);
+      if (c == '^') return fail(pos_, "the reference IR supports at most one block per region");
+      NEURONRW_TRY(parse_operation(ctx));
     }
+    return true;
   }
 
   /// `^name[(%a: T [loc], ...)]:` — defines the arguments in the current region scope.
-  void parse_block_header(block_ref b, std::vector<std::size_t>* arg_positions) {
+  [[nodiscard]] bool parse_block_header(block_ref b, std::vector<std::size_t>* arg_positions) {
     ++pos_;
-    lex_suffix_id("expected block name");
+    std::string_view block_name;
+    NEURONRW_TRY(lex_suffix_id("expected block name", block_name));
     skip_ws();
     if (peek() == '(') {
       ++pos_;
@@ -379,35 +401,40 @@ class text_parser : public op_syntax_reader {
       if (peek() != ')') {
         for (;;) {
           skip_ws();
-          if (peek() != '%') fail(pos_, "expected SSA identifier");
+          if (peek() != '%') return fail(pos_, "expected SSA identifier");
           const std::size_t at = pos_;
           ++pos_;
-          std::string name(lex_suffix_id("expected SSA value name after '%'"));
-          expect(':', "expected ':' and type for SSA operand");
-          auto t = parse_type();
-          auto loc = parse_optional_loc();
+          std::string_view spelled;
+          NEURONRW_TRY(lex_suffix_id("expected SSA value name after '%'", spelled));
+          std::string name(spelled);
+          NEURONRW_TRY(expect(':', "expected ':' and type for SSA operand"));
+          type_ref t;
+          NEURONRW_TRY(parse_type(t));
+          std::string loc;
+          NEURONRW_TRY(parse_optional_loc(loc));
           auto v = m_.add_block_argument(b, t, name);
           if (!loc.empty()) m_.set_arg_loc_text(v, std::move(loc));
           if (arg_positions != nullptr) arg_positions->push_back(at);
-          define_value(name, value_entry{v.id, 1}, at);
+          NEURONRW_TRY(define_value(name, value_entry{v.id, 1}, at));
           skip_ws();
           if (peek() == ',') {
             ++pos_;
             continue;
           }
           if (peek() == ')') break;
-          fail(pos_, "expected ',' or ')' in block argument list");
+          return fail(pos_, "expected ',' or ')' in block argument list");
         }
       }
       ++pos_;
       skip_ws();
     }
-    if (peek() != ':' || eof()) fail(pos_, "expected ':' after block name");
+    if (peek() != ':' || eof()) return fail(pos_, "expected ':' after block name");
     ++pos_;
+    return true;
   }
 
   // ------------------------------------------------------------------ operations
-  void parse_operation(const block_context& ctx) {
+  [[nodiscard]] bool parse_operation(const block_context& ctx) {
     const std::size_t start = pos_;
     std::vector<result_group> groups;
     std::uint64_t bound = 0;
@@ -416,14 +443,16 @@ class text_parser : public op_syntax_reader {
         result_group g;
         g.at = pos_;
         ++pos_;
-        g.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
+        std::string_view spelled;
+        NEURONRW_TRY(lex_suffix_id("expected SSA value name after '%'", spelled));
+        g.name = std::string(spelled);
         skip_ws();
         if (peek() == ':') {
           ++pos_;
           skip_ws();
           const std::size_t at = pos_;
-          g.count = lex_number("expected result count after ':'");
-          if (g.count == 0) fail(at, "expected named operation to have at least 1 result");
+          NEURONRW_TRY(lex_number("expected result count after ':'", g.count));
+          if (g.count == 0) return fail(at, "expected named operation to have at least 1 result");
           skip_ws();
         }
         bound += g.count;
@@ -431,51 +460,46 @@ class text_parser : public op_syntax_reader {
         if (peek() == ',') {
           ++pos_;
           skip_ws();
-          if (peek() != '%') fail(pos_, "expected SSA value name");
+          if (peek() != '%') return fail(pos_, "expected SSA value name");
           continue;
         }
         break;
       }
-      if (peek() != '=') fail(pos_, "expected '=' after the result names");
+      if (peek() != '=') return fail(pos_, "expected '=' after the result names");
       ++pos_;
       skip_ws();
       // Each result needs a type further on, so this bounds the work by the input size.
-      if (bound > src_.size() - pos_) fail(start, "more results than the rest of the input can type");
+      if (bound > src_.size() - pos_) return fail(start, "more results than the rest of the input can type");
     }
     const std::size_t name_at = pos_;
     if (peek() == '"') {
-      parse_generic_operation(ctx, start, groups, bound);
-      return;
+      return parse_generic_operation(ctx, start, groups, bound);
     }
     if (mlir_is_bare_id_start(peek())) {
       const auto id = lex_bare_id();
       if (id == "func.func") {
-        if (!ctx.top_level) fail(name_at, "'func.func' is only supported at module level");
-        if (!groups.empty()) fail(start, "cannot name an operation with no results");
-        parse_function(start);
-        return;
+        if (!ctx.top_level) return fail(name_at, "'func.func' is only supported at module level");
+        if (!groups.empty()) return fail(start, "cannot name an operation with no results");
+        return parse_function(start);
       }
       if (id == "func.return" || (id == "return" && ctx.function_body)) {
-        if (!groups.empty()) fail(start, "cannot name an operation with no results");
-        parse_return(ctx, start);
-        return;
+        if (!groups.empty()) return fail(start, "cannot name an operation with no results");
+        return parse_return(ctx, start);
       }
       if (id == "func.call" || (id == "call" && ctx.function_body)) {
-        parse_call(ctx, start, groups, bound);
-        return;
+        return parse_call(ctx, start, groups, bound);
       }
       if (const auto* syntax = find_op_syntax(id)) {
-        parse_custom_operation(ctx, start, groups, bound, *syntax, name_at);
-        return;
+        return parse_custom_operation(ctx, start, groups, bound, *syntax, name_at);
       }
       if (id == "return" || id == "call")
-        fail(name_at, "'" + std::string(id) + "' needs the 'func.' prefix outside a function body");
+        return fail(name_at, "'" + std::string(id) + "' needs the 'func.' prefix outside a function body");
       if (id == "module" || id == "builtin.module")
-        fail(name_at, "nested modules are not supported by the reference IR");
-      fail(name_at, "custom op '" + std::string(id) +
+        return fail(name_at, "nested modules are not supported by the reference IR");
+      return fail(name_at, "custom op '" + std::string(id) +
                         "' is not supported by the reference IR (write it in the generic form)");
     }
-    fail(pos_, "expected operation name in quotes");
+    return fail(pos_, "expected operation name in quotes");
   }
 
   /// The op being read in its custom form (custom ops nest through their regions).
@@ -489,22 +513,22 @@ class text_parser : public op_syntax_reader {
 
   /// `[%r = ] D.OP <custom form> [loc]`: read by the op-syntax interpreter, stored as the
   /// generic op (inherent attributes in generic spelling), printed back in the custom form.
-  void parse_custom_operation(const block_context& ctx, std::size_t start, const std::vector<result_group>& groups,
+  [[nodiscard]] bool parse_custom_operation(const block_context& ctx, std::size_t start, const std::vector<result_group>& groups,
                               std::uint64_t bound, const op_syntax& s, std::size_t name_at) {
     custom_op_state st{&ctx, &s, start, bound, op_ref{}};
     auto* saved = custom_;
     custom_ = &st;
     custom_parts p;
-    read_custom(s, p, name_at, start);
+    NEURONRW_TRY(read_custom(s, p, name_at, start));
     custom_ = saved;
     infer_matching_types(s, p);
     std::vector<ssa_use> uses;
     std::vector<type_ref> types;
     for (std::size_t i = 0; i < p.operands.size(); ++i) {
       if (!p.operand_types_set[i] && !p.operands[i].empty())
-        fail(name_at, "'" + s.name + "': the custom form gave no type for operand '" + s.operands[i].name + "'");
+        return fail(name_at, "'" + s.name + "': the custom form gave no type for operand '" + s.operands[i].name + "'");
       if (p.operand_types_set[i] && p.operand_types[i].size() != p.operands[i].size())
-        fail(name_at, "'" + s.name + "': " + std::to_string(p.operands[i].size()) + " '" + s.operands[i].name +
+        return fail(name_at, "'" + s.name + "': " + std::to_string(p.operands[i].size()) + " '" + s.operands[i].name +
                           "' operands but " + std::to_string(p.operand_types[i].size()) + " types");
       for (std::size_t k = 0; k < p.operands[i].size(); ++k) {
         uses.push_back(std::move(p.operands[i][k]));
@@ -514,16 +538,16 @@ class text_parser : public op_syntax_reader {
     std::vector<type_ref> results;
     for (std::size_t i = 0; i < p.result_types.size(); ++i) {
       if (!p.result_types_set[i] && !s.results[i].variadic && !s.results[i].optional)
-        fail(name_at, "'" + s.name + "': the custom form gave no type for result '" + s.results[i].name + "'");
+        return fail(name_at, "'" + s.name + "': the custom form gave no type for result '" + s.results[i].name + "'");
       for (auto t : p.result_types[i]) results.push_back(t);
     }
-    check_result_count(start, results.size(), bound);
+    NEURONRW_TRY(check_result_count(start, results.size(), bound));
     // Attributes: the dictionary's entries as written, then the inherent ones the format bound.
     std::vector<attribute> as;
     as.reserve(p.dictionary.size() + p.inherent.size());
     for (auto& d : p.dictionary) {
       for (const auto& x : p.inherent)
-        if (x && x->name == d.name) fail(d.name_at, "'" + s.name + "': attribute '" + d.name + "' is given twice");
+        if (x && x->name == d.name) return fail(d.name_at, "'" + s.name + "': attribute '" + d.name + "' is given twice");
       as.push_back(attribute{std::move(d.name), std::move(d.value)});
     }
     for (auto& x : p.inherent)
@@ -535,7 +559,7 @@ class text_parser : public op_syntax_reader {
       m_.push_back(ctx.block, op);
     } else {
       if (m_.num_operands(op) != uses.size())
-        fail(name_at, "'" + s.name + "': operands after a region are not supported by the reference IR");
+        return fail(name_at, "'" + s.name + "': operands after a region are not supported by the reference IR");
       if (m_.num_results(op) != results.size()) {
         op = rebuild_with_results(op, results);
       } else {
@@ -545,9 +569,12 @@ class text_parser : public op_syntax_reader {
     m_.attributes(op) = std::move(as);
     m_.set_syntax_form(op, syntax_bits(syntax_form::custom, p.alternative));
     read_custom_form_ = true;
-    resolve_operands(op, uses, types);
-    define_results(op, groups);
-    if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+    NEURONRW_TRY(resolve_operands(op, uses, types));
+    NEURONRW_TRY(define_results(op, groups));
+    std::string l;
+    NEURONRW_TRY(parse_optional_loc(l));
+    if (!l.empty()) m_.set_loc_text(op, std::move(l));
+    return true;
   }
 
   /// The one operand group and the one result group whose types the format does not spell
@@ -591,32 +618,32 @@ class text_parser : public op_syntax_reader {
     return st.op;
   }
 
-  void read_custom_region(custom_parts& p, std::span<const region_arg> args) override {
+  [[nodiscard]] bool read_custom_region(custom_parts& p, std::span<const region_arg> args) override {
     const auto op = custom_op_now(p);
     if (args.empty()) {
-      parse_op_region(op);
-      return;
+      return parse_op_region(op);
     }
     // Entry-block arguments declared outside the region (`%iterArg = ...`, `reducer(...)`).
     const std::size_t open = pos_;
-    enter_region(open);
+    NEURONRW_TRY(enter_region(open));
     ++pos_;
     const auto b = m_.add_region(op);
     open_region_scope();
     for (const auto& a : args) {
       auto v = m_.add_block_argument(b, a.type, a.name);
       if (!a.loc.empty() && opt_.keep_locations) m_.set_arg_loc_text(v, a.loc);
-      define_value(a.name, value_entry{v.id, 1}, a.at);
+      NEURONRW_TRY(define_value(a.name, value_entry{v.id, 1}, a.at));
     }
     skip_ws();
-    if (peek() == '^') fail(pos_, "this region's arguments were declared before it: it takes no block header");
-    parse_block_body(block_context{b, false, false}, open);
+    if (peek() == '^') return fail(pos_, "this region's arguments were declared before it: it takes no block header");
+    NEURONRW_TRY(parse_block_body(block_context{b, false, false}, open));
     close_region_scope();
     leave_region();
     ++p.regions_read;
+    return true;
   }
 
-  void build_reducer_region(custom_parts& p, std::string_view inner_op, type_ref scalar, std::size_t at) override {
+  [[nodiscard]] bool build_reducer_region(custom_parts& p, std::string_view inner_op, type_ref scalar, std::size_t at) override {
     const auto op = custom_op_now(p);
     const type_ref ts[] = {scalar, scalar};
     const auto b = m_.add_region(op, ts);
@@ -631,6 +658,7 @@ class text_parser : public op_syntax_reader {
     m_.set_syntax_form(ret, syntax_bits(syntax_form::custom));
     m_.push_back(b, ret);
     ++p.regions_read;
+    return true;
   }
 
   /// Replaces `old` (created before its signature was read, without results) by an op with
@@ -662,43 +690,44 @@ class text_parser : public op_syntax_reader {
   }
 
   /// `"name"(operands) [<props>] [({region}, ...)] [{attrs}] : (types) -> results [loc]`.
-  void parse_generic_operation(const block_context& ctx, std::size_t start,
+  [[nodiscard]] bool parse_generic_operation(const block_context& ctx, std::size_t start,
                                const std::vector<result_group>& groups, std::uint64_t bound) {
     const std::size_t name_at = pos_;
-    const std::size_t name_end = scan_string(pos_);
+    std::size_t name_end = 0;
+    NEURONRW_TRY(scan_string(pos_, name_end));
     const std::string name(src_.substr(pos_ + 1, name_end - pos_ - 2));
     pos_ = name_end;
-    if (name.empty()) fail(name_at, "expected a non-empty operation name");
+    if (name.empty()) return fail(name_at, "expected a non-empty operation name");
     if (name == "func.func") {
-      if (!ctx.top_level) fail(name_at, "'func.func' is only supported at module level");
-      if (!groups.empty()) fail(start, "cannot name an operation with no results");
-      parse_generic_function(start);
-      return;
+      if (!ctx.top_level) return fail(name_at, "'func.func' is only supported at module level");
+      if (!groups.empty()) return fail(start, "cannot name an operation with no results");
+      return parse_generic_function(start);
     }
-    if (name == "builtin.module") fail(name_at, "nested modules are not supported by the reference IR");
+    if (name == "builtin.module") return fail(name_at, "nested modules are not supported by the reference IR");
     const bool is_call = name == "func.call", is_return = name == "func.return";
-    if (is_return && !groups.empty()) fail(start, "cannot name an operation with no results");
+    if (is_return && !groups.empty()) return fail(start, "cannot name an operation with no results");
 
     skip_ws();
-    if (peek() != '(') fail(pos_, "expected '(' to start the operand list");
-    auto uses = parse_operand_list();
+    if (peek() != '(') return fail(pos_, "expected '(' to start the operand list");
+    std::vector<ssa_use> uses;
+    NEURONRW_TRY(parse_operand_list(uses));
     skip_ws();
-    if (peek() == '[') fail(pos_, "successors are not supported by the reference IR");
+    if (peek() == '[') return fail(pos_, "successors are not supported by the reference IR");
     std::string props;
     std::size_t props_at = 0, props_end = 0;
     if (peek() == '<') {
       props_at = pos_;
-      scan_balanced({}, true);
+      NEURONRW_TRY(scan_balanced({}, true));
       props_end = pos_;
       props = clean(props_at + 1, pos_ - 1);
-      if (props.empty()) fail(props_at, "expected properties between '<' and '>'");
-      if (is_return) fail(props_at, "'func.return' takes no properties");
+      if (props.empty()) return fail(props_at, "expected properties between '<' and '>'");
+      if (is_return) return fail(props_at, "'func.return' takes no properties");
       skip_ws();
     }
     const std::vector<value_ref> none(uses.size());
     op_ref op;
     if (peek() == '(') {
-      if (is_call || is_return) fail(pos_, "'" + name + "' takes no region");
+      if (is_call || is_return) return fail(pos_, "'" + name + "' takes no region");
       // The op must exist before its region is read (the region needs a parent): it gets the
       // bound number of results now, their types once the signature is read.
       if (placeholder_type_ == type_ref{}) placeholder_type_ = m_.intern_type("");
@@ -711,12 +740,12 @@ class text_parser : public op_syntax_reader {
         ++pos_;
         const std::size_t after_separator = pos_;
         skip_ws();
-        if (peek() != '{' || eof()) fail(after_separator, "expected '{' to begin a region");
-        parse_op_region(op);
+        if (peek() != '{' || eof()) return fail(after_separator, "expected '{' to begin a region");
+        NEURONRW_TRY(parse_op_region(op));
         const std::size_t after_region = pos_;
         skip_ws();
         if (peek() == ',') continue;
-        if (peek() != ')') fail(after_region, "expected ')' to end region list");
+        if (peek() != ')') return fail(after_region, "expected ')' to end region list");
         break;
       }
       ++pos_;
@@ -724,15 +753,16 @@ class text_parser : public op_syntax_reader {
     }
     std::vector<dict_entry> attrs;
     if (peek() == '{') {
-      attrs = parse_dict();
+      NEURONRW_TRY(parse_dict(attrs));
       skip_ws();
     }
-    if (peek() != ':') fail(pos_, "expected ':' followed by operation type");
+    if (peek() != ':') return fail(pos_, "expected ':' followed by operation type");
     ++pos_;
-    const auto f = parse_function_type();
-    check_operand_count(f, uses.size());
-    check_result_count(start, f.results.size(), bound);
-    if (is_return && !f.results.empty()) fail(f.at, "'func.return' has no results");
+    function_type f;
+    NEURONRW_TRY(parse_function_type(f));
+    NEURONRW_TRY(check_operand_count(f, uses.size()));
+    NEURONRW_TRY(check_result_count(start, f.results.size(), bound));
+    if (is_return && !f.results.empty()) return fail(f.at, "'func.return' has no results");
     if (!op.valid()) {
       op = m_.create_op(name, none, f.results, {}, loc_of(start));
       m_.push_back(ctx.block, op);
@@ -748,10 +778,10 @@ class text_parser : public op_syntax_reader {
         const std::size_t save = pos_;
         pos_ = props_at + 1;
         skip_ws();
-        if (peek() != '{') fail(pos_, "expected a dictionary of properties for 'func.call'");
-        pes = parse_dict();
+        if (peek() != '{') return fail(pos_, "expected a dictionary of properties for 'func.call'");
+        NEURONRW_TRY(parse_dict(pes));
         skip_ws();
-        if (pos_ + 1 < props_end) fail(pos_, "unexpected text after the properties of 'func.call'");
+        if (pos_ + 1 < props_end) return fail(pos_, "unexpected text after the properties of 'func.call'");
         pos_ = save;
       }
       // func.call's inherent attributes (LLVM 22): callee, arg_attrs, res_attrs, no_inline.
@@ -759,13 +789,13 @@ class text_parser : public op_syntax_reader {
       std::vector<attribute> as;
       for (auto& e : rest)
         if (e.name == "callee") {
-          check_flat_symbol_ref_value(e);
+          NEURONRW_TRY(check_flat_symbol_ref_value(e));
           as.push_back(attribute{e.name, e.value});
         }
-      if (as.empty()) fail(name_at, "'func.call' requires a 'callee' symbol reference");
+      if (as.empty()) return fail(name_at, "'func.call' requires a 'callee' symbol reference");
       for (auto& e : rest) {
         if (e.name == "callee") continue;
-        if (e.name == "no_inline") check_unit_value(e, "func.call");
+        if (e.name == "no_inline") NEURONRW_TRY(check_unit_value(e, "func.call"));
         as.push_back(attribute{std::move(e.name), std::move(e.value)});
       }
       m_.attributes(op) = std::move(as);
@@ -780,7 +810,7 @@ class text_parser : public op_syntax_reader {
         skip_ws();
         bool ok = peek() == '{';
         if (ok) {
-          pes = parse_dict();
+          NEURONRW_TRY(parse_dict(pes));
           skip_ws();
           ok = pos_ + 1 == props_end;
         }
@@ -793,7 +823,7 @@ class text_parser : public op_syntax_reader {
       if (syn != nullptr) {
         for (auto& e : pes) {
           for (const auto& a : as)
-            if (a.name == e.name) fail(e.name_at, "'" + name + "': attribute '" + e.name + "' is given as a property and as an attribute");
+            if (a.name == e.name) return fail(e.name_at, "'" + name + "': attribute '" + e.name + "' is given as a property and as an attribute");
           as.push_back(attribute{std::move(e.name), std::move(e.value)});
         }
         m_.attributes(op) = std::move(as);
@@ -803,56 +833,60 @@ class text_parser : public op_syntax_reader {
         if (!props.empty()) m_.set_properties_text(op, std::move(props));
       }
     }
-    resolve_operands(op, uses, f.inputs);
-    define_results(op, groups);
-    if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+    NEURONRW_TRY(resolve_operands(op, uses, f.inputs));
+    NEURONRW_TRY(define_results(op, groups));
+    std::string l;
+    NEURONRW_TRY(parse_optional_loc(l));
+    if (!l.empty()) m_.set_loc_text(op, std::move(l));
+    return true;
   }
 
   /// `{ [^bb(args):] ops }` of an ordinary op, the cursor on '{'.
-  void parse_op_region(op_ref op) {
+  [[nodiscard]] bool parse_op_region(op_ref op) {
     const std::size_t open = pos_;
-    enter_region(open);
+    NEURONRW_TRY(enter_region(open));
     ++pos_;
     const auto b = m_.add_region(op);
     open_region_scope();
     skip_ws();
     if (peek() == '^') {
-      parse_block_header(b, nullptr);
+      NEURONRW_TRY(parse_block_header(b, nullptr));
       m_.set_explicit_block(b, true);  // `({ ^bb0: })` is one empty block, `({ })` none
     }
-    parse_block_body(block_context{b, false, false}, open);
+    NEURONRW_TRY(parse_block_body(block_context{b, false, false}, open));
     close_region_scope();
     leave_region();
+    return true;
   }
 
   /// `return [{attrs}] [%a, ... : T, ...]` (pretty form of func.return).
-  void parse_return(const block_context& ctx, std::size_t start) {
+  [[nodiscard]] bool parse_return(const block_context& ctx, std::size_t start) {
     skip_ws();
     std::vector<dict_entry> attrs;
     if (peek() == '{') {
-      attrs = parse_dict();
+      NEURONRW_TRY(parse_dict(attrs));
       skip_ws();
     }
     std::vector<ssa_use> uses;
     std::vector<type_ref> types;
     if (peek() == '%') {
       for (;;) {
-        uses.push_back(parse_ssa_use());
+        NEURONRW_TRY(parse_ssa_use(uses.emplace_back()));
         skip_ws();
         if (peek() == ',') {
           ++pos_;
           skip_ws();
-          if (peek() != '%') fail(pos_, "expected SSA operand");
+          if (peek() != '%') return fail(pos_, "expected SSA operand");
           continue;
         }
         break;
       }
-      if (peek() != ':') fail(pos_, "expected ':' and the types of the returned values");
+      if (peek() != ':') return fail(pos_, "expected ':' and the types of the returned values");
       ++pos_;
       skip_ws();
       const std::size_t types_at = pos_;
       for (;;) {
-        types.push_back(parse_type());
+        NEURONRW_TRY(parse_type(types.emplace_back()));
         skip_ws();
         if (peek() == ',') {
           ++pos_;
@@ -861,32 +895,39 @@ class text_parser : public op_syntax_reader {
         break;
       }
       if (types.size() != uses.size())
-        fail(types_at, "expected " + std::to_string(uses.size()) + " types after ':' but had " +
+        return fail(types_at, "expected " + std::to_string(uses.size()) + " types after ':' but had " +
                            std::to_string(types.size()));
     }
     const std::vector<value_ref> none(uses.size());
     const auto op = m_.create_op("func.return", none, {}, to_attributes(std::move(attrs)), loc_of(start));
     m_.push_back(ctx.block, op);
-    resolve_operands(op, uses, types);
-    if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+    NEURONRW_TRY(resolve_operands(op, uses, types));
+    std::string l;
+    NEURONRW_TRY(parse_optional_loc(l));
+    if (!l.empty()) m_.set_loc_text(op, std::move(l));
+    return true;
   }
 
   /// `call @f(%a, ...) [{attrs}] : (T, ...) -> R` (pretty form of func.call).
-  void parse_call(const block_context& ctx, std::size_t start, const std::vector<result_group>& groups,
+  [[nodiscard]] bool parse_call(const block_context& ctx, std::size_t start, const std::vector<result_group>& groups,
                   std::uint64_t bound) {
     skip_ws();
-    if (peek() != '@') fail(pos_, "expected symbol reference to the callee");
-    auto callee = parse_flat_callee();
+    if (peek() != '@') return fail(pos_, "expected symbol reference to the callee");
+    std::string callee;
+    NEURONRW_TRY(parse_flat_callee(callee));
     skip_ws();
-    if (peek() != '(') fail(pos_, "expected '(' to start the operand list");
-    auto uses = parse_operand_list();
+    if (peek() != '(') return fail(pos_, "expected '(' to start the operand list");
+    std::vector<ssa_use> uses;
+    NEURONRW_TRY(parse_operand_list(uses));
     skip_ws();
     std::vector<attribute> attrs{attribute{"callee", std::move(callee)}};
     if (peek() == '{') {
-      for (auto& e : parse_dict()) {
-        if (e.name == "no_inline") check_unit_value(e, "func.call");
+      std::vector<dict_entry> es;
+      NEURONRW_TRY(parse_dict(es));
+      for (auto& e : es) {
+        if (e.name == "no_inline") NEURONRW_TRY(check_unit_value(e, "func.call"));
         if (e.name == "callee") {  // the dictionary's callee replaces the written one, as in MLIR
-          check_flat_symbol_ref_value(e);
+          NEURONRW_TRY(check_flat_symbol_ref_value(e));
           attrs.front().value = std::move(e.value);
           continue;
         }
@@ -894,22 +935,26 @@ class text_parser : public op_syntax_reader {
       }
       skip_ws();
     }
-    if (peek() != ':') fail(pos_, "expected ':' followed by the callee's function type");
+    if (peek() != ':') return fail(pos_, "expected ':' followed by the callee's function type");
     ++pos_;
-    const auto f = parse_function_type();
-    check_operand_count(f, uses.size());
-    check_result_count(start, f.results.size(), bound);
+    function_type f;
+    NEURONRW_TRY(parse_function_type(f));
+    NEURONRW_TRY(check_operand_count(f, uses.size()));
+    NEURONRW_TRY(check_result_count(start, f.results.size(), bound));
     const std::vector<value_ref> none(uses.size());
     const auto op = m_.create_op("func.call", none, f.results, std::move(attrs), loc_of(start));
     m_.push_back(ctx.block, op);
-    resolve_operands(op, uses, f.inputs);
-    define_results(op, groups);
-    if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+    NEURONRW_TRY(resolve_operands(op, uses, f.inputs));
+    NEURONRW_TRY(define_results(op, groups));
+    std::string l;
+    NEURONRW_TRY(parse_optional_loc(l));
+    if (!l.empty()) m_.set_loc_text(op, std::move(l));
+    return true;
   }
 
   // ------------------------------------------------------------------ functions
   /// `func.func [vis] @name(args) [-> results] [attributes {...}] [{ body }] [loc]`.
-  void parse_function(std::size_t start) {
+  [[nodiscard]] bool parse_function(std::size_t start) {
     const auto op = m_.create_op("func.func", {}, {}, {}, loc_of(start));
     m_.push_back(m_.body(), op);
     m_.make_function(op);
@@ -919,11 +964,12 @@ class text_parser : public op_syntax_reader {
       visibility = std::string(lex_bare_id());  // kept as written: mlir-opt prints an explicit `public`
       skip_ws();
     }
-    if (peek() != '@') fail(pos_, "expected valid '@'-identifier for symbol name");
+    if (peek() != '@') return fail(pos_, "expected valid '@'-identifier for symbol name");
     ++pos_;
-    auto sym = parse_symbol_name();
+    std::string sym;
+    NEURONRW_TRY(parse_symbol_name(sym));
     skip_ws();
-    if (peek() != '(') fail(pos_, "expected '(' in function signature");
+    if (peek() != '(') return fail(pos_, "expected '(' in function signature");
     ++pos_;
     struct argument {
       std::string name;
@@ -940,21 +986,23 @@ class text_parser : public op_syntax_reader {
         argument a;
         a.at = pos_;
         if (peek() == '%') {
-          if (!args.empty() && !named) fail(pos_, "expected type instead of SSA identifier");
+          if (!args.empty() && !named) return fail(pos_, "expected type instead of SSA identifier");
           named = true;
           ++pos_;
-          a.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
-          expect(':', "expected ':'");
+          std::string_view spelled;
+          NEURONRW_TRY(lex_suffix_id("expected SSA value name after '%'", spelled));
+          a.name = std::string(spelled);
+          NEURONRW_TRY(expect(':', "expected ':'"));
         } else if (named) {
-          fail(pos_, "expected SSA identifier");
+          return fail(pos_, "expected SSA identifier");
         }
-        a.type = parse_type();
+        NEURONRW_TRY(parse_type(a.type));
         skip_ws();
         if (peek() == '{') {
-          a.attrs = dict_text();
+          NEURONRW_TRY(dict_text(a.attrs));
           skip_ws();
         }
-        if (at_loc()) a.loc = parse_optional_loc();
+        if (at_loc()) NEURONRW_TRY(parse_optional_loc(a.loc));
         args.push_back(std::move(a));
         skip_ws();
         if (peek() == ',') {
@@ -962,7 +1010,7 @@ class text_parser : public op_syntax_reader {
           continue;
         }
         if (peek() == ')') break;
-        fail(pos_, "expected ',' or ')' in function signature");
+        return fail(pos_, "expected ',' or ')' in function signature");
       }
     }
     ++pos_;
@@ -977,21 +1025,24 @@ class text_parser : public op_syntax_reader {
         skip_ws();
         if (peek() != ')') {
           for (;;) {
-            results.push_back(parse_type());
+            NEURONRW_TRY(parse_type(results.emplace_back()));
             skip_ws();
-            result_attrs.push_back(peek() == '{' ? dict_text() : std::string());
+            if (peek() == '{')
+              NEURONRW_TRY(dict_text(result_attrs.emplace_back()));
+            else
+              result_attrs.emplace_back();
             skip_ws();
             if (peek() == ',') {
               ++pos_;
               continue;
             }
             if (peek() == ')') break;
-            fail(pos_, "expected ',' or ')' in function result list");
+            return fail(pos_, "expected ',' or ')' in function result list");
           }
         }
         ++pos_;
       } else {
-        results.push_back(parse_type());
+        NEURONRW_TRY(parse_type(results.emplace_back()));
         result_attrs.emplace_back();
       }
       skip_ws();
@@ -1002,9 +1053,10 @@ class text_parser : public op_syntax_reader {
       const std::size_t attributes_at = pos_;
       pos_ += 10;
       skip_ws();
-      if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
-      auto es = parse_dict();
-      take_signature_attributes(es, start, attributes_at, arg_attrs, result_attrs);
+      if (peek() != '{') return fail(pos_, "expected '{' after 'attributes'");
+      std::vector<dict_entry> es;
+      NEURONRW_TRY(parse_dict(es));
+      NEURONRW_TRY(take_signature_attributes(es, start, attributes_at, arg_attrs, result_attrs));
       m_.attributes(op) = to_attributes(std::move(es));
       skip_ws();
     }
@@ -1017,28 +1069,31 @@ class text_parser : public op_syntax_reader {
       f.arg_attrs = std::move(arg_attrs);
     }
     if (peek() == '{' && !eof()) {
-      if (!args.empty() && !named) fail(pos_, "a function body needs named arguments ('%name: type')");
+      if (!args.empty() && !named) return fail(pos_, "a function body needs named arguments ('%name: type')");
       const std::size_t open = pos_;
-      enter_region(open);
+      NEURONRW_TRY(enter_region(open));
       ++pos_;
       const auto b = m_.add_region(op);
       push_isolated_scope();
       for (auto& a : args) {
         const auto v = m_.add_block_argument(b, a.type, a.name);
         if (!a.loc.empty()) m_.set_arg_loc_text(v, a.loc);
-        define_value(a.name, value_entry{v.id, 1}, a.at);
+        NEURONRW_TRY(define_value(a.name, value_entry{v.id, 1}, a.at));
       }
       skip_ws();
-      if (peek() == '^') fail(pos_, "a function body takes its arguments from the signature, not from a block label");
-      parse_block_body(block_context{b, true, false}, open);
-      pop_isolated_scope();
+      if (peek() == '^') return fail(pos_, "a function body takes its arguments from the signature, not from a block label");
+      NEURONRW_TRY(parse_block_body(block_context{b, true, false}, open));
+      NEURONRW_TRY(pop_isolated_scope());
       leave_region();
     } else {
       auto& f = m_.function(op);
       f.declaration = true;
       for (auto& a : args) f.decl_arg_types.push_back(a.type);
     }
-    if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+    std::string l;
+    NEURONRW_TRY(parse_optional_loc(l));
+    if (!l.empty()) m_.set_loc_text(op, std::move(l));
+    return true;
   }
 
   /// The inherent attributes of a pretty `func.func`'s `attributes {...}` (`es`), taken out as
@@ -1048,80 +1103,83 @@ class text_parser : public op_syntax_reader {
   /// twice), are dropped when not an array (as MLIR drops an inherent attribute of the wrong
   /// kind) and must have one dictionary per argument / result; a `no_inline` that is not a unit
   /// is dropped for the same reason. `start` is the op's position, `attributes_at` the keyword's.
-  void take_signature_attributes(std::vector<dict_entry>& es, std::size_t start, std::size_t attributes_at,
+  [[nodiscard]] bool take_signature_attributes(std::vector<dict_entry>& es, std::size_t start, std::size_t attributes_at,
                                  std::vector<std::string>& arg_attrs, std::vector<std::string>& result_attrs) {
     for (const auto& e : es)
       if (e.name == "sym_name" || e.name == "function_type" || e.name == "sym_visibility")
-        fail(attributes_at, "custom op 'func.func' '" + e.name +
+        return fail(attributes_at, "custom op 'func.func' '" + e.name +
                                 "' is an inferred attribute and should not be specified in the explicit attribute "
                                 "dictionary");
-    auto take = [&](const char* key, std::vector<std::string>& dicts, const char* what) {
+    auto take = [&](const char* key, std::vector<std::string>& dicts, const char* what) -> bool {
       auto it = std::find_if(es.begin(), es.end(), [&](const dict_entry& e) { return e.name == key; });
-      if (it == es.end()) return;
+      if (it == es.end()) return true;
       if (std::any_of(dicts.begin(), dicts.end(), [](const std::string& d) { return !d.empty(); }))
-        fail(start, std::string("custom op 'func.func' attribute '") + key + "' occurs more than once in the attribute list");
+        return fail(start, std::string("custom op 'func.func' attribute '") + key + "' occurs more than once in the attribute list");
       const dict_entry e = std::move(*it);
       es.erase(it);
-      if (!e.value.starts_with('[')) return;
-      auto ds = parse_dict_array(e);
-      if (ds.size() != dicts.size()) fail_attr_array_size(start, what, ds.size(), dicts.size());
+      if (!e.value.starts_with('[')) return true;
+      std::vector<std::string> ds;
+      NEURONRW_TRY(parse_dict_array(e, ds));
+      if (ds.size() != dicts.size()) return fail_attr_array_size(start, what, ds.size(), dicts.size());
       dicts = std::move(ds);
+      return true;
     };
-    take("arg_attrs", arg_attrs, "argument");
-    take("res_attrs", result_attrs, "result");
+    NEURONRW_TRY(take("arg_attrs", arg_attrs, "argument"));
+    NEURONRW_TRY(take("res_attrs", result_attrs, "result"));
     std::erase_if(es, [](const dict_entry& e) { return e.name == "no_inline" && !is_unit_value(e); });
+    return true;
   }
 
   /// `[{a}, {}, ...]` of `arg_attrs` / `res_attrs` (re-read from the source).
-  std::vector<std::string> parse_dict_array(const dict_entry& e) {
+  [[nodiscard]] bool parse_dict_array(const dict_entry& e, std::vector<std::string>& out) {
     const std::size_t save = pos_;
     pos_ = e.value_at;
-    std::vector<std::string> out;
-    if (peek() != '[') fail(pos_, "expected an array of dictionaries for '" + e.name + "'");
+    out.clear();
+    if (peek() != '[') return fail(pos_, "expected an array of dictionaries for '" + e.name + "'");
     ++pos_;
     skip_ws();
     if (peek() != ']') {
       for (;;) {
         skip_ws();
-        if (peek() != '{') fail(pos_, "expected a dictionary in '" + e.name + "'");
-        out.push_back(dict_text());
+        if (peek() != '{') return fail(pos_, "expected a dictionary in '" + e.name + "'");
+        NEURONRW_TRY(dict_text(out.emplace_back()));
         skip_ws();
         if (peek() == ',') {
           ++pos_;
           continue;
         }
         if (peek() == ']') break;
-        fail(pos_, "expected ',' or ']' in '" + e.name + "'");
+        return fail(pos_, "expected ',' or ']' in '" + e.name + "'");
       }
     }
     ++pos_;
     skip_ws();
-    if (pos_ < e.value_end) fail(pos_, "unexpected text after '" + e.name + "'");
+    if (pos_ < e.value_end) return fail(pos_, "unexpected text after '" + e.name + "'");
     pos_ = save;
-    return out;
+    return true;
   }
 
   /// `"func.func"() <{function_type = ..., sym_name = "f", ...}> ({ [^bb0(...):] ... }) [{attrs}]
   /// : () -> ()` — the same in-memory function as the pretty form; an empty region declares.
-  void parse_generic_function(std::size_t start) {
+  [[nodiscard]] bool parse_generic_function(std::size_t start) {
     const std::size_t name_at = start;
-    expect('(', "expected '(' to start the operand list");
-    expect(')', "'func.func' takes no operands");
+    NEURONRW_TRY(expect('(', "expected '(' to start the operand list"));
+    NEURONRW_TRY(expect(')', "'func.func' takes no operands"));
     skip_ws();
     std::vector<dict_entry> props;
     if (peek() == '<') {
       ++pos_;
       skip_ws();
-      if (peek() != '{') fail(pos_, "expected a dictionary of properties for 'func.func'");
-      props = parse_dict();
-      expect('>', "expected '>' to close the properties");
+      if (peek() != '{') return fail(pos_, "expected a dictionary of properties for 'func.func'");
+      NEURONRW_TRY(parse_dict(props));
+      NEURONRW_TRY(expect('>', "expected '>' to close the properties"));
     }
     const auto op = m_.create_op("func.func", {}, {}, {}, loc_of(start));
     m_.push_back(m_.body(), op);
     m_.make_function(op);
-    expect('(', "expected '(' before the region of 'func.func'");
+    NEURONRW_TRY(expect('(', "expected '(' before the region of 'func.func'"));
     skip_ws();
-    if (peek() != '{' || eof()) fail(pos_, "expected '{' to begin a region");
+    if (peek() != '{' || eof()) return fail(pos_, "expected '{' to begin a region");
     const std::size_t open = pos_;
     ++pos_;
     skip_ws();
@@ -1132,35 +1190,36 @@ class text_parser : public op_syntax_reader {
       ++pos_;
     } else {
       definition = true;
-      enter_region(open);
+      NEURONRW_TRY(enter_region(open));
       const auto b = m_.add_region(op);
       push_isolated_scope();
       if (peek() == '^') {
         header_at = pos_;
-        parse_block_header(b, &arg_at);
+        NEURONRW_TRY(parse_block_header(b, &arg_at));
       }
-      parse_block_body(block_context{b, true, false}, open);
-      pop_isolated_scope();
+      NEURONRW_TRY(parse_block_body(block_context{b, true, false}, open));
+      NEURONRW_TRY(pop_isolated_scope());
       leave_region();
     }
     skip_ws();
     if (peek() == ',') {
       ++pos_;
       skip_ws();
-      fail(pos_, "the reference IR supports at most one region per op");
+      return fail(pos_, "the reference IR supports at most one region per op");
     }
-    expect(')', "expected ')' after the region");
+    NEURONRW_TRY(expect(')', "expected ')' after the region"));
     skip_ws();
     std::vector<dict_entry> attrs;
     if (peek() == '{') {
-      attrs = parse_dict();
+      NEURONRW_TRY(parse_dict(attrs));
       skip_ws();
     }
-    if (peek() != ':') fail(pos_, "expected ':' followed by operation type");
+    if (peek() != ':') return fail(pos_, "expected ':' followed by operation type");
     ++pos_;
-    const auto sig = parse_function_type();
+    function_type sig;
+    NEURONRW_TRY(parse_function_type(sig));
     if (!sig.inputs.empty() || !sig.results.empty())
-      fail(sig.at, "expected '() -> ()' as the type of 'func.func'");
+      return fail(sig.at, "expected '() -> ()' as the type of 'func.func'");
 
     // Inherent attributes (LLVM 22) may come as properties or in the attribute dictionary; a
     // property wins, and a property the op does not have is dropped (merge_inherent).
@@ -1181,48 +1240,52 @@ class text_parser : public op_syntax_reader {
         *slot = &e;
         continue;
       }
-      if (e.name == "no_inline") check_unit_value(e, "func.func");
+      if (e.name == "no_inline") NEURONRW_TRY(check_unit_value(e, "func.func"));
       extra.push_back(attribute{e.name, e.value});
     }
-    if (type_e == nullptr) fail(name_at, "'func.func' requires a 'function_type'");
-    if (name_e == nullptr) fail(name_at, "'func.func' requires a 'sym_name'");
+    if (type_e == nullptr) return fail(name_at, "'func.func' requires a 'function_type'");
+    if (name_e == nullptr) return fail(name_at, "'func.func' requires a 'sym_name'");
     const std::size_t save = pos_;
     pos_ = type_e->value_at;
-    const auto ft = parse_function_type();
+    function_type ft;
+    NEURONRW_TRY(parse_function_type(ft));
     skip_ws();
-    if (pos_ < type_e->value_end) fail(pos_, "unexpected text after 'function_type'");
+    if (pos_ < type_e->value_end) return fail(pos_, "unexpected text after 'function_type'");
     pos_ = save;
 
     auto& f = m_.function(op);
-    f.sym_name = symbol_from_string(*name_e);
+    NEURONRW_TRY(symbol_from_string(*name_e, f.sym_name));
     if (vis_e != nullptr) {
-      const auto v = string_value(*vis_e);
+      std::string v;
+      NEURONRW_TRY(string_value(*vis_e, v));
       if (v != "\"private\"" && v != "\"nested\"" && v != "\"public\"")
-        fail(vis_e->value_at, "'sym_visibility' must be \"private\", \"nested\" or \"public\"");
+        return fail(vis_e->value_at, "'sym_visibility' must be \"private\", \"nested\" or \"public\"");
       f.visibility = v.substr(1, v.size() - 2);  // "public" too: mlir-opt prints it back
     }
     f.result_types = ft.results;
     f.result_attrs.assign(ft.results.size(), std::string());
     f.arg_attrs.assign(ft.inputs.size(), std::string());
     if (args_e != nullptr) {
-      auto as = parse_dict_array(*args_e);
-      if (as.size() != ft.inputs.size()) fail_attr_array_size(name_at, "argument", as.size(), ft.inputs.size());
+      std::vector<std::string> as;
+      NEURONRW_TRY(parse_dict_array(*args_e, as));
+      if (as.size() != ft.inputs.size()) return fail_attr_array_size(name_at, "argument", as.size(), ft.inputs.size());
       m_.function(op).arg_attrs = std::move(as);
     }
     if (res_e != nullptr) {
-      auto rs = parse_dict_array(*res_e);
-      if (rs.size() != ft.results.size()) fail_attr_array_size(name_at, "result", rs.size(), ft.results.size());
+      std::vector<std::string> rs;
+      NEURONRW_TRY(parse_dict_array(*res_e, rs));
+      if (rs.size() != ft.results.size()) return fail_attr_array_size(name_at, "result", rs.size(), ft.results.size());
       m_.function(op).result_attrs = std::move(rs);
     }
     if (definition) {
       const auto args = m_.arguments(m_.region_block(op));
       if (args.size() != ft.inputs.size())
-        fail(header_at, "the entry block has " + std::to_string(args.size()) +
+        return fail(header_at, "the entry block has " + std::to_string(args.size()) +
                             " arguments but the function type has " + std::to_string(ft.inputs.size()) +
                             " inputs");
       for (std::size_t i = 0; i < args.size(); ++i)
         if (m_.type(args[i]) != ft.inputs[i])
-          fail(arg_at[i], "type of entry block argument #" + std::to_string(i) + " ('" +
+          return fail(arg_at[i], "type of entry block argument #" + std::to_string(i) + " ('" +
                               std::string(m_.type_text(args[i])) + "') does not match the function type ('" +
                               std::string(m_.type_text(ft.inputs[i])) + "')");
     } else {
@@ -1231,7 +1294,10 @@ class text_parser : public op_syntax_reader {
       fd.decl_arg_types = ft.inputs;
     }
     m_.attributes(op) = std::move(extra);
-    if (auto l = parse_optional_loc(); !l.empty()) m_.set_loc_text(op, std::move(l));
+    std::string l;
+    NEURONRW_TRY(parse_optional_loc(l));
+    if (!l.empty()) m_.set_loc_text(op, std::move(l));
+    return true;
   }
 
   std::vector<name_scope> scopes_;

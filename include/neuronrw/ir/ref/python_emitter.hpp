@@ -24,6 +24,10 @@
 //     DotLogistic, Expm1, Log1p, Elementwise, and DotSoftmax.
 //   (one line; the op name is the composite's own, `(decomposition @SYM)` is left out when the
 //   composite has no decomposition attribute).
+//
+// No exceptions (this builds with -fno-exceptions): the first fatal diagnostic is recorded by
+// `fail`, which returns false, and every emitting step returns `bool` and passes a failure on
+// (NEURONRW_TRY, neuronrw/detail/try.hpp) up to `emit_python`.
 #pragma once
 
 #include <algorithm>
@@ -42,6 +46,7 @@
 
 #include <neuronrw/descriptors/kind_registry.hpp>
 #include <neuronrw/detail/string_literal.hpp>
+#include <neuronrw/detail/try.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
@@ -105,10 +110,6 @@ class namer {
   std::unordered_set<std::string> used_;
 };
 
-struct emit_failure {
-  diagnostic error;
-};
-
 inline constexpr std::size_t max_emit_depth = 512;
 
 class python_emitter {
@@ -129,22 +130,7 @@ class python_emitter {
 
   /// The whole text, or the first fatal diagnostic.
   std::optional<diagnostic> run(std::string& text) {
-    try {
-      bool first = true;
-      for (auto op : m_.ops(m_.body())) {
-        if (m_.is_function(op)) {
-          if (m_.find_attribute(op, composite_schema::gen_composite)) continue;
-          if (!first) text += '\n';
-          first = false;
-          emit_function(op, text);
-        } else {
-          scope_ = &module_names_;
-          emit_op(op, 0, text);
-        }
-      }
-    } catch (const emit_failure& f) {
-      return f.error;
-    }
+    if (!emit_module(text)) return std::move(error_);
     return std::nullopt;
   }
 
@@ -152,8 +138,26 @@ class python_emitter {
   using op_ref = ref::op_ref;
   using value_ref = ref::value_ref;
 
-  [[noreturn]] void fail(op_ref op, std::string message) const {
-    throw emit_failure{located(m_, op, std::move(message))};
+  [[nodiscard]] bool emit_module(std::string& text) {
+    bool first = true;
+    for (auto op : m_.ops(m_.body())) {
+      if (m_.is_function(op)) {
+        if (m_.find_attribute(op, composite_schema::gen_composite)) continue;
+        if (!first) text += '\n';
+        first = false;
+        NEURONRW_TRY(emit_function(op, text));
+      } else {
+        scope_ = &module_names_;
+        NEURONRW_TRY(emit_op(op, 0, text));
+      }
+    }
+    return true;
+  }
+
+  /// Records the first fatal diagnostic (at `op`) and returns false, for `return fail(...)`.
+  bool fail(op_ref op, std::string message) {
+    if (!error_) error_ = located(m_, op, std::move(message));
+    return false;
   }
 
   static void indent(std::string& out, std::size_t depth) { out.append(4 * depth, ' '); }
@@ -170,23 +174,28 @@ class python_emitter {
     return s;
   }
 
-  const std::string& name_of(op_ref user, std::size_t i, value_ref v) const {
+  /// The name of operand `i` (`v`) of `user`; null (the error recorded) when it has none.
+  const std::string* name_of(op_ref user, std::size_t i, value_ref v) {
     auto it = names_.find(v.id);
-    if (!v.valid() || it == names_.end())
+    if (!v.valid() || it == names_.end()) {
       fail(user, "operand #" + std::to_string(i) + " of '" + std::string(m_.name(user)) +
                      "' has no definition visible to the emitter");
-    return it->second;
+      return nullptr;
+    }
+    return &it->second;
   }
 
-  std::string operand_list(op_ref op) const {
-    std::string s;
+  [[nodiscard]] bool operand_list(op_ref op, std::string& s) {
+    s.clear();
     std::size_t i = 0;
     for (auto v : m_.operands(op)) {
       if (i) s += ", ";
-      s += name_of(op, i, v);
+      const std::string* n = name_of(op, i, v);
+      NEURONRW_TRY(n);
+      s += *n;
       ++i;
     }
-    return s;
+    return true;
   }
 
   /// Names the results of `op` in the current scope; returns "a, b = " (or "" without results).
@@ -268,15 +277,16 @@ class python_emitter {
     return s;
   }
 
-  void emit_function(op_ref f, std::string& out) {
+  [[nodiscard]] bool emit_function(op_ref f, std::string& out) {
     const auto& fi = m_.function(f);
     namer local(module_names_.used());
     scope_ = &local;
-    emit_function_in_scope(f, fi, local, out);
+    NEURONRW_TRY(emit_function_in_scope(f, fi, local, out));
     scope_ = &module_names_;
+    return true;
   }
 
-  void emit_function_in_scope(op_ref f, const ref::func_info& fi, namer& local, std::string& out) {
+  [[nodiscard]] bool emit_function_in_scope(op_ref f, const ref::func_info& fi, namer& local, std::string& out) {
     const std::string& def_name = def_names_.at(f.id);
     std::string params;
     std::vector<ref::type_ref> arg_types;
@@ -301,30 +311,36 @@ class python_emitter {
     out += "def " + def_name + "(" + params + "):";
     if (fi.declaration || !m_.has_region(f) || m_.empty(m_.region_block(f))) {
       out += " ...  # " + vis + "declaration " + sig + "\n";
-      return;
+      return true;
     }
     out += "  # " + vis + sig + "\n";
-    emit_block(m_.region_block(f), 1, out);
+    return emit_block(m_.region_block(f), 1, out);
   }
 
-  void emit_block(ref::block_ref b, std::size_t depth, std::string& out) {
-    for (auto o : m_.ops(b)) emit_op(o, depth, out);
+  [[nodiscard]] bool emit_block(ref::block_ref b, std::size_t depth, std::string& out) {
+    for (auto o : m_.ops(b)) NEURONRW_TRY(emit_op(o, depth, out));
+    return true;
   }
 
-  void enter(op_ref op) {
+  [[nodiscard]] bool enter(op_ref op) {
     if (++depth_ > max_emit_depth)
-      fail(op, "nesting deeper than " + std::to_string(max_emit_depth) + " regions and decompositions");
+      return fail(op, "nesting deeper than " + std::to_string(max_emit_depth) + " regions and decompositions");
+    return true;
   }
 
-  void emit_op(op_ref op, std::size_t depth, std::string& out) {
-    enter(op);
+  [[nodiscard]] bool emit_op(op_ref op, std::size_t depth, std::string& out) {
+    NEURONRW_TRY(enter(op));
     if (m_.kind(op) == kind_id_v<kinds::composite>) {
-      emit_composite(op, depth, out);
+      NEURONRW_TRY(emit_composite(op, depth, out));
     } else if (m_.kind(op) == kind_id_v<kinds::return_> && m_.num_results(op) == 0 && m_.parent_op(op).valid() &&
                !m_.next_op(op).valid()) {
       indent(out, depth);
       out += "return";
-      if (m_.num_operands(op)) out += " " + operand_list(op);
+      if (m_.num_operands(op)) {
+        std::string args;
+        NEURONRW_TRY(operand_list(op, args));
+        out += " " + args;
+      }
       out += "\n";
     } else {
       // One nested `def` per region: `region=r` for one, `regions=(r, r_1, ...)` for several.
@@ -340,9 +356,10 @@ class python_emitter {
           indent(out, depth + 1);
           out += "pass\n";
         }
-        emit_block(b, depth + 1, out);
+        NEURONRW_TRY(emit_block(b, depth + 1, out));
       }
-      const std::string args = operand_list(op);
+      std::string args;
+      NEURONRW_TRY(operand_list(op, args));
       const std::string kws = keyword_args(op);
       std::string region_kw;
       if (region_defs.size() == 1) {
@@ -359,6 +376,7 @@ class python_emitter {
              join_args({name_arg, args, kws, region_kw}) + ")" + result_types_comment(op) + "\n";
     }
     --depth_;
+    return true;
   }
 
   std::string bind_arguments(ref::block_ref b) {
@@ -389,7 +407,7 @@ class python_emitter {
     return s;
   }
 
-  void emit_composite(op_ref op, std::size_t depth, std::string& out) {
+  [[nodiscard]] bool emit_composite(op_ref op, std::size_t depth, std::string& out) {
     composite_info c{op, {}, {}, op_ref{}, depth, &out};
     if (auto* d = m_.find_attribute(op, "decomposition"))
       if (auto s = ref::referenced_symbol(d->value)) {
@@ -398,50 +416,54 @@ class python_emitter {
       }
     auto* k = m_.find_attribute(op, composite_schema::composite_kind);
     std::optional<std::string> kind = k ? ref::unquote(k->value) : std::nullopt;
-    if (!kind) fail(op, "NCC_ISPP054: " + where(c) + " has no string attribute 'CompositeKind'");
+    if (!kind) return fail(op, "NCC_ISPP054: " + where(c) + " has no string attribute 'CompositeKind'");
     c.kind = std::move(*kind);
+    bool ok = true;  // what the handler that ran returned
     composite_op_registry::dispatch(
         c.kind,
-        handlers(on<"ScheduleFusion">([this](auto, composite_info& ci) { emit_transparent(ci); }),
-                 on<"MulRedSqrt", "DotLogistic">([this](auto kind, composite_info& ci) {
-                   emit_bespoke(decltype(kind)::name, ci);
+        handlers(on<"ScheduleFusion">([this, &ok](auto, composite_info& ci) { ok = emit_transparent(ci); }),
+                 on<"MulRedSqrt", "DotLogistic">([this, &ok](auto kind, composite_info& ci) {
+                   ok = emit_bespoke(decltype(kind)::name, ci);
                  }),
-                 on_arbitrary_composite([this](std::string_view emitted, composite_info& ci) {
-                   emit_arbitrary(emitted, ci);
+                 on_arbitrary_composite([this, &ok](std::string_view emitted, composite_info& ci) {
+                   ok = emit_arbitrary(emitted, ci);
                  })),
-        [this](std::string_view unknown, composite_info& ci) {
-          fail(ci.op, "NCC_ISPP054: " + where(ci) + ": " + composite_op_registry::diagnostic(unknown));
+        [this, &ok](std::string_view unknown, composite_info& ci) {
+          ok = fail(ci.op, "NCC_ISPP054: " + where(ci) + ": " + composite_op_registry::diagnostic(unknown));
         },
         c);
+    return ok;
   }
 
   /// The decomposition's body block, checked for what a body emitter relies on.
-  ref::block_ref decomposition_body(const composite_info& c) {
+  [[nodiscard]] bool decomposition_body(const composite_info& c, ref::block_ref& b) {
     if (!c.decomposition.valid() || !m_.has_region(c.decomposition) || m_.empty(m_.region_block(c.decomposition)))
-      fail(c.op, where(c) + ": CompositeKind '" + c.kind + "' needs the decomposition body, but " +
+      return fail(c.op, where(c) + ": CompositeKind '" + c.kind + "' needs the decomposition body, but " +
                      (c.symbol.empty() ? std::string("the op has no decomposition attribute")
                                        : mlir_symbol_reference(c.symbol) + " is not a function with a body"));
-    auto b = m_.region_block(c.decomposition);
+    b = m_.region_block(c.decomposition);
     if (m_.arguments(b).size() != m_.num_operands(c.op))
-      fail(c.op, where(c) + ": the decomposition takes " + std::to_string(m_.arguments(b).size()) +
+      return fail(c.op, where(c) + ": the decomposition takes " + std::to_string(m_.arguments(b).size()) +
                      " arguments but the composite has " + std::to_string(m_.num_operands(c.op)) + " operands");
     if (std::find(active_.begin(), active_.end(), c.decomposition) != active_.end())
-      fail(c.op, where(c) + ": the decomposition uses itself, directly or through other composites");
-    return b;
+      return fail(c.op, where(c) + ": the decomposition uses itself, directly or through other composites");
+    return true;
   }
 
   /// The return at the end of a decomposition body, and its operand count checked.
-  op_ref decomposition_return(const composite_info& c, ref::block_ref b) {
-    auto ret = m_.back(b);
+  [[nodiscard]] bool decomposition_return(const composite_info& c, ref::block_ref b, op_ref& ret) {
+    ret = m_.back(b);
     if (m_.kind(ret) != kind_id_v<kinds::return_> || m_.num_operands(ret) != m_.num_results(c.op))
-      fail(c.op, where(c) + ": the decomposition must end with a return of " +
+      return fail(c.op, where(c) + ": the decomposition must end with a return of " +
                      std::to_string(m_.num_results(c.op)) + " values");
-    return ret;
+    return true;
   }
 
-  void emit_transparent(composite_info& c) {
-    auto b = decomposition_body(c);
-    auto ret = decomposition_return(c, b);
+  [[nodiscard]] bool emit_transparent(composite_info& c) {
+    ref::block_ref b;
+    op_ref ret;
+    NEURONRW_TRY(decomposition_body(c, b));
+    NEURONRW_TRY(decomposition_return(c, b, ret));
     std::string& out = *c.out;
     const std::string label = "ScheduleFusion " + mlir_symbol_reference(c.symbol);
     indent(out, c.depth);
@@ -449,18 +471,22 @@ class python_emitter {
     auto args = m_.arguments(b);
     std::size_t i = 0;
     for (auto v : m_.operands(c.op)) {
-      names_[args[i].id] = name_of(c.op, i, v);
+      const std::string* n = name_of(c.op, i, v);
+      NEURONRW_TRY(n);
+      names_[args[i].id] = *n;
       ++i;
     }
     active_.push_back(c.decomposition);
     for (auto o : m_.ops(b))
-      if (o != ret) emit_op(o, c.depth, out);
+      if (o != ret) NEURONRW_TRY(emit_op(o, c.depth, out));
     active_.pop_back();
     std::string returned;
     i = 0;
     for (auto v : m_.operands(ret)) {
       if (i) returned += ", ";
-      returned += name_of(ret, i, v);
+      const std::string* n = name_of(ret, i, v);
+      NEURONRW_TRY(n);
+      returned += *n;
       ++i;
     }
     indent(out, c.depth);
@@ -470,33 +496,39 @@ class python_emitter {
       const std::string bound = bind_results(c.op);
       out += bound + returned + "  # end " + label + "\n";
     }
+    return true;
   }
 
-  void emit_bespoke(std::string_view kind, composite_info& c) {
+  [[nodiscard]] bool emit_bespoke(std::string_view kind, composite_info& c) {
     std::string& out = *c.out;
-    const std::string args = operand_list(c.op);
+    std::string args;
+    NEURONRW_TRY(operand_list(c.op, args));
     const std::string sym = c.symbol.empty() ? std::string() : "decomposition=" + py_str(c.symbol);
     indent(out, c.depth);
     out += bind_results(c.op) + "bespoke." + std::string(kind) + "(" + join_args({args, sym}) + ")" +
            result_types_comment(c.op) + "\n";
+    return true;
   }
 
-  void emit_arbitrary(std::string_view kind, composite_info& c) {
-    auto b = decomposition_body(c);
-    auto ret = decomposition_return(c, b);
-    (void)ret;
+  [[nodiscard]] bool emit_arbitrary(std::string_view kind, composite_info& c) {
+    ref::block_ref b;
+    op_ref ret;
+    NEURONRW_TRY(decomposition_body(c, b));
+    NEURONRW_TRY(decomposition_return(c, b, ret));
     std::string& out = *c.out;
     const std::string def_name = scope_->fresh(c.symbol, "fused");
     indent(out, c.depth);
     out += "def " + def_name + "(" + bind_arguments(b) + "):  # arbitrary " + py_str(kind) + " body of " + mlir_symbol_reference(c.symbol) + "\n";
     active_.push_back(c.decomposition);
-    emit_block(b, c.depth + 1, out);
+    NEURONRW_TRY(emit_block(b, c.depth + 1, out));
     active_.pop_back();
-    const std::string args = operand_list(c.op);
+    std::string args;
+    NEURONRW_TRY(operand_list(c.op, args));
     const std::string ck = "composite_kind=" + py_str(c.kind);
     indent(out, c.depth);
     out += bind_results(c.op) + "arbitrary(" + join_args({py_str(kind), def_name, args, ck}) + ")" +
            result_types_comment(c.op) + "\n";
+    return true;
   }
 
   const ref::module& m_;
@@ -506,6 +538,7 @@ class python_emitter {
   std::unordered_map<std::uint32_t, std::string> def_names_;  // function op id -> def name
   std::vector<op_ref> active_;                            // decompositions being expanded
   std::size_t depth_ = 0;
+  std::optional<diagnostic> error_;  // the first fatal diagnostic (fail)
 };
 
 }  // namespace python_emitter_detail

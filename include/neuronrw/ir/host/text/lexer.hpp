@@ -2,12 +2,17 @@
 // namespace host::text_detail: Python's layout (INDENT / DEDENT / NEWLINE, no line ends inside
 // brackets, comments, "\n" / "\r\n" / "\r" line ends) over the format's few token kinds.
 //
-//   lexer(src).run() -> lexed       the tokens and the decoded string literals; throws failure
+//   lexer(src).run(out) -> bool     the tokens and the decoded string literals into `out`;
+//                                   false on bad input, with the error in error()
 //   token, tok                      one token: kind, location, its text's offset and length
-//   failure                         a located error, thrown by the lexer and the parser
+//   failure                         a located error: the first one the lexer or the parser met
 //   max_source_bytes, max_nesting   the limits both enforce (docs/reliability.md)
 //
 // Customization points: none.
+//
+// No exceptions (the lexer and the parser build with -fno-exceptions): `fail` records the first
+// error and returns false, and every step that can fail returns `bool` (NEURONRW_TRY,
+// neuronrw/detail/try.hpp, passes a failure on).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include <neuronrw/detail/string_literal.hpp>
+#include <neuronrw/detail/try.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/host/text/common.hpp>
 
@@ -46,6 +52,7 @@ struct lexed {
 /// The largest host program the parser reads (token offsets and columns are 32-bit).
 inline constexpr std::size_t max_source_bytes = 0xFFFFFFFFu;
 
+/// A located error: what `fail` records (the first one wins).
 struct failure {
   source_loc loc;
   std::string message;
@@ -57,16 +64,26 @@ class lexer {
  public:
   explicit lexer(std::string_view src) : src_(src) {}
 
-  lexed run() {
+  /// The tokens of the whole source into `out`; false (see error()) on bad input.
+  [[nodiscard]] bool run(lexed& out) {
+    if (!lex()) return false;
+    out = std::move(out_);
+    return true;
+  }
+  /// The first error, after run() returned false.
+  const failure& error() const noexcept { return error_; }
+
+ private:
+  [[nodiscard]] bool lex() {
     if (src_.size() > max_source_bytes)
-      fail({1, 1}, "input too large (" + std::to_string(src_.size()) + " bytes; at most " +
+      return fail({1, 1}, "input too large (" + std::to_string(src_.size()) + " bytes; at most " +
                        std::to_string(max_source_bytes) + ")");
     bool line_start = true;
     while (pos_ < src_.size()) {
       if (line_start && brackets_.empty()) {
         std::size_t width = 0;
         while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\f')) {
-          if (src_[pos_] == '\t') fail(here(), "tab in indentation (indent with spaces)");
+          if (src_[pos_] == '\t') return fail(here(), "tab in indentation (indent with spaces)");
           if (src_[pos_] == ' ') ++width;
           ++pos_;
         }
@@ -77,14 +94,14 @@ class lexer {
         }
         if (width > indents_.back()) {
           indents_.push_back(width);
-          if (indents_.size() > max_nesting) fail(here(), "nesting too deep");
+          if (indents_.size() > max_nesting) return fail(here(), "nesting too deep");
           emit(tok::indent, here());
         } else {
           while (width < indents_.back()) {
             indents_.pop_back();
             emit(tok::dedent, here());
           }
-          if (width != indents_.back()) fail(here(), "unindent does not match any outer indentation level");
+          if (width != indents_.back()) return fail(here(), "unindent does not match any outer indentation level");
         }
         line_start = false;
       }
@@ -109,15 +126,15 @@ class lexer {
         const std::size_t b = pos_;
         while (pos_ < src_.size() && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
         if (pos_ < src_.size() && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))
-          fail(at, "invalid integer literal (only decimal integers are supported)");
+          return fail(at, "invalid integer literal (only decimal integers are supported)");
         emit(tok::integer, at, b, pos_ - b);
       } else if (c == '"' || c == '\'') {
-        lex_string();
+        NEURONRW_TRY(lex_string());
       } else {
-        lex_punct();
+        NEURONRW_TRY(lex_punct());
       }
     }
-    if (!brackets_.empty()) fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
+    if (!brackets_.empty()) return fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
     if (!out_.tokens.empty() && out_.tokens.back().kind != tok::newline && out_.tokens.back().kind != tok::dedent)
       emit(tok::newline, here());
     while (indents_.size() > 1) {
@@ -125,10 +142,9 @@ class lexer {
       emit(tok::dedent, here());
     }
     emit(tok::eof, here());
-    return std::move(out_);
+    return true;
   }
 
- private:
   struct open_bracket {
     char open;
     source_loc loc;
@@ -140,9 +156,18 @@ class lexer {
   std::vector<std::size_t> indents_{0};
   std::vector<open_bracket> brackets_;
   lexed out_;
+  failure error_;
+  bool failed_ = false;
 
   source_loc here() const { return {line_, static_cast<std::uint32_t>(pos_ - line_begin_ + 1)}; }
-  [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
+  /// Records the first error and returns false, for `return fail(...)`.
+  bool fail(source_loc at, std::string msg) {
+    if (!failed_) {
+      failed_ = true;
+      error_ = failure{at, std::move(msg)};
+    }
+    return false;
+  }
   /// A token without text, or with the `len` source bytes at `off`.
   void emit(tok k, source_loc at, std::size_t off = 0, std::size_t len = 0) {
     out_.tokens.push_back({static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(len), at, k});
@@ -159,7 +184,7 @@ class lexer {
     while (pos_ < src_.size() && !at_line_end()) ++pos_;
     if (pos_ < src_.size()) newline();
   }
-  void lex_string() {
+  [[nodiscard]] bool lex_string() {
     const source_loc at = here();
     const char q = src_[pos_++];
     // A triple-quoted string (a docstring) may span lines.
@@ -168,7 +193,7 @@ class lexer {
     std::string& value = out_.strings;
     const std::size_t begin = value.size();
     for (;;) {
-      if (pos_ >= src_.size() || (!triple && at_line_end())) fail(at, "unterminated string literal");
+      if (pos_ >= src_.size() || (!triple && at_line_end())) return fail(at, "unterminated string literal");
       if (triple && at_line_end()) {
         value += '\n';
         newline();
@@ -188,7 +213,7 @@ class lexer {
         value += c;
         continue;
       }
-      if (pos_ >= src_.size()) fail(at, "unterminated string literal");
+      if (pos_ >= src_.size()) return fail(at, "unterminated string literal");
       const source_loc esc = {line_, static_cast<std::uint32_t>(pos_ - line_begin_)};
       const char e = src_[pos_++];
       switch (e) {
@@ -202,48 +227,50 @@ class lexer {
         case 'x': {
           const int h = pos_ < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_]) : -1;
           const int l = pos_ + 1 < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_ + 1]) : -1;
-          if (h < 0 || l < 0) fail(esc, "invalid \\x escape (two hex digits expected)");
+          if (h < 0 || l < 0) return fail(esc, "invalid \\x escape (two hex digits expected)");
           value += static_cast<char>(h * 16 + l);
           pos_ += 2;
           break;
         }
-        default: fail(esc, std::string("unknown escape sequence '\\") + (e >= 0x20 && e < 0x7f ? std::string(1, e) : "?") + "'");
+        default: return fail(esc, std::string("unknown escape sequence '\\") + (e >= 0x20 && e < 0x7f ? std::string(1, e) : "?") + "'");
       }
     }
     emit(tok::string, at, begin, value.size() - begin);
+    return true;
   }
-  void lex_punct() {
+  [[nodiscard]] bool lex_punct() {
     const source_loc at = here();
     const char c = src_[pos_];
     if (c == '-' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '>') {
       emit(tok::punct, at, pos_, 2);
       pos_ += 2;
-      return;
+      return true;
     }
     if (c == '/' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '/') {  // floor division
       emit(tok::punct, at, pos_, 2);
       pos_ += 2;
-      return;
+      return true;
     }
     static constexpr std::string_view singles = "()[]{},:.=@-+*%/";
     if (singles.find(c) == std::string_view::npos) {
       const auto u = static_cast<unsigned char>(c);
       static constexpr char hex[] = "0123456789abcdef";
-      fail(at, u >= 0x20 && u < 0x7f ? std::string("unexpected character '") + c + "'"
+      return fail(at, u >= 0x20 && u < 0x7f ? std::string("unexpected character '") + c + "'"
                                      : std::string("unexpected byte 0x") + hex[u >> 4] + hex[u & 15]);
     }
     if (c == '(' || c == '[' || c == '{') {
       brackets_.push_back({c, at});
-      if (brackets_.size() > max_nesting) fail(at, "nesting too deep");
+      if (brackets_.size() > max_nesting) return fail(at, "nesting too deep");
     } else if (c == ')' || c == ']' || c == '}') {
       const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
-      if (brackets_.empty()) fail(at, std::string("unmatched '") + c + "'");
+      if (brackets_.empty()) return fail(at, std::string("unmatched '") + c + "'");
       if (brackets_.back().open != want)
-        fail(at, std::string("closing '") + c + "' does not match '" + brackets_.back().open + "'");
+        return fail(at, std::string("closing '") + c + "' does not match '" + brackets_.back().open + "'");
       brackets_.pop_back();
     }
     emit(tok::punct, at, pos_, 1);
     ++pos_;
+    return true;
   }
 };
 

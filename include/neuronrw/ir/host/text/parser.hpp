@@ -7,6 +7,12 @@
 //   text_detail::parser           what parse_program runs over the lexer's tokens
 //
 // Customization points: none.
+//
+// No exceptions (this builds with -fno-exceptions): the first error is recorded by `fail`, which
+// returns false; every step that can fail returns `bool` with its result in an out-parameter, or
+// a pointer that is null only on failure (an expression, a window), and callers pass a failure
+// on at once (NEURONRW_TRY, neuronrw/detail/try.hpp). parse_program turns the recorded error
+// into the diagnostic.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +30,7 @@
 #include <vector>
 
 #include <neuronrw/detail/parse_list.hpp>
+#include <neuronrw/detail/try.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/host/ir.hpp>
 #include <neuronrw/ir/host/text/common.hpp>
@@ -43,32 +50,41 @@ class parser {
   /// The warnings of the program read (op_spelling).
   const diagnostics& warnings() const noexcept { return warnings_; }
 
-  program run() {
-    while (at_name("import") || at_name("from")) parse_import();
-    // Module-level integer constants (`SIZE = 256`), before the program as in pypto's sources.
-    while (is(tok::name) && at_punct("=", 1)) parse_constant();
-    expect_punct("@", "at the start of the program (@pl.program)");
-    expect_path("pl.program", "a program decorator");
-    expect_newline();
-    expect_keyword("class");
-    prog_.name = binding_name("a program name");  // Python: `class yield:` is a syntax error
-    expect_punct(":", "after the class name");
-    expect_newline();
-    expect(tok::indent, "an indented class body");
-    if (at_name("pass")) {
-      next();
-      expect_newline();
-    } else {
-      while (!is(tok::dedent) && !is(tok::eof)) parse_function();
-    }
-    expect(tok::dedent, "the end of the class body");
-    expect(tok::eof, "the end of input after the program");
-    for (auto& [name, loc] : calls_)
-      if (!function_names_.count(name)) fail(loc, "call of undefined function '" + name + "'");
-    return std::move(prog_);
+  /// The program into `out`; false (see error()) on bad input.
+  [[nodiscard]] bool run(program& out) {
+    if (!parse_program() || failed_) return false;
+    out = std::move(prog_);
+    return true;
   }
+  /// The first error, after run() returned false.
+  const failure& error() const noexcept { return error_; }
 
  private:
+  [[nodiscard]] bool parse_program() {
+    while (at_name("import") || at_name("from")) NEURONRW_TRY(parse_import());
+    // Module-level integer constants (`SIZE = 256`), before the program as in pypto's sources.
+    while (is(tok::name) && at_punct("=", 1)) NEURONRW_TRY(parse_constant());
+    NEURONRW_TRY(expect_punct("@", "at the start of the program (@pl.program)"));
+    NEURONRW_TRY(expect_path("pl.program", "a program decorator"));
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect_keyword("class"));
+    NEURONRW_TRY(binding_name("a program name", prog_.name));  // Python: `class yield:` is a syntax error
+    NEURONRW_TRY(expect_punct(":", "after the class name"));
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect(tok::indent, "an indented class body"));
+    if (at_name("pass")) {
+      next();
+      NEURONRW_TRY(expect_newline());
+    } else {
+      while (!is(tok::dedent) && !is(tok::eof)) NEURONRW_TRY(parse_function());
+    }
+    NEURONRW_TRY(expect(tok::dedent, "the end of the class body"));
+    NEURONRW_TRY(expect(tok::eof, "the end of input after the program"));
+    for (auto& [name, loc] : calls_)
+      if (!function_names_.count(name)) return fail(loc, "call of undefined function '" + name + "'");
+    return true;
+  }
+
   std::deque<token> t_;
   std::string strings_;  ///< the string literals' decoded values (token::off of a string token)
   std::string_view src_;
@@ -106,6 +122,8 @@ class parser {
   names names_ = names::lexical;
   std::string window_label_;  // the WindowBuffer whose size is being parsed function-wide
   std::string function_name_;
+  failure error_;  // the first error (fail)
+  bool failed_ = false;
 
   // ---- tokens -----------------------------------------------------------------------------
   const token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, base_ + t_.size() - 1) - base_]; }
@@ -122,7 +140,14 @@ class parser {
     return peek(k).kind == tok::punct && text(peek(k)) == p;
   }
   bool at_name(std::string_view n, std::size_t k = 0) const { return peek(k).kind == tok::name && text(peek(k)) == n; }
-  [[noreturn]] static void fail(source_loc at, std::string msg) { throw failure{at, std::move(msg)}; }
+  /// Records the first error and returns false, for `return fail(...)`.
+  bool fail(source_loc at, std::string msg) {
+    if (!failed_) {
+      failed_ = true;
+      error_ = failure{at, std::move(msg)};
+    }
+    return false;
+  }
 
   std::string describe(const token& tk) const {
     switch (tk.kind) {
@@ -137,36 +162,43 @@ class parser {
     }
     return "token";
   }
-  [[noreturn]] void unexpected(std::string_view wanted) const {
-    fail(peek().loc, "expected " + std::string(wanted) + ", got " + describe(peek()));
+  /// `expected WANTED, got TOKEN` at the current token; returns false.
+  bool unexpected(std::string_view wanted) {
+    return fail(peek().loc, "expected " + std::string(wanted) + ", got " + describe(peek()));
   }
-  void expect(tok k, std::string_view wanted) {
-    if (!is(k)) unexpected(wanted);
+  [[nodiscard]] bool expect(tok k, std::string_view wanted) {
+    if (!is(k)) return unexpected(wanted);
     next();
+    return true;
   }
-  void expect_newline() {
-    if (!is(tok::newline)) unexpected("end of line");
+  [[nodiscard]] bool expect_newline() {
+    if (!is(tok::newline)) return unexpected("end of line");
     next();
+    return true;
   }
-  void expect_punct(std::string_view p, std::string_view where) {
-    if (!at_punct(p)) unexpected("'" + std::string(p) + "' " + std::string(where));
+  [[nodiscard]] bool expect_punct(std::string_view p, std::string_view where) {
+    if (!at_punct(p)) return unexpected("'" + std::string(p) + "' " + std::string(where));
     next();
+    return true;
   }
-  void expect_keyword(std::string_view k) {
-    if (!at_name(k)) unexpected("'" + std::string(k) + "'");
+  [[nodiscard]] bool expect_keyword(std::string_view k) {
+    if (!at_name(k)) return unexpected("'" + std::string(k) + "'");
     next();
+    return true;
   }
-  std::string expect_ident(std::string_view what) {
-    if (!is(tok::name)) unexpected(what);
-    return std::string(text(next()));
+  [[nodiscard]] bool expect_ident(std::string_view what, std::string& out) {
+    if (!is(tok::name)) return unexpected(what);
+    out = std::string(text(next()));
+    return true;
   }
-  std::string expect_string(std::string_view what) {
-    if (!is(tok::string)) unexpected(what);
-    return std::string(text(next()));
+  [[nodiscard]] bool expect_string(std::string_view what, std::string& out) {
+    if (!is(tok::string)) return unexpected(what);
+    out = std::string(text(next()));
+    return true;
   }
   /// NAME ('.' NAME)*
-  std::string dotted() {
-    std::string path = expect_ident("a name");
+  [[nodiscard]] bool dotted(std::string& path) {
+    NEURONRW_TRY(expect_ident("a name", path));
     while (at_punct(".") && peek(1).kind == tok::name) {
       next();
       path += '.';
@@ -174,22 +206,25 @@ class parser {
     }
     if (at_punct(".")) {
       next();
-      unexpected("a name after '.'");
+      return unexpected("a name after '.'");
     }
-    return path;
+    return true;
   }
-  void expect_path(std::string_view path, std::string_view what) {
+  [[nodiscard]] bool expect_path(std::string_view path, std::string_view what) {
     const source_loc at = peek().loc;
-    if (!is(tok::name)) unexpected(what);
-    const std::string got = dotted();
-    if (got != path) fail(at, "expected '" + std::string(path) + "' (" + std::string(what) + "), got '" + got + "'");
+    if (!is(tok::name)) return unexpected(what);
+    std::string got;
+    NEURONRW_TRY(dotted(got));
+    if (got != path) return fail(at, "expected '" + std::string(path) + "' (" + std::string(what) + "), got '" + got + "'");
+    return true;
   }
 
+  /// One level of the nesting the parser recurses through; `ok` is false (the error recorded)
+  /// when it is one too many: `depth_guard g(*this); NEURONRW_TRY(g.ok);`.
   struct depth_guard {
     parser& p;
-    explicit depth_guard(parser& q) : p(q) {
-      if (++p.depth_ > max_nesting) fail(p.peek().loc, "nesting too deep");
-    }
+    bool ok;
+    explicit depth_guard(parser& q) : p(q), ok(++q.depth_ <= max_nesting || q.fail(q.peek().loc, "nesting too deep")) {}
     ~depth_guard() { --p.depth_; }
     depth_guard(const depth_guard&) = delete;
     depth_guard& operator=(const depth_guard&) = delete;
@@ -199,14 +234,15 @@ class parser {
   struct list_cursor {
     parser& p;
     bool at_punct(std::string_view s) const { return p.at_punct(s); }
-    void expect_punct(std::string_view s, std::string_view where) const { p.expect_punct(s, where); }
+    bool expect_punct(std::string_view s, std::string_view where) const { return p.expect_punct(s, where); }
     void next() const { p.next(); }
   };
-  /// OPEN element (SEP element)* SEP? CLOSE: detail::parse_list(syntax, element[, at_close]).
+  /// OPEN element (SEP element)* SEP? CLOSE: detail::parse_list(syntax, element[, at_close]);
+  /// each callable returns false when it failed.
   template <class... F>
-  void list(const neuronrw::detail::list_syntax& syntax, F&&... f) {
+  [[nodiscard]] bool list(const neuronrw::detail::list_syntax& syntax, F&&... f) {
     list_cursor c{*this};
-    neuronrw::detail::parse_list(c, syntax, f...);
+    return neuronrw::detail::parse_list(c, syntax, f...);
   }
 
   // ---- names ------------------------------------------------------------------------------
@@ -215,16 +251,16 @@ class parser {
       if (auto f = it->find(n); f != it->end()) return f->second;
     return nullptr;
   }
-  /// A bare name as a value, per the current `names_` mode.
-  var* resolve(const std::string& n, source_loc at, std::string_view where) {
+  /// A bare name as a value, per the current `names_` mode, into `out` (null in the skip mode).
+  [[nodiscard]] bool resolve(const std::string& n, source_loc at, std::string_view where, var*& out) {
     switch (names_) {
-      case names::skip: return nullptr;
-      case names::function_wide: return resolve_function_name(n, window_label_, at, "size variable");
+      case names::skip: out = nullptr; return true;
+      case names::function_wide: return resolve_function_name(n, window_label_, at, "size variable", out);
       case names::lexical: break;
     }
-    var* v = lookup(n);
-    if (!v) fail(at, "undefined variable '" + n + "'" + std::string(where));
-    return v;
+    out = lookup(n);
+    if (!out) return fail(at, "undefined variable '" + n + "'" + std::string(where));
+    return true;
   }
   var_ptr bind(const std::string& n, type t, source_loc loc) {
     auto v = make_var(n, std::move(t), loc);
@@ -232,28 +268,29 @@ class parser {
     bindings_[n].push_back(v.get());
     return v;
   }
-  std::string binding_name(std::string_view what) {
+  [[nodiscard]] bool binding_name(std::string_view what, std::string& n) {
     const source_loc at = peek().loc;
-    std::string n = expect_ident(what);
-    if (is_reserved(n)) fail(at, "cannot bind the reserved name '" + n + "'");
-    return n;
+    NEURONRW_TRY(expect_ident(what, n));
+    if (is_reserved(n)) return fail(at, "cannot bind the reserved name '" + n + "'");
+    return true;
   }
 
   // ---- imports and module constants --------------------------------------------------------
   /// `import M [as A] {, M [as A]}` or `from M import N [as A] {, N [as A]}`. An alias of pypto's
   /// distributed package (`import pypto.language.distributed as dist`, `from pypto.language import
   /// distributed as dist`) spells `pld` (op calls under it read as pld's; see alias_path).
-  void parse_import() {
+  [[nodiscard]] bool parse_import() {
     const bool from = at_name("from");
     next();
     std::string module;
     if (from) {
-      module = dotted();
-      expect_keyword("import");
+      NEURONRW_TRY(dotted(module));
+      NEURONRW_TRY(expect_keyword("import"));
     }
     for (;;) {
       import_decl d;
-      const std::string first = dotted();
+      std::string first;
+      NEURONRW_TRY(dotted(first));
       if (from) {
         d.module = module;
         d.name = first;
@@ -262,7 +299,7 @@ class parser {
       }
       if (at_name("as")) {
         next();
-        d.alias = binding_name("an import alias");
+        NEURONRW_TRY(binding_name("an import alias", d.alias));
       }
       const std::string full = from ? d.module + "." + d.name : d.module;
       const std::string bound = !d.alias.empty() ? d.alias : from ? d.name : std::string();
@@ -273,37 +310,41 @@ class parser {
       if (!at_punct(",")) break;
       next();
     }
-    expect_newline();
+    return expect_newline();
   }
   /// `NAME = integer expression`: its uses read as integer constants spelled with its name.
-  void parse_constant() {
+  [[nodiscard]] bool parse_constant() {
     const source_loc at = peek().loc;
-    std::string n = binding_name("a constant name");
-    expect_punct("=", "in a constant definition");
+    std::string n;
+    NEURONRW_TRY(binding_name("a constant name", n));
+    NEURONRW_TRY(expect_punct("=", "in a constant definition"));
     scopes_.assign(1, {});
     auto value = parse_expr();
-    expect_newline();
-    const std::int64_t v = constant_value(*value, at);
+    NEURONRW_TRY(value);
+    NEURONRW_TRY(expect_newline());
+    std::int64_t v = 0;
+    NEURONRW_TRY(constant_value(*value, at, v));
     for (auto& c : prog_.constants)
-      if (c.name == n) fail(at, "duplicate module constant '" + n + "'");
+      if (c.name == n) return fail(at, "duplicate module constant '" + n + "'");
     constants_[n] = v;
     prog_.constants.push_back({std::move(n), std::move(value), v, at});
+    return true;
   }
-  /// The value of a constant's expression (integers, other constants, arithmetic): errors are
-  /// located at the operator at fault.
-  std::int64_t constant_value(const expr& e, source_loc at) {
+  /// The value of a constant's expression (integers, other constants, arithmetic) into `out`:
+  /// errors are located at the operator at fault.
+  [[nodiscard]] bool constant_value(const expr& e, source_loc at, std::int64_t& out) {
     switch (e.kind) {
-      case expr_kind::int_const: return e.value;
+      case expr_kind::int_const: out = e.value; return true;
       case expr_kind::arith: {
         const arith_op op = op_of(e);
-        const std::int64_t a = constant_value(*e.args[0], at);
-        const std::int64_t b = op == arith_op::neg ? 0 : constant_value(*e.args[1], at);
-        std::int64_t out = 0;
+        std::int64_t a = 0, b = 0;
+        NEURONRW_TRY(constant_value(*e.args[0], at, a));
+        if (op != arith_op::neg) NEURONRW_TRY(constant_value(*e.args[1], at, b));
         std::string why;
-        if (!arith(op, a, b, out, why)) fail(e.loc.known() ? e.loc : at, why);
-        return out;
+        if (!arith(op, a, b, out, why)) return fail(e.loc.known() ? e.loc : at, why);
+        return true;
       }
-      default: fail(e.loc.known() ? e.loc : at, "a module constant must be an integer expression");
+      default: return fail(e.loc.known() ? e.loc : at, "a module constant must be an integer expression");
     }
   }
   /// Python's integer operators on int64; false (and why) on overflow or division by zero.
@@ -346,60 +387,63 @@ class parser {
   }
 
   // ---- program structure ------------------------------------------------------------------
-  void parse_function() {
+  [[nodiscard]] bool parse_function() {
     for (; base_ < i_; ++base_) t_.pop_front();
     const source_loc at = peek().loc;
-    expect_punct("@", "before a function (@pl.function)");
-    expect_path("pl.function", "a function decorator");
+    NEURONRW_TRY(expect_punct("@", "before a function (@pl.function)"));
+    NEURONRW_TRY(expect_path("pl.function", "a function decorator"));
     auto f = std::make_unique<function>();
     f->loc = at;
     if (at_punct("(")) {
-      list({.open = "(", .open_what = "after @pl.function", .sep = ",", .close = ")",
-            .close_what = "to close @pl.function("},
-           [&] {
-             const source_loc kat = peek().loc;
-             const std::string key = expect_ident("type=, level= or role=");
-             expect_punct("=", "after a decorator keyword");
-             if (key == "level") {
-               if (!f->level.empty()) fail(kat, "duplicate keyword 'level'");
-               f->level = enum_value("pl.Level");
-             } else if (key == "role") {
-               if (!f->role.empty()) fail(kat, "duplicate keyword 'role'");
-               f->role = enum_value("pl.Role");
-             } else if (key == "type") {
-               if (!f->type.empty()) fail(kat, "duplicate keyword 'type'");
-               f->type = enum_value("pl.FunctionType");
-             } else {
-               fail(kat, "unknown @pl.function keyword '" + key + "' (expected type, level or role)");
-             }
-           });
+      NEURONRW_TRY(list({.open = "(", .open_what = "after @pl.function", .sep = ",", .close = ")",
+                         .close_what = "to close @pl.function("},
+                        [&]() -> bool {
+                          const source_loc kat = peek().loc;
+                          std::string key;
+                          NEURONRW_TRY(expect_ident("type=, level= or role=", key));
+                          NEURONRW_TRY(expect_punct("=", "after a decorator keyword"));
+                          if (key == "level") {
+                            if (!f->level.empty()) return fail(kat, "duplicate keyword 'level'");
+                            return enum_value("pl.Level", f->level);
+                          }
+                          if (key == "role") {
+                            if (!f->role.empty()) return fail(kat, "duplicate keyword 'role'");
+                            return enum_value("pl.Role", f->role);
+                          }
+                          if (key == "type") {
+                            if (!f->type.empty()) return fail(kat, "duplicate keyword 'type'");
+                            return enum_value("pl.FunctionType", f->type);
+                          }
+                          return fail(kat, "unknown @pl.function keyword '" + key + "' (expected type, level or role)");
+                        }));
     }
     // pypto's Function: a type implies a level and a role; an explicit one must agree.
     if (const auto l = implied_level(f->type); !l.empty() && !f->level.empty() && f->level != l)
-      fail(at, "Function has func_type=" + f->type + " which implies level=" + std::string(l) + ", but explicit level=" +
+      return fail(at, "Function has func_type=" + f->type + " which implies level=" + std::string(l) + ", but explicit level=" +
                    f->level + " was provided");
     if (const auto r = implied_role(f->type); !r.empty() && !f->role.empty() && f->role != r)
-      fail(at, "Function has func_type=" + f->type + " which implies role=" + std::string(r) + ", but explicit role=" +
+      return fail(at, "Function has func_type=" + f->type + " which implies role=" + std::string(r) + ", but explicit role=" +
                    f->role + " was provided");
-    expect_newline();
-    expect_keyword("def");
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect_keyword("def"));
     const source_loc name_at = peek().loc;
-    f->name = binding_name("a function name");
-    if (!function_names_.insert(f->name).second) fail(name_at, "duplicate function '" + f->name + "'");
+    NEURONRW_TRY(binding_name("a function name", f->name));
+    if (!function_names_.insert(f->name).second) return fail(name_at, "duplicate function '" + f->name + "'");
     function_name_ = f->name;
     scopes_.assign(1, {});
     bindings_.clear();
     windows_.clear();
     window_order_.clear();
-    expect_punct("(", "after the function name");
-    expect_keyword("self");
+    NEURONRW_TRY(expect_punct("(", "after the function name"));
+    NEURONRW_TRY(expect_keyword("self"));
     // Not parse_list: `self` must come first, and `def f()` says so ("expected 'self'").
     while (at_punct(",")) {
       next();
       if (at_punct(")")) break;
       const source_loc pat = peek().loc;
-      const std::string pn = binding_name("a parameter name");
-      if (scopes_.back().count(pn)) fail(pat, "duplicate parameter '" + pn + "'");
+      std::string pn;
+      NEURONRW_TRY(binding_name("a parameter name", pn));
+      if (scopes_.back().count(pn)) return fail(pat, "duplicate parameter '" + pn + "'");
       type pt;
       param_direction dir = param_direction::in;
       if (at_punct(":")) {
@@ -410,10 +454,10 @@ class parser {
           next();
           dir = text(next()) == "Out" ? param_direction::out : param_direction::inout;
           next();
-          pt = parse_type();
-          expect_punct("]", dir == param_direction::out ? "to close pl.Out[" : "to close pl.InOut[");
+          NEURONRW_TRY(parse_type(pt));
+          NEURONRW_TRY(expect_punct("]", dir == param_direction::out ? "to close pl.Out[" : "to close pl.InOut["));
         } else {
-          pt = parse_type();
+          NEURONRW_TRY(parse_type(pt));
         }
       }
       if (dir != param_direction::in || !f->directions.empty()) {
@@ -422,30 +466,33 @@ class parser {
       }
       f->params.push_back(bind(pn, std::move(pt), pat));
     }
-    expect_punct(")", "to close the parameter list");
+    NEURONRW_TRY(expect_punct(")", "to close the parameter list"));
     if (at_punct("->")) {
       next();
-      f->return_type = parse_type();
+      NEURONRW_TRY(parse_type(f->return_type.emplace()));
     }
-    expect_punct(":", "after the function signature");
-    expect_newline();
-    expect(tok::indent, "an indented function body");
+    NEURONRW_TRY(expect_punct(":", "after the function signature"));
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect(tok::indent, "an indented function body"));
     // WindowBuffer declarations come first; their base and size bind once the body is parsed.
-    while (at_window_decl()) parse_window_decl();
-    while (!is(tok::dedent) && !is(tok::eof)) parse_stmt(f->body);
-    expect(tok::dedent, "the end of the function body");
-    finish_windows();
+    while (at_window_decl()) NEURONRW_TRY(parse_window_decl());
+    while (!is(tok::dedent) && !is(tok::eof)) NEURONRW_TRY(parse_stmt(f->body));
+    NEURONRW_TRY(expect(tok::dedent, "the end of the function body"));
+    NEURONRW_TRY(finish_windows());
     prog_.functions.push_back(std::move(f));
+    return true;
   }
 
-  std::string enum_value(std::string_view prefix) {
+  [[nodiscard]] bool enum_value(std::string_view prefix, std::string& out) {
     const source_loc at = peek().loc;
-    const std::string path = dotted();
+    std::string path;
+    NEURONRW_TRY(dotted(path));
     const std::string want = std::string(prefix) + ".";
     if (path.size() <= want.size() || path.compare(0, want.size(), want) != 0 ||
         path.find('.', want.size()) != std::string::npos)
-      fail(at, "expected " + std::string(prefix) + ".NAME, got '" + path + "'");
-    return path.substr(want.size());
+      return fail(at, "expected " + std::string(prefix) + ".NAME, got '" + path + "'");
+    out = path.substr(want.size());
+    return true;
   }
 
   // ---- WindowBuffers ----------------------------------------------------------------------
@@ -458,13 +505,14 @@ class parser {
     if (fresh) window_order_.push_back(label);
     return it->second;
   }
-  void parse_window_decl() {
+  [[nodiscard]] bool parse_window_decl() {
     const source_loc at = peek().loc;
     for (int k = 0; k < 5; ++k) next();
-    expect_punct("(", "after pl._dump.window_buffer");
+    NEURONRW_TRY(expect_punct("(", "after pl._dump.window_buffer"));
     const std::size_t sig_begin = i_;
     const source_loc label_at = peek().loc;
-    const std::string label = expect_label();
+    std::string label;
+    NEURONRW_TRY(expect_label(label));
     std::optional<std::string> base;
     bool have_base = false, have_size = false, have_load = false, have_store = false;
     std::size_t size_token = 0;
@@ -474,41 +522,43 @@ class parser {
       next();
       if (at_punct(")")) break;
       const source_loc kat = peek().loc;
-      const std::string key = expect_ident("base=, size=, load_from_host= or store_to_host=");
-      expect_punct("=", "after '" + key + "'");
+      std::string key;
+      NEURONRW_TRY(expect_ident("base=, size=, load_from_host= or store_to_host=", key));
+      NEURONRW_TRY(expect_punct("=", "after '" + key + "'"));
       auto once = [&](bool& seen) {
-        if (seen) fail(kat, "duplicate keyword '" + key + "'");
+        if (seen) return fail(kat, "duplicate keyword '" + key + "'");
         seen = true;
+        return true;
       };
       if (key == "base") {
-        once(have_base);
+        NEURONRW_TRY(once(have_base));
         if (at_name("None")) next();
-        else base = expect_string("a base variable name string or None");
+        else NEURONRW_TRY(expect_string("a base variable name string or None", base.emplace()));
       } else if (key == "size") {
-        once(have_size);
+        NEURONRW_TRY(once(have_size));
         if (at_name("None") && (at_punct(",", 1) || at_punct(")", 1))) {
           next();
         } else {
           size_token = i_;
           names_ = names::skip;
-          parse_expr();  // syntax only: the names bind in finish_windows
+          NEURONRW_TRY(parse_expr());  // syntax only: the names bind in finish_windows
           names_ = names::lexical;
         }
       } else if (key == "load_from_host") {
-        once(have_load);
-        load = parse_bool();
+        NEURONRW_TRY(once(have_load));
+        NEURONRW_TRY(parse_bool(load));
       } else if (key == "store_to_host") {
-        once(have_store);
-        store = parse_bool();
+        NEURONRW_TRY(once(have_store));
+        NEURONRW_TRY(parse_bool(store));
       } else {
-        fail(kat, "unknown pl._dump.window_buffer keyword '" + key + "'");
+        return fail(kat, "unknown pl._dump.window_buffer keyword '" + key + "'");
       }
     }
     const std::size_t sig_end = i_;
-    expect_punct(")", "to close pl._dump.window_buffer(");
-    expect_newline();
-    if (!have_base) fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs base=");
-    if (!have_size) fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs size=");
+    NEURONRW_TRY(expect_punct(")", "to close pl._dump.window_buffer("));
+    NEURONRW_TRY(expect_newline());
+    if (!have_base) return fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs base=");
+    if (!have_size) return fail(at, "pl._dump.window_buffer(" + quote(label) + ") needs size=");
     std::string signature;
     for (std::size_t k = sig_begin + 1; k < sig_end; ++k) {
       signature += std::to_string(static_cast<int>(t_[k - base_].kind)) + ":";
@@ -517,8 +567,8 @@ class parser {
     }
     window_entry& w = entry(label);
     if (w.declared) {
-      if (w.signature == signature) fail(label_at, "duplicate window " + quote(label));
-      fail(label_at, "conflicting window " + quote(label) + ": declared again with a different base, size or flags");
+      if (w.signature == signature) return fail(label_at, "duplicate window " + quote(label));
+      return fail(label_at, "conflicting window " + quote(label) + ": declared again with a different base, size or flags");
     }
     w.declared = true;
     w.decl_loc = at;
@@ -528,84 +578,104 @@ class parser {
     w.obj->load_from_host = load;
     w.obj->store_to_host = store;
     w.obj->loc = at;
+    return true;
   }
 
-  bool parse_bool() {
+  [[nodiscard]] bool parse_bool(bool& out) {
     if (at_name("True")) {
       next();
+      out = true;
       return true;
     }
     if (at_name("False")) {
       next();
-      return false;
+      out = false;
+      return true;
     }
-    unexpected("True or False");
+    return unexpected("True or False");
   }
 
   /// A window label: a non-empty string (pypto's parser rejects an empty one too).
-  std::string expect_label() {
+  [[nodiscard]] bool expect_label(std::string& label) {
     const source_loc at = peek().loc;
-    std::string label = expect_string("a window label string");
-    if (label.empty()) fail(at, "a window label must not be empty");
-    return label;
+    NEURONRW_TRY(expect_string("a window label string", label));
+    if (label.empty()) return fail(at, "a window label must not be empty");
+    return true;
   }
 
+  /// The window named by `pl._dump.window_ref("label")`; null on failure.
   window_ptr parse_window_ref() {
     const source_loc at = peek().loc;
-    const std::string path = dotted();
-    if (path != "pl._dump.window_ref") fail(at, "expected pl._dump.window_ref(\"label\"), got '" + path + "'");
-    expect_punct("(", "after pl._dump.window_ref");
-    const std::string label = expect_label();
-    expect_punct(")", "to close pl._dump.window_ref(");
+    std::string path;
+    NEURONRW_TRY(dotted(path));
+    if (path != "pl._dump.window_ref") {
+      fail(at, "expected pl._dump.window_ref(\"label\"), got '" + path + "'");
+      return {};
+    }
+    NEURONRW_TRY(expect_punct("(", "after pl._dump.window_ref"));
+    std::string label;
+    NEURONRW_TRY(expect_label(label));
+    NEURONRW_TRY(expect_punct(")", "to close pl._dump.window_ref("));
     window_entry& w = entry(label);
     if (!w.declared && !w.first_ref.known()) w.first_ref = at;
     return w.obj;
   }
 
   /// A name in a WindowBuffer's base or size: exactly one binding of the function must have it.
-  var* resolve_function_name(const std::string& n, const std::string& label, source_loc at, std::string_view what) {
+  [[nodiscard]] bool resolve_function_name(const std::string& n, const std::string& label, source_loc at,
+                                           std::string_view what, var*& out) {
     auto it = bindings_.find(n);
     if (it == bindings_.end() || it->second.empty())
-      fail(at, "window " + quote(label) + ": " + std::string(what) + " '" + n + "' is not defined in function '" +
+      return fail(at, "window " + quote(label) + ": " + std::string(what) + " '" + n + "' is not defined in function '" +
                    function_name_ + "'");
     if (it->second.size() > 1)
-      fail(at, "window " + quote(label) + ": " + std::string(what) + " '" + n + "' is ambiguous (bound " +
+      return fail(at, "window " + quote(label) + ": " + std::string(what) + " '" + n + "' is ambiguous (bound " +
                    std::to_string(it->second.size()) + " times in function '" + function_name_ + "')");
-    return it->second.front();
+    out = it->second.front();
+    return true;
   }
 
-  void finish_windows() {
+  [[nodiscard]] bool finish_windows() {
     for (const std::string& label : window_order_) {
       window_entry& w = windows_[label];
-      if (!w.declared) fail(w.first_ref, "undefined window reference " + quote(label));
-      if (w.base) w.obj->base = resolve_function_name(*w.base, label, w.decl_loc, "base");
+      if (!w.declared) return fail(w.first_ref, "undefined window reference " + quote(label));
+      if (w.base) {
+        var* base = nullptr;
+        NEURONRW_TRY(resolve_function_name(*w.base, label, w.decl_loc, "base", base));
+        w.obj->base = base;
+      }
       if (w.size_token) {
         const std::size_t resume = i_;
         i_ = w.size_token;
         names_ = names::function_wide;
         window_label_ = label;
         w.obj->size = parse_expr();
+        NEURONRW_TRY(w.obj->size);
         names_ = names::lexical;
         i_ = resume;
       }
     }
+    return true;
   }
 
   // ---- types ------------------------------------------------------------------------------
-  std::string dtype() {
+  [[nodiscard]] bool dtype(std::string& out) {
     const source_loc at = peek().loc;
-    const std::string path = dotted();
+    std::string path;
+    NEURONRW_TRY(dotted(path));
     if (path.size() <= 3 || path.compare(0, 3, "pl.") != 0 || path.find('.', 3) != std::string::npos)
-      fail(at, "expected a dtype pl.NAME, got '" + path + "'");
-    return path.substr(3);
+      return fail(at, "expected a dtype pl.NAME, got '" + path + "'");
+    out = path.substr(3);
+    return true;
   }
-  std::vector<dim> shape() {
-    std::vector<dim> out;
-    list({.open = "[", .open_what = "to open a shape", .sep = ",", .close = "]", .close_what = "to close a shape"},
-         [&] {
-           out.push_back(dim_of(parse_expr()));
-         });
-    return out;
+  [[nodiscard]] bool shape(std::vector<dim>& out) {
+    return list({.open = "[", .open_what = "to open a shape", .sep = ",", .close = "]", .close_what = "to close a shape"},
+                [&]() -> bool {
+                  auto e = parse_expr();
+                  NEURONRW_TRY(e);
+                  out.push_back(dim_of(std::move(e)));
+                  return true;
+                });
   }
   /// A shape dimension: an integer, a variable, or any other integer expression (`SIZE`,
   /// `pld.world_size()`, `n * 2`), kept as written.
@@ -615,127 +685,176 @@ class parser {
     if (e->kind == expr_kind::var_ref && !(e->flags & expr_flags::parenthesized)) return {0, e->ref};
     return {0, nullptr, std::shared_ptr<const expr>(std::move(e))};
   }
-  type parse_type() {
+  [[nodiscard]] bool parse_type(type& out) {
     depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
     const source_loc at = peek().loc;
-    if (!is(tok::name)) unexpected("a type");
-    const std::string path = alias_path(dotted());
-    if (path == "pl.UnknownType") return type::unknown();
+    if (!is(tok::name)) return unexpected("a type");
+    std::string spelled;
+    NEURONRW_TRY(dotted(spelled));
+    const std::string path = alias_path(spelled);
+    if (path == "pl.UnknownType") {
+      out = type::unknown();
+      return true;
+    }
     if (path == "tuple") {
       std::vector<type> elems;
-      list({.open = "[", .open_what = "after tuple", .sep = ",", .close = "]", .close_what = "to close tuple["},
-           [&] { elems.push_back(parse_type()); });
-      return type::tuple(std::move(elems));
+      NEURONRW_TRY(list({.open = "[", .open_what = "after tuple", .sep = ",", .close = "]", .close_what = "to close tuple["},
+                        [&] { return parse_type(elems.emplace_back()); }));
+      out = type::tuple(std::move(elems));
+      return true;
     }
-    if (path == "pl.Ptr") return type::ptr();
+    if (path == "pl.Ptr") {
+      out = type::ptr();
+      return true;
+    }
     if (path == "pl.Scalar") {
-      expect_punct("[", "after pl.Scalar");
-      std::string d = dtype();
-      expect_punct("]", "to close pl.Scalar[");
-      return type::scalar(std::move(d));
+      NEURONRW_TRY(expect_punct("[", "after pl.Scalar"));
+      std::string d;
+      NEURONRW_TRY(dtype(d));
+      NEURONRW_TRY(expect_punct("]", "to close pl.Scalar["));
+      out = type::scalar(std::move(d));
+      return true;
     }
     if (path == "pl.Tensor" || path == "pld.DistributedTensor") {
-      expect_punct("[", "after " + path);
-      auto s = shape();
-      expect_punct(",", "after the shape");
-      std::string d = dtype();
+      NEURONRW_TRY(expect_punct("[", "after " + path));
+      std::vector<dim> s;
+      NEURONRW_TRY(shape(s));
+      NEURONRW_TRY(expect_punct(",", "after the shape"));
+      std::string d;
+      NEURONRW_TRY(dtype(d));
       window_ptr w;
       if (path == "pld.DistributedTensor" && at_punct(",") && !at_punct("]", 1)) {
         next();
         w = parse_window_ref();
+        NEURONRW_TRY(w);
       }
       if (at_punct(",")) next();
-      expect_punct("]", "to close " + path + "[");
-      return path == "pl.Tensor" ? type::tensor(std::move(s), std::move(d))
-                                 : type::distributed(std::move(s), std::move(d), std::move(w));
+      NEURONRW_TRY(expect_punct("]", "to close " + path + "["));
+      out = path == "pl.Tensor" ? type::tensor(std::move(s), std::move(d))
+                                : type::distributed(std::move(s), std::move(d), std::move(w));
+      return true;
     }
-    fail(at, "unknown type '" + path + "'");
+    return fail(at, "unknown type '" + path + "'");
   }
 
   // ---- expressions ------------------------------------------------------------------------
-  std::int64_t parse_int() {
+  [[nodiscard]] bool parse_int(std::int64_t& out) {
     const source_loc at = peek().loc;
     bool negative = false;
     if (at_punct("-")) {
       next();
       negative = true;
-      if (!is(tok::integer)) unexpected("an integer after '-'");
+      if (!is(tok::integer)) return unexpected("an integer after '-'");
     }
     const std::string digits(text(next()));
     std::uint64_t v = 0;
     const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
     for (char c : digits) {
       const auto d = static_cast<std::uint64_t>(c - '0');
-      if (v > (limit - d) / 10) fail(at, "integer literal out of range");
+      if (v > (limit - d) / 10) return fail(at, "integer literal out of range");
       v = v * 10 + d;
     }
-    if (negative) return v == (std::uint64_t{1} << 63) ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(v);
-    return static_cast<std::int64_t>(v);
+    if (negative)
+      out = v == (std::uint64_t{1} << 63) ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(v);
+    else
+      out = static_cast<std::int64_t>(v);
+    return true;
   }
 
-  std::vector<keyword> parse_dict() {
-    std::vector<keyword> out;
-    list({.open = "{", .open_what = "to open a dict", .sep = ",", .close = "}", .close_what = "to close a dict"}, [&] {
-      const source_loc at = peek().loc;
-      std::string key = expect_string("a string key");
-      for (auto& k : out)
-        if (k.name == key) fail(at, "duplicate key " + quote(key));
-      expect_punct(":", "after a dict key");
-      out.push_back({std::move(key), parse_expr()});
-    });
-    return out;
+  [[nodiscard]] bool parse_dict(std::vector<keyword>& out) {
+    out.clear();
+    return list({.open = "{", .open_what = "to open a dict", .sep = ",", .close = "}", .close_what = "to close a dict"},
+                [&]() -> bool {
+                  const source_loc at = peek().loc;
+                  std::string key;
+                  NEURONRW_TRY(expect_string("a string key", key));
+                  for (auto& k : out)
+                    if (k.name == key) return fail(at, "duplicate key " + quote(key));
+                  NEURONRW_TRY(expect_punct(":", "after a dict key"));
+                  auto value = parse_expr();
+                  NEURONRW_TRY(value);
+                  out.push_back({std::move(key), std::move(value)});
+                  return true;
+                });
   }
 
   // expr    := sum
   // sum     := term { ('+' | '-') term }
   // term    := unary { ('*' | '//' | '%') unary }
   // unary   := '-' INT | '-' unary | primary          (`-5` is the integer -5, as before)
+  // Each returns the expression, or null when it failed (the error recorded).
   expr_ptr parse_expr() {
     depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
     auto lhs = parse_term();
+    NEURONRW_TRY(lhs);
     while (at_punct("+") || at_punct("-")) {
       const source_loc at = peek().loc;
       const arith_op op = text(next()) == "+" ? arith_op::add : arith_op::sub;
-      lhs = make_arith(op, std::move(lhs), parse_term(), at);
+      auto rhs = parse_term();
+      NEURONRW_TRY(rhs);
+      lhs = make_arith(op, std::move(lhs), std::move(rhs), at);
     }
     return lhs;
   }
   expr_ptr parse_term() {
     auto lhs = parse_unary();
+    NEURONRW_TRY(lhs);
     for (;;) {
       const source_loc at = peek().loc;
       arith_op op;
-      if (at_punct("*")) op = arith_op::mul;
-      else if (at_punct("//")) op = arith_op::floordiv;
-      else if (at_punct("%")) op = arith_op::mod;
-      else if (at_punct("/")) fail(at, "unsupported operator '/' (true division): integer sizes use '//'");
-      else return lhs;
+      if (at_punct("*")) {
+        op = arith_op::mul;
+      } else if (at_punct("//")) {
+        op = arith_op::floordiv;
+      } else if (at_punct("%")) {
+        op = arith_op::mod;
+      } else if (at_punct("/")) {
+        fail(at, "unsupported operator '/' (true division): integer sizes use '//'");
+        return {};
+      } else {
+        return lhs;
+      }
       next();
-      lhs = make_arith(op, std::move(lhs), parse_unary(), at);
+      auto rhs = parse_unary();
+      NEURONRW_TRY(rhs);
+      lhs = make_arith(op, std::move(lhs), std::move(rhs), at);
     }
   }
   expr_ptr parse_unary() {
     depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
     const source_loc at = peek().loc;
     if (at_punct("-") && peek(1).kind != tok::integer) {
       next();
-      return make_arith(arith_op::neg, parse_unary(), nullptr, at);
+      auto operand = parse_unary();
+      NEURONRW_TRY(operand);
+      return make_arith(arith_op::neg, std::move(operand), nullptr, at);
     }
     return parse_primary();
   }
   expr_ptr parse_primary() {
     const source_loc at = peek().loc;
-    if (at_punct("-") || is(tok::integer)) return make_int(parse_int(), at);
+    if (at_punct("-") || is(tok::integer)) {
+      std::int64_t v = 0;
+      NEURONRW_TRY(parse_int(v));
+      return make_int(v, at);
+    }
     if (at_punct("(")) {  // `(e)`, a tuple `(a, b)` / `(a,)`, or `()`
       std::vector<expr_ptr> elems;
       bool comma = false;
-      list({.open = "(", .open_what = "to open a parenthesized expression", .sep = ",", .close = ")",
-            .close_what = "to close a parenthesized expression"},
-           [&] {
-             if (!elems.empty()) comma = true;
-             elems.push_back(parse_expr());
-           },
-           [&] { comma = comma || (!elems.empty() && i_ > base_ && text(t_[i_ - 1 - base_]) == ","); });
+      NEURONRW_TRY(list({.open = "(", .open_what = "to open a parenthesized expression", .sep = ",", .close = ")",
+                         .close_what = "to close a parenthesized expression"},
+                        [&]() -> bool {
+                          if (!elems.empty()) comma = true;
+                          elems.push_back(parse_expr());
+                          return elems.back() != nullptr;
+                        },
+                        [&] {
+                          comma = comma || (!elems.empty() && i_ > base_ && text(t_[i_ - 1 - base_]) == ",");
+                          return true;
+                        }));
       if (elems.size() == 1 && !comma) {
         elems[0]->flags |= expr_flags::parenthesized;
         return std::move(elems[0]);
@@ -745,36 +864,53 @@ class parser {
     if (is(tok::string)) return make_str(std::string(text(next())), at);
     if (at_punct("[")) {
       std::vector<expr_ptr> elems;
-      list({.open = "[", .open_what = "to open a list", .sep = ",", .close = "]", .close_what = "to close a list"},
-           [&] { elems.push_back(parse_expr()); });
+      NEURONRW_TRY(list({.open = "[", .open_what = "to open a list", .sep = ",", .close = "]", .close_what = "to close a list"},
+                        [&] {
+                          elems.push_back(parse_expr());
+                          return elems.back() != nullptr;
+                        }));
       return make_list(std::move(elems), at);
     }
-    if (!is(tok::name)) unexpected("an expression");
+    if (!is(tok::name)) {
+      unexpected("an expression");
+      return {};
+    }
     if (!at_punct(".", 1)) {
       const std::string n(text(next()));
       if (n == "True" || n == "False") return make_bool(n == "True", at);
       if (n == "None") return make_none(at);
-      if (at_punct("("))
+      if (at_punct("(")) {
         fail(at, "call of the bare name '" + n + "': ops are dotted (pld.tensor.window) and functions are called "
                  "as self." + n + "(...)");
-      if (is_reserved(n)) fail(at, "unexpected '" + n + "'");
+        return {};
+      }
+      if (is_reserved(n)) {
+        fail(at, "unexpected '" + n + "'");
+        return {};
+      }
       // A name the function does not bind but the module defines as a constant.
       if (auto c = constants_.find(n); c != constants_.end() && (names_ == names::skip || !lookup(n))) {
         auto e = make_int(c->second, at);
         e->text = n;
         return e;
       }
-      return make_var_ref(resolve(n, at, ""), at);
+      var* v = nullptr;
+      NEURONRW_TRY(resolve(n, at, "", v));
+      return make_var_ref(v, at);
     }
-    const std::string path = dotted();
+    std::string path;
+    NEURONRW_TRY(dotted(path));
     if (!at_punct("(")) return make_symbol(path, at);
     if (ends_with(path, ".get_byte") && starts_with(path, "pl.") && std::count(path.begin(), path.end(), '.') == 2) {
       // `pl.FP32.get_byte()`: the dtype's byte size, an integer constant (pypto folds it).
-      expect_punct("(", "after get_byte");
-      expect_punct(")", "(get_byte takes no arguments)");
+      NEURONRW_TRY(expect_punct("(", "after get_byte"));
+      NEURONRW_TRY(expect_punct(")", "(get_byte takes no arguments)"));
       const std::string dt = path.substr(3, path.size() - 3 - 9);
       const std::int64_t bytes = ops::dtype_bytes(dt);
-      if (bytes == 0) fail(at, "'pl." + dt + "' has no whole byte size (get_byte)");
+      if (bytes == 0) {
+        fail(at, "'pl." + dt + "' has no whole byte size (get_byte)");
+        return {};
+      }
       auto e = make_int(bytes, at);
       e->text = path + "()";
       return e;
@@ -791,37 +927,43 @@ class parser {
     std::vector<keyword> kwargs, attrs;
     std::optional<keyword> device;
     bool seen_keyword = false, seen_attrs = false;
-    list({.open = "(", .open_what = "to open the arguments", .sep = ",", .close = ")",
-          .close_what = "to close the arguments"},
-         [&] {
-           if (is(tok::name) && at_punct("=", 1)) {
-             const source_loc kat = peek().loc;
-             std::string key(text(next()));
-             next();
-             seen_keyword = true;
-             auto dup = [&](const std::vector<keyword>& ks) {
-               for (auto& k : ks)
-                 if (k.name == key) fail(kat, "duplicate keyword argument '" + key + "'");
-             };
-             if (key == "attrs") {
-               if (seen_attrs) fail(kat, "duplicate keyword argument 'attrs'");
-               seen_attrs = true;
-               attrs = parse_dict();
-             } else if (ck == callee_kind::function && key == "device") {
-               if (device) fail(kat, "duplicate keyword argument 'device'");
-               device = keyword{key, parse_expr()};
-             } else {
-               dup(kwargs);
-               kwargs.push_back({std::move(key), parse_expr()});
-             }
-           } else {
-             if (seen_keyword) fail(peek().loc, "positional argument follows keyword argument");
-             args.push_back(parse_expr());
-           }
-         });
+    NEURONRW_TRY(list({.open = "(", .open_what = "to open the arguments", .sep = ",", .close = ")",
+                       .close_what = "to close the arguments"},
+                      [&]() -> bool {
+                        if (is(tok::name) && at_punct("=", 1)) {
+                          const source_loc kat = peek().loc;
+                          std::string key(text(next()));
+                          next();
+                          seen_keyword = true;
+                          if (key == "attrs") {
+                            if (seen_attrs) return fail(kat, "duplicate keyword argument 'attrs'");
+                            seen_attrs = true;
+                            return parse_dict(attrs);
+                          }
+                          if (ck == callee_kind::function && key == "device") {
+                            if (device) return fail(kat, "duplicate keyword argument 'device'");
+                            auto value = parse_expr();
+                            NEURONRW_TRY(value);
+                            device = keyword{key, std::move(value)};
+                            return true;
+                          }
+                          for (auto& k : kwargs)
+                            if (k.name == key) return fail(kat, "duplicate keyword argument '" + key + "'");
+                          auto value = parse_expr();
+                          NEURONRW_TRY(value);
+                          kwargs.push_back({std::move(key), std::move(value)});
+                          return true;
+                        }
+                        if (seen_keyword) return fail(peek().loc, "positional argument follows keyword argument");
+                        args.push_back(parse_expr());
+                        return args.back() != nullptr;
+                      }));
     if (device) {
       for (auto& a : attrs)
-        if (a.name == "device") fail(at, "duplicate attribute 'device' (device= and attrs={\"device\": ...})");
+        if (a.name == "device") {
+          fail(at, "duplicate attribute 'device' (device= and attrs={\"device\": ...})");
+          return {};
+        }
       attrs.insert(attrs.begin(), std::move(*device));
     }
     if (ck == callee_kind::function) calls_.emplace_back(callee, at);
@@ -868,7 +1010,7 @@ class parser {
 
   expr_ptr parse_dump_form(const std::string& path, source_loc at) {
     if (path == "pl._dump.call") {
-      expect_punct("(", "after pl._dump.call");
+      NEURONRW_TRY(expect_punct("(", "after pl._dump.call"));
       callee_kind ck = callee_kind::op;
       std::string callee;
       if (is(tok::string)) {
@@ -880,14 +1022,19 @@ class parser {
         callee = text(next());
       } else {
         unexpected("an op name string or self.FUNCTION");
+        return {};
       }
-      expect_punct(",", "after the callee");
+      NEURONRW_TRY(expect_punct(",", "after the callee"));
       std::vector<expr_ptr> args;
-      list({.open = "[", .open_what = "to open the argument list", .sep = ",", .close = "]",
-            .close_what = "to close the argument list"},
-           [&] { args.push_back(parse_expr()); });
-      expect_punct(",", "before the result type");
-      type t = parse_type();
+      NEURONRW_TRY(list({.open = "[", .open_what = "to open the argument list", .sep = ",", .close = "]",
+                         .close_what = "to close the argument list"},
+                        [&] {
+                          args.push_back(parse_expr());
+                          return args.back() != nullptr;
+                        }));
+      NEURONRW_TRY(expect_punct(",", "before the result type"));
+      type t;
+      NEURONRW_TRY(parse_type(t));
       std::vector<keyword> kwargs, attrs;
       bool have_kwargs = false, have_attrs = false;
       // Not parse_list: these follow the result type inside pl._dump.call(...), each after a ','.
@@ -895,20 +1042,22 @@ class parser {
         next();
         if (at_punct(")")) break;
         const source_loc kat = peek().loc;
-        const std::string key = expect_ident("kwargs= or attrs=");
-        expect_punct("=", "after '" + key + "'");
+        std::string key;
+        NEURONRW_TRY(expect_ident("kwargs= or attrs=", key));
+        NEURONRW_TRY(expect_punct("=", "after '" + key + "'"));
         if (key == "kwargs" && !have_kwargs) {
           have_kwargs = true;
-          kwargs = parse_dict();
+          NEURONRW_TRY(parse_dict(kwargs));
         } else if (key == "attrs" && !have_attrs) {
           have_attrs = true;
-          attrs = parse_dict();
+          NEURONRW_TRY(parse_dict(attrs));
         } else {
           fail(kat, (key == "kwargs" || key == "attrs" ? "duplicate keyword '" : "unknown pl._dump.call keyword '") +
                         key + "'");
+          return {};
         }
       }
-      expect_punct(")", "to close pl._dump.call(");
+      NEURONRW_TRY(expect_punct(")", "to close pl._dump.call("));
       if (ck == callee_kind::function) calls_.emplace_back(callee, at);
       std::string spelling = op_spelling(ck, callee, at);
       auto c = make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), std::move(t), at);
@@ -916,100 +1065,112 @@ class parser {
       return c;
     }
     if (path == "pl._dump.alloc_window_buffer") {
-      expect_punct("(", "after pl._dump.alloc_window_buffer");
+      NEURONRW_TRY(expect_punct("(", "after pl._dump.alloc_window_buffer"));
       std::vector<expr_ptr> args;
       args.push_back(parse_expr());
-      expect_punct(",", "after the size");
-      expect_keyword("name");
-      expect_punct("=", "after 'name'");
+      NEURONRW_TRY(args.back());
+      NEURONRW_TRY(expect_punct(",", "after the size"));
+      NEURONRW_TRY(expect_keyword("name"));
+      NEURONRW_TRY(expect_punct("=", "after 'name'"));
       const source_loc nat = peek().loc;
-      std::string n = expect_string("the allocation name string");
+      std::string n;
+      NEURONRW_TRY(expect_string("the allocation name string", n));
       if (at_punct(",")) next();
-      expect_punct(")", "to close pl._dump.alloc_window_buffer(");
+      NEURONRW_TRY(expect_punct(")", "to close pl._dump.alloc_window_buffer("));
       std::vector<keyword> kwargs;
       kwargs.push_back({"name", make_str(std::move(n), nat)});
       return make_call(callee_kind::op, std::string(ops::alloc_window_buffer), std::move(args), std::move(kwargs), {},
                        type::ptr(), at);
     }
     if (path == "pl._dump.symbol") {
-      expect_punct("(", "after pl._dump.symbol");
-      std::string s = expect_string("a symbol string");
-      expect_punct(")", "to close pl._dump.symbol(");
+      NEURONRW_TRY(expect_punct("(", "after pl._dump.symbol"));
+      std::string s;
+      NEURONRW_TRY(expect_string("a symbol string", s));
+      NEURONRW_TRY(expect_punct(")", "to close pl._dump.symbol("));
       return make_symbol(std::move(s), at);
     }
     if (path == "pl._dump.window_buffer")
       fail(at, "pl._dump.window_buffer(...) must come before the statements of a function body");
-    if (path == "pl._dump.window_ref")
+    else if (path == "pl._dump.window_ref")
       fail(at, "pl._dump.window_ref(...) is only valid in a type or in the slots of pl._dump.comm_domain");
-    if (path == "pl._dump.comm_domain") fail(at, "pl._dump.comm_domain(...) is only valid in a with statement");
-    fail(at, "unknown form '" + path + "'");
+    else if (path == "pl._dump.comm_domain")
+      fail(at, "pl._dump.comm_domain(...) is only valid in a with statement");
+    else
+      fail(at, "unknown form '" + path + "'");
+    return {};
   }
 
   // ---- statements -------------------------------------------------------------------------
-  void parse_block(std::vector<stmt_ptr>& body, var_ptr* loop_var = nullptr) {
-    expect_punct(":", "to open a block");
-    expect_newline();
-    expect(tok::indent, "an indented block");
+  [[nodiscard]] bool parse_block(std::vector<stmt_ptr>& body, var_ptr* loop_var = nullptr) {
+    NEURONRW_TRY(expect_punct(":", "to open a block"));
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect(tok::indent, "an indented block"));
     scopes_.emplace_back();
     if (loop_var && *loop_var) {
       scopes_.back()[(*loop_var)->name] = loop_var->get();
       bindings_[(*loop_var)->name].push_back(loop_var->get());
     }
-    while (!is(tok::dedent) && !is(tok::eof)) parse_stmt(body);
-    expect(tok::dedent, "the end of the block");
+    while (!is(tok::dedent) && !is(tok::eof)) NEURONRW_TRY(parse_stmt(body));
+    NEURONRW_TRY(expect(tok::dedent, "the end of the block"));
     scopes_.pop_back();
+    return true;
   }
 
-  void parse_stmt(std::vector<stmt_ptr>& body) {
+  [[nodiscard]] bool parse_stmt(std::vector<stmt_ptr>& body) {
     depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
     const source_loc at = peek().loc;
-    if (is(tok::indent)) fail(at, "unexpected indent");
+    if (is(tok::indent)) return fail(at, "unexpected indent");
     if (at_name("pass")) {
       next();
-      expect_newline();
-      return;
+      return expect_newline();
     }
     if (at_name("return")) {
       next();
       std::vector<expr_ptr> values;
       if (!is(tok::newline)) {
         values.push_back(parse_expr());
+        NEURONRW_TRY(values.back());
         // Not parse_list: no brackets, and a ',' is always followed by a value (no trailing one).
         while (at_punct(",")) {
           next();
           values.push_back(parse_expr());
+          NEURONRW_TRY(values.back());
         }
       }
-      expect_newline();
+      NEURONRW_TRY(expect_newline());
       body.push_back(make_return(std::move(values), at));
-      return;
+      return true;
     }
     if (at_name("for")) {
       next();
       const source_loc vat = peek().loc;
-      const std::string vn = binding_name("a loop variable");
-      expect_keyword("in");
-      expect_path("pl.range", "a loop over pl.range(...)");
+      std::string vn;
+      NEURONRW_TRY(binding_name("a loop variable", vn));
+      NEURONRW_TRY(expect_keyword("in"));
+      NEURONRW_TRY(expect_path("pl.range", "a loop over pl.range(...)"));
       std::vector<expr_ptr> bounds;
       type vt = type::scalar("INDEX");
       bool have_type = false;
-      list({.open = "(", .open_what = "after pl.range", .sep = ",", .close = ")", .close_what = "to close pl.range("},
-           [&] {
-             if (at_name("var_type") && at_punct("=", 1)) {
-               if (have_type) fail(peek().loc, "duplicate keyword 'var_type'");
-               next();
-               next();
-               vt = parse_type();
-               have_type = true;
-             } else {
-               if (have_type) fail(peek().loc, "positional argument follows keyword argument");
-               bounds.push_back(parse_expr());
-             }
-           },
-           [&] {
-             if (bounds.empty() || bounds.size() > 3)
-               fail(peek().loc, "pl.range takes 1 to 3 bounds (stop | start, stop[, step])");
-           });
+      NEURONRW_TRY(list({.open = "(", .open_what = "after pl.range", .sep = ",", .close = ")", .close_what = "to close pl.range("},
+                        [&]() -> bool {
+                          if (at_name("var_type") && at_punct("=", 1)) {
+                            if (have_type) return fail(peek().loc, "duplicate keyword 'var_type'");
+                            next();
+                            next();
+                            NEURONRW_TRY(parse_type(vt));
+                            have_type = true;
+                            return true;
+                          }
+                          if (have_type) return fail(peek().loc, "positional argument follows keyword argument");
+                          bounds.push_back(parse_expr());
+                          return bounds.back() != nullptr;
+                        },
+                        [&] {
+                          if (bounds.empty() || bounds.size() > 3)
+                            return fail(peek().loc, "pl.range takes 1 to 3 bounds (stop | start, stop[, step])");
+                          return true;
+                        }));
       expr_ptr start, stop, step;
       if (bounds.size() == 1) {
         start = make_int(0, at);
@@ -1021,73 +1182,76 @@ class parser {
       step = bounds.size() == 3 ? std::move(bounds[2]) : make_int(1, at);
       auto lv = make_var(vn, std::move(vt), vat);
       auto s = make_for(nullptr, std::move(start), std::move(stop), std::move(step), {}, at);
-      parse_block(s->body, &lv);
+      NEURONRW_TRY(parse_block(s->body, &lv));
       s->target = std::move(lv);
       body.push_back(std::move(s));
-      return;
+      return true;
     }
     if (at_name("while")) {
       next();
       auto cond = parse_expr();
+      NEURONRW_TRY(cond);
       auto s = make_while(std::move(cond), {}, at);
-      parse_block(s->body);
+      NEURONRW_TRY(parse_block(s->body));
       body.push_back(std::move(s));
-      return;
+      return true;
     }
     if (at_name("with")) {
       next();
-      expect_path("pl._dump.comm_domain", "with pl._dump.comm_domain(...)");
+      NEURONRW_TRY(expect_path("pl._dump.comm_domain", "with pl._dump.comm_domain(...)"));
       auto s = make_scope({}, {}, {}, {}, {}, at);
       bool have[4] = {false, false, false, false};
-      list({.open = "(", .open_what = "after pl._dump.comm_domain", .sep = ",", .close = ")",
-            .close_what = "to close pl._dump.comm_domain("},
-           [&] {
-             const source_loc kat = peek().loc;
-             const std::string key = expect_ident("name=, devices=, slots= or attrs=");
-             expect_punct("=", "after '" + key + "'");
-             const int k = key == "name" ? 0 : key == "devices" ? 1 : key == "slots" ? 2 : key == "attrs" ? 3 : -1;
-             if (k < 0) fail(kat, "unknown pl._dump.comm_domain keyword '" + key + "'");
-             if (have[k]) fail(kat, "duplicate keyword '" + key + "'");
-             have[k] = true;
-             if (k == 0) {
-               s->scope->name = expect_string("a scope name string");
-             } else if (k == 1) {
-               list({.open = "[", .open_what = "to open the device list", .sep = ",", .close = "]",
-                     .close_what = "to close the device list"},
-                    [&] {
-                      if (!at_punct("-") && !is(tok::integer)) unexpected("a device number");
-                      s->scope->devices.push_back(parse_int());
-                    });
-             } else if (k == 2) {
-               list({.open = "[", .open_what = "to open the slot list", .sep = ",", .close = "]",
-                     .close_what = "to close the slot list"},
-                    [&] {
-                      if (at_name("None")) {
-                        next();
-                        s->scope->slots.push_back(nullptr);
-                      } else {
-                        s->scope->slots.push_back(parse_window_ref());
-                      }
-                    });
-             } else {
-               s->scope->attrs = parse_dict();
-             }
-           });
-      parse_block(s->body);
+      NEURONRW_TRY(list(
+          {.open = "(", .open_what = "after pl._dump.comm_domain", .sep = ",", .close = ")",
+           .close_what = "to close pl._dump.comm_domain("},
+          [&]() -> bool {
+            const source_loc kat = peek().loc;
+            std::string key;
+            NEURONRW_TRY(expect_ident("name=, devices=, slots= or attrs=", key));
+            NEURONRW_TRY(expect_punct("=", "after '" + key + "'"));
+            const int k = key == "name" ? 0 : key == "devices" ? 1 : key == "slots" ? 2 : key == "attrs" ? 3 : -1;
+            if (k < 0) return fail(kat, "unknown pl._dump.comm_domain keyword '" + key + "'");
+            if (have[k]) return fail(kat, "duplicate keyword '" + key + "'");
+            have[k] = true;
+            if (k == 0) return expect_string("a scope name string", s->scope->name);
+            if (k == 1)
+              return list({.open = "[", .open_what = "to open the device list", .sep = ",", .close = "]",
+                           .close_what = "to close the device list"},
+                          [&]() -> bool {
+                            if (!at_punct("-") && !is(tok::integer)) return unexpected("a device number");
+                            return parse_int(s->scope->devices.emplace_back());
+                          });
+            if (k == 2)
+              return list({.open = "[", .open_what = "to open the slot list", .sep = ",", .close = "]",
+                           .close_what = "to close the slot list"},
+                          [&]() -> bool {
+                            if (at_name("None")) {
+                              next();
+                              s->scope->slots.push_back(nullptr);
+                              return true;
+                            }
+                            s->scope->slots.push_back(parse_window_ref());
+                            return s->scope->slots.back() != nullptr;
+                          });
+            return parse_dict(s->scope->attrs);
+          }));
+      NEURONRW_TRY(parse_block(s->body));
       body.push_back(std::move(s));
-      return;
+      return true;
     }
     if (is(tok::name) && (at_punct("=", 1) || at_punct(":", 1))) {
-      const std::string n = binding_name("an assignment target");
+      std::string n;
+      NEURONRW_TRY(binding_name("an assignment target", n));
       std::optional<type> annotated;
       if (at_punct(":")) {
         next();
-        annotated = parse_type();
+        NEURONRW_TRY(parse_type(annotated.emplace()));
       }
-      expect_punct("=", "in an assignment");
+      NEURONRW_TRY(expect_punct("=", "in an assignment"));
       const bool dump_form = at_name("pl") && at_punct(".", 1) && at_name("_dump", 2);
       expr_ptr value = parse_expr();
-      expect_newline();
+      NEURONRW_TRY(value);
+      NEURONRW_TRY(expect_newline());
       // pypto's parser names an allocation after its assignment target when `name=` is absent
       // (the pl._dump.call form records a call exactly as it is, without a name when it has none).
       if (!dump_form && value->kind == expr_kind::call && value->callee == callee_kind::op && value->text == ops::alloc_window_buffer) {
@@ -1102,11 +1266,13 @@ class parser {
       type t = annotated ? std::move(*annotated) : type_of(*value);
       auto v = bind(n, std::move(t), at);
       body.push_back(make_assign(std::move(v), std::move(value), at));
-      return;
+      return true;
     }
     auto e = parse_expr();
-    expect_newline();
+    NEURONRW_TRY(e);
+    NEURONRW_TRY(expect_newline());
     body.push_back(make_expr_stmt(std::move(e), at));
+    return true;
   }
 };
 
@@ -1124,15 +1290,19 @@ struct parse_result {
 /// bad input and never returns a partial program. O(size of text).
 inline parse_result parse_program(std::string_view text, std::string_view file) {
   parse_result r;
-  try {
-    auto toks = text_detail::lexer(text).run();
-    text_detail::parser ps(std::move(toks), text, file);
-    r.value = ps.run();
-    r.warnings = ps.warnings();
-  } catch (const text_detail::failure& f) {
-    r.value.reset();
-    r.error = diagnostic{std::string(file), f.loc, f.message};
+  text_detail::lexed toks;
+  if (text_detail::lexer lx(text); !lx.run(toks)) {
+    r.error = diagnostic{std::string(file), lx.error().loc, lx.error().message};
+    return r;
   }
+  text_detail::parser ps(std::move(toks), text, file);
+  program p;
+  if (!ps.run(p)) {
+    r.error = diagnostic{std::string(file), ps.error().loc, ps.error().message};
+    return r;
+  }
+  r.value = std::move(p);
+  r.warnings = ps.warnings();
   return r;
 }
 

@@ -7,7 +7,9 @@
 //
 // Design: a cursor over the text (`pos_`); every scan is linear and bracket nesting is capped by
 // `parse_options::max_nesting`, so hostile input cannot exhaust the stack. The first error is
-// thrown as `parse_failure` and turned into the diagnostic by `parse()`.
+// recorded by `fail` (which returns false); every scan that can fail returns `bool`, and its
+// callers pass the failure on (NEURONRW_TRY, neuronrw/detail/try.hpp) up to `parse()`, which
+// turns the recorded error into the diagnostic. No exceptions: this builds with -fno-exceptions.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include <neuronrw/detail/try.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/mlir_string.hpp>
 
@@ -34,12 +37,6 @@ struct parse_options {
 };
 
 namespace detail {
-
-/// Internal: the first error, unwound to `text_parser::run`.
-struct parse_failure {
-  std::size_t at;
-  std::string message;
-};
 
 inline constexpr bool parse_is_letter(char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -85,9 +82,16 @@ class lexer {
     auto l = loc_of(at);
     return std::to_string(l.line) + ":" + std::to_string(l.col);
   }
-  [[noreturn]] void fail(std::size_t at, std::string message) const {
-    throw parse_failure{at, std::move(message)};
+  /// Records the first error (offset `at`) and returns false, for `return fail(...)`.
+  bool fail(std::size_t at, std::string message) {
+    if (!failed_) {
+      failed_ = true;
+      error_at_ = at;
+      error_ = std::move(message);
+    }
+    return false;
   }
+  bool failed() const noexcept { return failed_; }
   std::string describe_here() const {
     if (eof()) return "end of input";
     return std::string("'") + src_[pos_] + "'";
@@ -116,10 +120,11 @@ class lexer {
   void skip_blanks() noexcept {
     while (!eof() && (src_[pos_] == ' ' || src_[pos_] == '\t')) ++pos_;
   }
-  void expect(char c, const char* message) {
+  [[nodiscard]] bool expect(char c, const char* message) {
     skip_ws();
-    if (peek() != c || eof()) fail(pos_, message);
+    if (peek() != c || eof()) return fail(pos_, message);
     ++pos_;
+    return true;
   }
   /// The bare-id `word` at the cursor, not followed by more identifier characters.
   bool at_word(std::string_view word) const noexcept {
@@ -132,41 +137,45 @@ class lexer {
     return i < src_.size() && src_[i] == '(';
   }
 
-  std::string_view lex_bare_id() {
+  /// The bare-id at the cursor. Every caller has checked `mlir_is_bare_id_start(peek())`
+  /// first (with its own message), so this cannot fail.
+  std::string_view lex_bare_id() noexcept {
     const std::size_t b = pos_;
-    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected identifier");
     while (!eof() && mlir_is_bare_id_char(src_[pos_])) ++pos_;
     return src_.substr(b, pos_ - b);
   }
-  std::string_view lex_suffix_id(const char* message) {
+  [[nodiscard]] bool lex_suffix_id(const char* message, std::string_view& out) {
     const std::size_t b = pos_;
     if (parse_is_digit(peek())) {
       while (!eof() && parse_is_digit(src_[pos_])) ++pos_;
     } else if (!eof() && parse_is_suffix_id_char(peek())) {
       while (!eof() && parse_is_suffix_id_char(src_[pos_])) ++pos_;
     } else {
-      fail(pos_, message);
+      return fail(pos_, message);
     }
-    return src_.substr(b, pos_ - b);
+    out = src_.substr(b, pos_ - b);
+    return true;
   }
-  std::uint32_t lex_number(const char* message) {
+  [[nodiscard]] bool lex_number(const char* message, std::uint32_t& out) {
     const std::size_t b = pos_;
-    if (!parse_is_digit(peek())) fail(pos_, message);
+    if (!parse_is_digit(peek())) return fail(pos_, message);
     std::uint64_t v = 0;
     while (!eof() && parse_is_digit(src_[pos_])) {
       v = v * 10 + static_cast<std::uint64_t>(src_[pos_] - '0');
-      if (v > 0xFFFFFFu) fail(b, "integer is too large");
+      if (v > 0xFFFFFFu) return fail(b, "integer is too large");
       ++pos_;
     }
-    return static_cast<std::uint32_t>(v);
+    out = static_cast<std::uint32_t>(v);
+    return true;
   }
 
-  /// `at` is a '"'. Returns the offset just past the closing quote; checks the escapes MLIR knows.
-  std::size_t scan_string(std::size_t at) const {
+  /// `at` is a '"'. Sets `end` just past the closing quote; checks the escapes MLIR knows.
+  [[nodiscard]] bool scan_string(std::size_t at, std::size_t& end) {
     const mlir_string_scan scan = scan_mlir_string_literal(src_, at);
-    if (scan.bad_escape != mlir_string_scan::npos) fail(scan.bad_escape, "unknown escape in string literal");
-    if (!scan.terminated) fail(at, "unterminated string literal");
-    return scan.end;
+    if (scan.bad_escape != mlir_string_scan::npos) return fail(scan.bad_escape, "unknown escape in string literal");
+    if (!scan.terminated) return fail(at, "unterminated string literal");
+    end = scan.end;
+    return true;
   }
 
   static char closer_of(char open) noexcept {
@@ -185,9 +194,9 @@ class lexer {
       default: return '<';
     }
   }
-  [[noreturn]] void fail_unbalanced(std::size_t open_at) const {
+  bool fail_unbalanced(std::size_t open_at) {
     const char o = src_[open_at];
-    fail(open_at, std::string("unbalanced '") + o + "' (no matching '" + closer_of(o) + "')");
+    return fail(open_at, std::string("unbalanced '") + o + "' (no matching '" + closer_of(o) + "')");
   }
 
   /// Advances over balanced text: (), [], {} and <> nest, `->` is an arrow, string literals and
@@ -195,16 +204,16 @@ class lexer {
   /// set) is an ordinary character. With `group`, the cursor is on an opening bracket and the
   /// scan ends just past its partner; otherwise it stops, without consuming, at a character of
   /// `stops` outside every bracket, or at the end of input.
-  void scan_balanced(std::string_view stops, bool group) {
+  [[nodiscard]] bool scan_balanced(std::string_view stops, bool group) {
     auto& st = bracket_stack_;
     st.clear();
     const std::size_t n = src_.size();
     while (pos_ < n) {
       const char c = src_[pos_];
-      if (st.empty() && !group && stops.find(c) != std::string_view::npos) return;
+      if (st.empty() && !group && stops.find(c) != std::string_view::npos) return true;
       switch (c) {
         case '"':
-          pos_ = scan_string(pos_);
+          NEURONRW_TRY(scan_string(pos_, pos_));
           continue;
         case '/':
           if (peek(1) == '/') {
@@ -223,22 +232,22 @@ class lexer {
         case '{':
         case '<':
           if (st.size() >= opt_.max_nesting)
-            fail(pos_, "brackets are nested too deeply (limit " + std::to_string(opt_.max_nesting) +
-                           ")");
+            return fail(pos_, "brackets are nested too deeply (limit " + std::to_string(opt_.max_nesting) +
+                                  ")");
           st.push_back(pos_);
           break;
         case ')':
         case ']':
         case '}':
         case '>': {
-          if (st.empty()) fail(pos_, std::string("unexpected '") + c + "'");
+          if (st.empty()) return fail(pos_, std::string("unexpected '") + c + "'");
           const char open = src_[st.back()];
           if (c == '>' && open != '<') break;
-          if (open != opener_of(c)) fail_unbalanced(st.back());
+          if (open != opener_of(c)) return fail_unbalanced(st.back());
           st.pop_back();
           if (st.empty() && group) {
             ++pos_;
-            return;
+            return true;
           }
           break;
         }
@@ -247,7 +256,8 @@ class lexer {
       }
       ++pos_;
     }
-    if (!st.empty()) fail_unbalanced(st.back());
+    if (!st.empty()) return fail_unbalanced(st.back());
+    return true;
   }
 
   /// The source text [b, e) as stored: trimmed, `//` comments dropped, and every run of
@@ -305,28 +315,32 @@ class lexer {
   }
 
   /// A dictionary's text, or "" for `{}`. The cursor is on '{'.
-  std::string dict_text() {
+  [[nodiscard]] bool dict_text(std::string& out) {
     const std::size_t b = pos_;
-    scan_balanced({}, true);
+    NEURONRW_TRY(scan_balanced({}, true));
     std::string t = clean(b, pos_);
     std::size_t i = 1;
     while (i + 1 < t.size() && parse_is_space(t[i])) ++i;
-    return i + 1 >= t.size() ? std::string() : t;
+    out = i + 1 >= t.size() ? std::string() : std::move(t);
+    return true;
   }
 
-  std::string parse_loc() {
+  [[nodiscard]] bool parse_loc(std::string& out) {
     const std::size_t b = pos_;
     pos_ += 3;
     skip_blanks();
-    scan_balanced({}, true);
-    return clean(b, pos_);
+    NEURONRW_TRY(scan_balanced({}, true));
+    out = clean(b, pos_);
+    return true;
   }
-  /// An optional trailing `loc(...)`; "" when absent or when locations are dropped.
-  std::string parse_optional_loc() {
+  /// An optional trailing `loc(...)` into `out`; "" when absent or when locations are dropped.
+  [[nodiscard]] bool parse_optional_loc(std::string& out) {
+    out.clear();
     skip_ws();
-    if (!at_loc()) return {};
-    auto t = parse_loc();
-    return opt_.keep_locations ? t : std::string();
+    if (!at_loc()) return true;
+    NEURONRW_TRY(parse_loc(out));
+    if (!opt_.keep_locations) out.clear();
+    return true;
   }
 
   std::string_view src_;
@@ -335,6 +349,10 @@ class lexer {
   std::size_t pos_ = 0;
   std::vector<std::size_t> line_starts_;
   std::vector<std::size_t> bracket_stack_;
+  // The first error (`fail`): its offset and message.
+  bool failed_ = false;
+  std::size_t error_at_ = 0;
+  std::string error_;
 };
 
 }  // namespace detail

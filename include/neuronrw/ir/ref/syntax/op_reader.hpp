@@ -55,10 +55,10 @@ class op_syntax_reader : public value_reader {
 
   /// Reads one region of the op being read (creating the op first when needed); `args` are
   /// entry-block arguments the custom form declared outside the region.
-  virtual void read_custom_region(custom_parts& parts, std::span<const region_arg> args) = 0;
+  [[nodiscard]] virtual bool read_custom_region(custom_parts& parts, std::span<const region_arg> args) = 0;
   /// Builds the region of a reduce written `applies OP`: one block with two `scalar` arguments,
   /// `%r = OP %a, %b` and `DIALECT.return %r`, as StableHLO's parser builds it.
-  virtual void build_reducer_region(custom_parts& parts, std::string_view inner_op, type_ref scalar,
+  [[nodiscard]] virtual bool build_reducer_region(custom_parts& parts, std::string_view inner_op, type_ref scalar,
                                     std::size_t at) = 0;
 
   void start_parts(const op_syntax& s, custom_parts& p) {
@@ -72,14 +72,11 @@ class op_syntax_reader : public value_reader {
 
   /// Reads the custom form of `s` (the cursor just past the op name; `op_start` where the op's
   /// text begins).
-  void read_custom(const op_syntax& s, custom_parts& p, std::size_t name_at, std::size_t op_start) {
+  [[nodiscard]] bool read_custom(const op_syntax& s, custom_parts& p, std::size_t name_at, std::size_t op_start) {
     start_parts(s, p);
     op_start_ = op_start;
-    if (!s.special.empty()) {
-      read_special(s, p, name_at);
-      return;
-    }
-    read_elements(s, s.format, p);
+    if (!s.special.empty()) return read_special(s, p, name_at);
+    return read_elements(s, s.format, p);
   }
 
   /// 0-based column of offset `at`; the indentation (spaces and tabs) of the line holding it.
@@ -108,28 +105,30 @@ class op_syntax_reader : public value_reader {
 
   /// `%name` of an entry-block argument a custom form declares outside its region; `what` is
   /// the error when no `%` comes.
-  region_arg read_region_arg_name(const char* what) {
+  [[nodiscard]] bool read_region_arg_name(const char* what, region_arg& a) {
     skip_ws();
-    if (peek() != '%') fail(pos_, what);
-    region_arg a;
+    if (peek() != '%') return fail(pos_, what);
+    a = region_arg{};
     a.at = pos_;
     ++pos_;
-    a.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
-    if (peek() == '#') fail(pos_, "expected a block argument name without a result number");
-    return a;
+    std::string_view name;
+    NEURONRW_TRY(lex_suffix_id("expected SSA value name after '%'", name));
+    a.name = std::string(name);
+    if (peek() == '#') return fail(pos_, "expected a block argument name without a result number");
+    return true;
   }
   /// `%name: T [loc]`.
-  region_arg read_typed_region_arg() {
-    auto a = read_region_arg_name("expected SSA identifier");
-    expect(':', "expected ':'");
-    a.type = parse_type();
-    a.loc = parse_optional_loc();
-    return a;
+  [[nodiscard]] bool read_typed_region_arg(region_arg& a) {
+    NEURONRW_TRY(read_region_arg_name("expected SSA identifier", a));
+    NEURONRW_TRY(expect(':', "expected ':'"));
+    NEURONRW_TRY(parse_type(a.type));
+    return parse_optional_loc(a.loc);
   }
 
   // ------------------------------------------------------------------ elements
-  void read_elements(const op_syntax& s, const std::vector<syntax_detail::element>& es, custom_parts& p) {
-    for (const auto& e : es) read_element(s, e, p);
+  [[nodiscard]] bool read_elements(const op_syntax& s, const std::vector<syntax_detail::element>& es, custom_parts& p) {
+    for (const auto& e : es) NEURONRW_TRY(read_element(s, e, p));
+    return true;
   }
 
   bool at_literal(std::string_view text) {
@@ -138,9 +137,10 @@ class op_syntax_reader : public value_reader {
     if (mlir_is_bare_id_start(text.front())) return at_word(text);
     return src_.substr(pos_, text.size()) == text;
   }
-  void expect_literal(std::string_view text) {
-    if (!at_literal(text)) fail(pos_, "expected '" + std::string(text) + "'");
+  [[nodiscard]] bool expect_literal(std::string_view text) {
+    if (!at_literal(text)) return fail(pos_, "expected '" + std::string(text) + "'");
     pos_ += text.size();
+    return true;
   }
 
   /// Whether an optional group is present: decided by its first element, as ODS decides.
@@ -186,156 +186,153 @@ class op_syntax_reader : public value_reader {
     return false;
   }
 
-  void read_element(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
+  [[nodiscard]] bool read_element(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
     using syntax_detail::elem_kind;
     using syntax_detail::ref_kind;
     switch (e.kind) {
       case elem_kind::literal:
-        expect_literal(e.text);
-        return;
+        return expect_literal(e.text);
       case elem_kind::space:
-        return;
+        return true;
       case elem_kind::value:
         switch (e.target.kind) {
           case ref_kind::operand:
-            read_operand_group(s, e.target.index, p);
-            return;
+            return read_operand_group(s, e.target.index, p);
           case ref_kind::attribute:
-            read_attribute(s, e.target.index, p);
-            return;
+            return read_attribute(s, e.target.index, p);
           case ref_kind::region:
-            read_region_group(s, e.target.index, p);
-            return;
+            return read_region_group(s, e.target.index, p);
           default:
-            fail(pos_, "'" + s.name + "': a result cannot be read here");
+            return fail(pos_, "'" + s.name + "': a result cannot be read here");
         }
       case elem_kind::operands:
-        read_all_operands(s, p);
-        return;
+        return read_all_operands(s, p);
       case elem_kind::attr_dict:
         skip_ws();
-        if (peek() == '{') read_attr_dict(p);
-        return;
+        if (peek() == '{') return read_attr_dict(p);
+        return true;
       case elem_kind::attr_dict_kw:
-        read_attr_dict_with_keyword(p);
-        return;
+        return read_attr_dict_with_keyword(p);
       case elem_kind::type:
-        read_type_directive(s, e.target, p);
-        return;
+        return read_type_directive(s, e.target, p);
       case elem_kind::functional_type:
-        read_functional_type(s, p);
-        return;
+        return read_functional_type(s, p);
       case elem_kind::custom:
-        read_custom_directive(s, e, p);
-        return;
+        return read_custom_directive(s, e, p);
       case elem_kind::optional:
-        if (group_present(s, e))
-          read_elements(s, e.then_elems, p);
-        else
-          read_elements(s, e.else_elems, p);
-        return;
+        if (group_present(s, e)) return read_elements(s, e.then_elems, p);
+        return read_elements(s, e.else_elems, p);
     }
+    return true;
   }
 
-  void read_attr_dict(custom_parts& p) {
-    for (auto& d : parse_dict()) p.dictionary.push_back(std::move(d));
+  [[nodiscard]] bool read_attr_dict(custom_parts& p) {
+    std::vector<dict_entry> es;
+    NEURONRW_TRY(parse_dict(es));
+    for (auto& d : es) p.dictionary.push_back(std::move(d));
+    return true;
   }
   /// `[attributes {...}]`.
-  void read_attr_dict_with_keyword(custom_parts& p) {
+  [[nodiscard]] bool read_attr_dict_with_keyword(custom_parts& p) {
     skip_ws();
-    if (!at_word("attributes")) return;
+    if (!at_word("attributes")) return true;
     pos_ += 10;
     skip_ws();
-    if (peek() != '{') fail(pos_, "expected '{' after 'attributes'");
-    read_attr_dict(p);
+    if (peek() != '{') return fail(pos_, "expected '{' after 'attributes'");
+    return read_attr_dict(p);
   }
 
   /// `%a` or, for a variadic group, `%a, %b, ...` (possibly none); a comma not followed by a
   /// value is left for the next element.
-  std::vector<ssa_use> read_use_list(bool many) {
-    std::vector<ssa_use> us;
+  [[nodiscard]] bool read_use_list(bool many, std::vector<ssa_use>& us) {
+    us.clear();
     skip_ws();
     if (peek() != '%') {
-      if (!many) fail(pos_, "expected SSA operand");
-      return us;
+      if (!many) return fail(pos_, "expected SSA operand");
+      return true;
     }
     for (;;) {
-      us.push_back(parse_ssa_use());
-      if (!many) return us;
+      NEURONRW_TRY(parse_ssa_use(us.emplace_back()));
+      if (!many) return true;
       const std::size_t save = pos_;  // a comma not followed by a value is the next element's
-      if (!take_comma()) return us;
+      if (!take_comma()) return true;
       skip_ws();
       if (peek() != '%') {
         pos_ = save;
-        return us;
+        return true;
       }
     }
   }
-  void read_operand_group(const op_syntax& s, std::uint32_t i, custom_parts& p) {
+  [[nodiscard]] bool read_operand_group(const op_syntax& s, std::uint32_t i, custom_parts& p) {
     const auto& d = s.operands[i];
-    p.operands[i] = read_use_list(d.variadic || d.optional);
-    if (d.optional && p.operands[i].size() > 1) fail(p.operands[i][1].at, "'" + s.name + "' takes at most one '" + d.name + "'");
+    NEURONRW_TRY(read_use_list(d.variadic || d.optional, p.operands[i]));
+    if (d.optional && p.operands[i].size() > 1) return fail(p.operands[i][1].at, "'" + s.name + "' takes at most one '" + d.name + "'");
+    return true;
   }
   /// `operands`: every operand, distributed over the declared groups (one variadic at most).
-  void read_all_operands(const op_syntax& s, custom_parts& p) {
+  [[nodiscard]] bool read_all_operands(const op_syntax& s, custom_parts& p) {
     const std::size_t at = pos_;
-    auto us = read_use_list(true);
-    distribute_operands(s, std::move(us), p, at);
+    std::vector<ssa_use> us;
+    NEURONRW_TRY(read_use_list(true, us));
+    return distribute_operands(s, std::move(us), p, at);
   }
-  void distribute_operands(const op_syntax& s, std::vector<ssa_use> us, custom_parts& p, std::size_t at) {
+  [[nodiscard]] bool distribute_operands(const op_syntax& s, std::vector<ssa_use> us, custom_parts& p, std::size_t at) {
     std::size_t fixed = 0, variadic = 0;
     for (const auto& d : s.operands) (d.variadic || d.optional) ? ++variadic : ++fixed;
     if (us.size() < fixed || (variadic == 0 && us.size() != fixed) ||
         (variadic > 0 && (us.size() - fixed) % variadic != 0))
-      fail(at, "'" + s.name + "' expects " + std::to_string(fixed) + (variadic ? " or more" : "") + " operands, got " +
+      return fail(at, "'" + s.name + "' expects " + std::to_string(fixed) + (variadic ? " or more" : "") + " operands, got " +
                    std::to_string(us.size()));
     std::size_t k = 0;
     for (std::size_t i = 0; i < s.operands.size(); ++i) {
       const auto& d = s.operands[i];
       std::size_t n = 1;
       if (d.variadic || d.optional) n = (us.size() - fixed) / variadic;
-      if (d.optional && n > 1) fail(at, "'" + s.name + "' takes at most one '" + d.name + "'");
+      if (d.optional && n > 1) return fail(at, "'" + s.name + "' takes at most one '" + d.name + "'");
       p.operands[i].assign(us.begin() + static_cast<std::ptrdiff_t>(k), us.begin() + static_cast<std::ptrdiff_t>(k + n));
       k += n;
     }
+    return true;
   }
 
-  void read_region_group(const op_syntax& s, std::uint32_t i, custom_parts& p) {
+  [[nodiscard]] bool read_region_group(const op_syntax& s, std::uint32_t i, custom_parts& p) {
     const auto& d = s.regions[i];
     skip_ws();
-    if (peek() != '{') fail(pos_, "expected '{' to begin a region");
+    if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
     for (;;) {
-      read_custom_region(p, {});
-      if (!d.variadic) return;
-      if (!take_comma()) return;
+      NEURONRW_TRY(read_custom_region(p, {}));
+      if (!d.variadic) return true;
+      if (!take_comma()) return true;
       skip_ws();
-      if (peek() != '{') fail(pos_, "expected '{' to begin a region");
+      if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
     }
   }
 
   // ------------------------------------------------------------------ attributes
-  std::string read_integer_text() {
+  [[nodiscard]] bool read_integer_text(std::string& out) {
     skip_ws();
     const std::size_t b = pos_;
     if (peek() == '-') ++pos_;
-    if (!parse_is_digit(peek())) fail(pos_, "expected integer value");
+    if (!parse_is_digit(peek())) return fail(pos_, "expected integer value");
     while (parse_is_digit(peek())) ++pos_;
-    return std::string(src_.substr(b, pos_ - b));
+    out = std::string(src_.substr(b, pos_ - b));
+    return true;
   }
-  /// `[` elements `]` where each element is read by `one`; returns the elements' texts.
+  /// `[` elements `]` where each element is read by `one` (`bool(std::string&)`, false on
+  /// failure); `xs` gets the elements' texts.
   template <class One>
-  std::vector<std::string> read_square_list(One one) {
+  [[nodiscard]] bool read_square_list(One one, std::vector<std::string>& xs) {
     skip_ws();
-    if (peek() != '[') fail(pos_, "expected '['");
+    if (peek() != '[') return fail(pos_, "expected '['");
     ++pos_;
-    std::vector<std::string> xs;
+    xs.clear();
     skip_ws();
     if (peek() == ']') {
       ++pos_;
-      return xs;
+      return true;
     }
     for (;;) {
-      xs.push_back(one());
+      NEURONRW_TRY(one(xs.emplace_back()));
       skip_ws();
       if (peek() == ',') {
         ++pos_;
@@ -343,22 +340,31 @@ class op_syntax_reader : public value_reader {
       }
       if (peek() == ']') {
         ++pos_;
-        return xs;
+        return true;
       }
-      fail(pos_, "expected ',' or ']'");
+      return fail(pos_, "expected ',' or ']'");
     }
   }
-  std::string read_bool_text() {
+  [[nodiscard]] bool read_bool_text(std::string& out) {
     skip_ws();
     if (at_word("true")) {
       pos_ += 4;
-      return "true";
+      out = "true";
+      return true;
     }
     if (at_word("false")) {
       pos_ += 5;
-      return "false";
+      out = "false";
+      return true;
     }
-    fail(pos_, "expected 'true' or 'false'");
+    return fail(pos_, "expected 'true' or 'false'");
+  }
+  /// `read_integer_text` / `read_bool_text` as the element reader of `read_square_list`.
+  auto integer_reader() {
+    return [this](std::string& x) { return read_integer_text(x); };
+  }
+  auto bool_reader() {
+    return [this](std::string& x) { return read_bool_text(x); };
   }
   static std::string join(const std::vector<std::string>& xs) {
     std::string t;
@@ -377,8 +383,11 @@ class op_syntax_reader : public value_reader {
     }
     return t + ">";
   }
-  std::string read_i64_array() {
-    return array_text("i64", read_square_list([&] { return read_integer_text(); }));
+  [[nodiscard]] bool read_i64_array(std::string& out) {
+    std::vector<std::string> xs;
+    NEURONRW_TRY(read_square_list(integer_reader(), xs));
+    out = array_text("i64", xs);
+    return true;
   }
   /// `dense<...> : tensor<Nx ELEM>` of a 1-D list as MLIR prints it: a splat when all are equal.
   static std::string elements_text(std::string_view elem, const std::vector<std::string>& xs) {
@@ -390,88 +399,112 @@ class op_syntax_reader : public value_reader {
     return "dense<" + body + "> : tensor<" + std::to_string(xs.size()) + "x" + std::string(elem) + ">";
   }
   /// A `[...]` list of integers (or, for booleans, `true`/`false`/integers) in `a`'s spelling.
-  std::string read_list_as(const syntax_detail::attr_decl& a) {
+  [[nodiscard]] bool read_list_as(const syntax_detail::attr_decl& a, std::string& out) {
     const bool boolean = a.spelling == attr_spelling::bool_array || a.spelling == attr_spelling::bool_elements;
-    auto xs = read_square_list([&] {
-      skip_ws();
-      if (boolean && (at_word("true") || at_word("false"))) return read_bool_text();
-      auto n = read_integer_text();
-      return boolean ? std::string(n == "0" ? "false" : "true") : n;
-    });
+    std::vector<std::string> xs;
+    NEURONRW_TRY(read_square_list(
+        [&](std::string& x) -> bool {
+          skip_ws();
+          if (boolean && (at_word("true") || at_word("false"))) return read_bool_text(x);
+          NEURONRW_TRY(read_integer_text(x));
+          if (boolean) x = x == "0" ? "false" : "true";
+          return true;
+        },
+        xs));
     switch (a.spelling) {
-      case attr_spelling::bool_array: return array_text("i1", xs);
-      case attr_spelling::i64_elements: return elements_text("i64", xs);
-      case attr_spelling::bool_elements: return elements_text("i1", xs);
-      default: return array_text("i64", xs);
+      case attr_spelling::bool_array: out = array_text("i1", xs); break;
+      case attr_spelling::i64_elements: out = elements_text("i64", xs); break;
+      case attr_spelling::bool_elements: out = elements_text("i1", xs); break;
+      default: out = array_text("i64", xs); break;
     }
+    return true;
   }
 
-  /// One attribute in its custom spelling; returns its generic value.
-  std::string read_attribute_value(const syntax_detail::attr_decl& a) {
+  /// One attribute in its custom spelling; `out` gets its generic value.
+  [[nodiscard]] bool read_attribute_value(const syntax_detail::attr_decl& a, std::string& out) {
     skip_ws();
     switch (a.spelling) {
       case attr_spelling::i64:
-        return read_integer_text() + " : i64";
+        NEURONRW_TRY(read_integer_text(out));
+        out += " : i64";
+        return true;
       case attr_spelling::i32:
-        return read_integer_text() + " : i32";
+        NEURONRW_TRY(read_integer_text(out));
+        out += " : i32";
+        return true;
       case attr_spelling::boolean:
-        return read_bool_text();
+        return read_bool_text(out);
       case attr_spelling::string: {
-        if (peek() != '"') fail(pos_, "expected string for '" + a.name + "'");
+        if (peek() != '"') return fail(pos_, "expected string for '" + a.name + "'");
         const std::size_t b = pos_;
-        pos_ = scan_string(pos_);
-        return std::string(src_.substr(b, pos_ - b));
+        NEURONRW_TRY(scan_string(pos_, pos_));
+        out = std::string(src_.substr(b, pos_ - b));
+        return true;
       }
       case attr_spelling::i64_array:
-        return read_i64_array();
-      case attr_spelling::bool_array:
-        return array_text("i1", read_square_list([&] { return read_bool_text(); }));
+        return read_i64_array(out);
+      case attr_spelling::bool_array: {
+        std::vector<std::string> xs;
+        NEURONRW_TRY(read_square_list(bool_reader(), xs));
+        out = array_text("i1", xs);
+        return true;
+      }
       case attr_spelling::i64_elements:
       case attr_spelling::bool_elements:
-        return read_list_as(a);
+        return read_list_as(a, out);
       case attr_spelling::enum_keyword: {
-        if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected keyword for '" + a.name + "'");
+        if (!mlir_is_bare_id_start(peek())) return fail(pos_, "expected keyword for '" + a.name + "'");
         auto w = lex_bare_id();
-        return a.enum_prefix + std::string(w) + ">";
+        out = a.enum_prefix + std::string(w) + ">";
+        return true;
       }
       case attr_spelling::int_enum: {
         const std::size_t at = pos_;
         if (mlir_is_bare_id_start(peek())) {
           const auto w = lex_bare_id();
           for (std::size_t i = 0; i < a.cases.size(); ++i)
-            if (a.cases[i] == w) return std::to_string(i) + " : i32";
+            if (a.cases[i] == w) {
+              out = std::to_string(i) + " : i32";
+              return true;
+            }
         }
         std::string all;
         for (const auto& c : a.cases) all += (all.empty() ? "" : ", ") + c;
-        fail(at, "expected one of [" + all + "] for '" + a.name + "'");
+        return fail(at, "expected one of [" + all + "] for '" + a.name + "'");
       }
       case attr_spelling::symbol: {
-        if (peek() != '@') fail(pos_, "expected symbol reference for '" + a.name + "'");
+        if (peek() != '@') return fail(pos_, "expected symbol reference for '" + a.name + "'");
         const std::size_t b = pos_;
         ++pos_;
-        parse_symbol_name();
-        return std::string(src_.substr(b, pos_ - b));
+        std::string name;
+        NEURONRW_TRY(parse_symbol_name(name));
+        out = std::string(src_.substr(b, pos_ - b));
+        return true;
       }
       case attr_spelling::symbol_name: {
-        if (peek() != '@') fail(pos_, "expected '@' and the symbol name for '" + a.name + "'");
+        if (peek() != '@') return fail(pos_, "expected '@' and the symbol name for '" + a.name + "'");
         ++pos_;
-        return mlir_string_literal(parse_symbol_name());
+        std::string name;
+        NEURONRW_TRY(parse_symbol_name(name));
+        out = mlir_string_literal(name);
+        return true;
       }
       case attr_spelling::wrapped: {
         if (peek() != '<' && peek() != '{' && peek() != '[' && peek() != '(')
-          fail(pos_, "expected the value of '" + a.name + "'");
+          return fail(pos_, "expected the value of '" + a.name + "'");
         const std::size_t b = pos_;
-        scan_balanced({}, true);
-        return a.enum_prefix + clean(b, pos_) + a.suffix;
+        NEURONRW_TRY(scan_balanced({}, true));
+        out = a.enum_prefix + clean(b, pos_) + a.suffix;
+        return true;
       }
       case attr_spelling::opaque:
         break;
     }
     const std::size_t b = pos_;
-    scan_balanced(",:{", false);
-    auto t = clean(b, pos_);
-    if (t.empty()) fail(b, "expected attribute value for '" + a.name + "'");
-    return t;
+    NEURONRW_TRY(scan_balanced(",:{", false));
+    out = clean(b, pos_);
+    if (out.empty()) return fail(b, "expected attribute value for '" + a.name + "'");
+    return true;
   }
   void set_inherent(const op_syntax& s, std::uint32_t i, custom_parts& p, std::string value, std::size_t at) {
     dict_entry d;
@@ -480,18 +513,21 @@ class op_syntax_reader : public value_reader {
     d.name_at = d.value_at = at;
     p.inherent[i] = std::move(d);
   }
-  void read_attribute(const op_syntax& s, std::uint32_t i, custom_parts& p) {
+  [[nodiscard]] bool read_attribute(const op_syntax& s, std::uint32_t i, custom_parts& p) {
     skip_ws();
     const std::size_t at = pos_;
-    set_inherent(s, i, p, read_attribute_value(s.attributes[i]), at);
+    std::string value;
+    NEURONRW_TRY(read_attribute_value(s.attributes[i], value));
+    set_inherent(s, i, p, std::move(value), at);
+    return true;
   }
 
   // ------------------------------------------------------------------ types
-  std::vector<type_ref> read_type_list() {
-    std::vector<type_ref> ts;
+  [[nodiscard]] bool read_type_list(std::vector<type_ref>& ts) {
+    ts.clear();
     for (;;) {
-      ts.push_back(parse_type());
-      if (!take_comma()) return ts;
+      NEURONRW_TRY(parse_type(ts.emplace_back()));
+      if (!take_comma()) return true;
     }
   }
   void set_operand_types(custom_parts& p, std::uint32_t i, std::vector<type_ref> ts) {
@@ -502,7 +538,7 @@ class op_syntax_reader : public value_reader {
     p.result_types[i] = std::move(ts);
     p.result_types_set[i] = true;
   }
-  void read_type_directive(const op_syntax& s, syntax_detail::ref t, custom_parts& p) {
+  [[nodiscard]] bool read_type_directive(const op_syntax& s, syntax_detail::ref t, custom_parts& p) {
     using syntax_detail::ref_kind;
     skip_ws();
     switch (t.kind) {
@@ -511,36 +547,41 @@ class op_syntax_reader : public value_reader {
         const bool many = d.variadic || d.optional;
         if (many && p.operands[t.index].empty()) {
           set_operand_types(p, t.index, {});
-          return;
+          return true;
         }
-        set_operand_types(p, t.index, many ? read_type_list() : std::vector<type_ref>{parse_type()});
-        return;
+        std::vector<type_ref> ts;
+        NEURONRW_TRY(many ? read_type_list(ts) : parse_type(ts.emplace_back()));
+        set_operand_types(p, t.index, std::move(ts));
+        return true;
       }
       case ref_kind::result: {
         const auto& d = s.results[t.index];
-        set_result_types(p, t.index, d.variadic || d.optional ? read_type_list() : std::vector<type_ref>{parse_type()});
-        return;
+        std::vector<type_ref> ts;
+        NEURONRW_TRY(d.variadic || d.optional ? read_type_list(ts) : parse_type(ts.emplace_back()));
+        set_result_types(p, t.index, std::move(ts));
+        return true;
       }
       case ref_kind::operands: {
         std::vector<type_ref> ts;
         std::size_t n = 0;
         for (auto& g : p.operands) n += g.size();
-        if (n > 0) ts = read_type_list();
-        assign_flat_operand_types(s, p, std::move(ts), pos_);
-        return;
+        if (n > 0) NEURONRW_TRY(read_type_list(ts));
+        return assign_flat_operand_types(s, p, std::move(ts), pos_);
       }
-      case ref_kind::results:
-        assign_flat_result_types(s, p, read_type_list());
-        return;
+      case ref_kind::results: {
+        std::vector<type_ref> ts;
+        NEURONRW_TRY(read_type_list(ts));
+        return assign_flat_result_types(s, p, std::move(ts));
+      }
       default:
-        fail(pos_, "'" + s.name + "': bad type directive");
+        return fail(pos_, "'" + s.name + "': bad type directive");
     }
   }
-  void assign_flat_operand_types(const op_syntax& s, custom_parts& p, std::vector<type_ref> ts, std::size_t at) {
+  [[nodiscard]] bool assign_flat_operand_types(const op_syntax& s, custom_parts& p, std::vector<type_ref> ts, std::size_t at) {
     std::size_t n = 0;
     for (auto& g : p.operands) n += g.size();
     if (ts.size() != n)
-      fail(at, std::to_string(n) + " operands present, but expected " + std::to_string(ts.size()));
+      return fail(at, std::to_string(n) + " operands present, but expected " + std::to_string(ts.size()));
     std::size_t k = 0;
     for (std::uint32_t i = 0; i < s.operands.size(); ++i) {
       const auto m = p.operands[i].size();
@@ -548,12 +589,13 @@ class op_syntax_reader : public value_reader {
                                                     ts.begin() + static_cast<std::ptrdiff_t>(k + m)));
       k += m;
     }
+    return true;
   }
-  void assign_flat_result_types(const op_syntax& s, custom_parts& p, std::vector<type_ref> ts) {
+  [[nodiscard]] bool assign_flat_result_types(const op_syntax& s, custom_parts& p, std::vector<type_ref> ts) {
     // One variadic result group at most (as in every op of the table): it takes the rest.
     std::size_t fixed = 0;
     for (const auto& d : s.results) fixed += !(d.variadic || d.optional);
-    if (ts.size() < fixed) fail(pos_, "'" + s.name + "' expects " + std::to_string(fixed) + " result types");
+    if (ts.size() < fixed) return fail(pos_, "'" + s.name + "' expects " + std::to_string(fixed) + " result types");
     std::size_t k = 0;
     for (std::uint32_t i = 0; i < s.results.size(); ++i) {
       const auto& d = s.results[i];
@@ -562,11 +604,13 @@ class op_syntax_reader : public value_reader {
                                                    ts.begin() + static_cast<std::ptrdiff_t>(k + m)));
       k += m;
     }
+    return true;
   }
-  void read_functional_type(const op_syntax& s, custom_parts& p) {
-    const auto f = parse_function_type();
-    assign_flat_operand_types(s, p, f.inputs, f.at);
-    assign_flat_result_types(s, p, f.results);
+  [[nodiscard]] bool read_functional_type(const op_syntax& s, custom_parts& p) {
+    function_type f;
+    NEURONRW_TRY(parse_function_type(f));
+    NEURONRW_TRY(assign_flat_operand_types(s, p, f.inputs, f.at));
+    return assign_flat_result_types(s, p, f.results);
   }
 
   // ------------------------------------------------------------------ custom directives
@@ -575,10 +619,11 @@ class op_syntax_reader : public value_reader {
 
   /// Assigns the same-type form: `T` (every operand and the result have type T) or a function
   /// type. Operands are the directive's type($x) args but the last, which is the result.
-  void read_same_operands_and_result_type(const syntax_detail::element& e, custom_parts& p) {
+  [[nodiscard]] bool read_same_operands_and_result_type(const syntax_detail::element& e, custom_parts& p) {
     skip_ws();
     const std::size_t at = pos_;
-    const auto t = parse_type();
+    type_ref t;
+    NEURONRW_TRY(parse_type(t));
     const auto text = m_.type_text(t);
     std::vector<std::uint32_t> ops;
     for (std::size_t k = 0; k + 1 < e.args.size(); ++k)
@@ -587,12 +632,13 @@ class op_syntax_reader : public value_reader {
     if (text.starts_with('(')) {
       // A function type: re-read it as one.
       pos_ = at;
-      const auto f = parse_function_type();
+      function_type f;
+      NEURONRW_TRY(parse_function_type(f));
       std::size_t n = 0;
       for (auto i : ops) n += p.operands[i].size();
       if (f.inputs.size() != n)
-        fail(at, std::to_string(n) + " operands present, but expected " + std::to_string(f.inputs.size()));
-      if (f.results.size() != 1) fail(at, "expected single output");
+        return fail(at, std::to_string(n) + " operands present, but expected " + std::to_string(f.inputs.size()));
+      if (f.results.size() != 1) return fail(at, "expected single output");
       std::size_t k = 0;
       for (auto i : ops) {
         const auto m = p.operands[i].size();
@@ -601,215 +647,217 @@ class op_syntax_reader : public value_reader {
         k += m;
       }
       set_result_types(p, res, {f.results[0]});
-      return;
+      return true;
     }
     for (auto i : ops) set_operand_types(p, i, std::vector<type_ref>(p.operands[i].size(), t));
     set_result_types(p, res, {t});
+    return true;
   }
 
-  void read_custom_directive(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
+  [[nodiscard]] bool read_custom_directive(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
     const std::string& n = e.text;
-    if (n == "SameOperandsAndResultType" || n == "VariadicSameOperandsAndResultType") {
-      read_same_operands_and_result_type(e, p);
-      return;
-    }
+    if (n == "SameOperandsAndResultType" || n == "VariadicSameOperandsAndResultType")
+      return read_same_operands_and_result_type(e, p);
     if (n == "VariadicOperandWithAttribute") {
       // `%a, %b, ` — every operand followed by a comma.
       const auto i = arg_index(e, 0);
       for (;;) {
         skip_ws();
         if (peek() != '%') break;
-        p.operands[i].push_back(parse_ssa_use());
-        expect(',', "expected ','");
+        NEURONRW_TRY(parse_ssa_use(p.operands[i].emplace_back()));
+        NEURONRW_TRY(expect(',', "expected ','"));
       }
-      return;
+      return true;
     }
     if (n == "TupleOpType") {
       skip_ws();
       const std::size_t at = pos_;
-      const auto t = parse_type();
+      type_ref t;
+      NEURONRW_TRY(parse_type(t));
       const auto text = syntax_detail::resolve_type_alias(m_.type_text(t), m_.alias_definitions);
-      if (!text.starts_with("tuple<")) fail(at, "expected tuple type");
+      if (!text.starts_with("tuple<")) return fail(at, "expected tuple type");
       std::vector<type_ref> elems;
       const std::string inner = text.substr(6, text.size() - 7);
       split_type_list(inner, elems);
       if (elems.size() != p.operands[arg_index(e, 0)].size())
-        fail(at, std::to_string(p.operands[arg_index(e, 0)].size()) + " operands present, but the tuple type has " +
+        return fail(at, std::to_string(p.operands[arg_index(e, 0)].size()) + " operands present, but the tuple type has " +
                      std::to_string(elems.size()) + " elements");
       set_operand_types(p, arg_index(e, 0), std::move(elems));
       set_result_types(p, e.args[1].target.index, {t});
-      return;
+      return true;
     }
     if (n == "PairwiseOpType") {
-      auto ts = read_type_list();
+      std::vector<type_ref> ts;
+      NEURONRW_TRY(read_type_list(ts));
       if (ts.size() != p.operands[arg_index(e, 0)].size())
-        fail(pos_, std::to_string(p.operands[arg_index(e, 0)].size()) + " operands present, but expected " +
+        return fail(pos_, std::to_string(p.operands[arg_index(e, 0)].size()) + " operands present, but expected " +
                        std::to_string(ts.size()));
       set_operand_types(p, arg_index(e, 0), ts);
       set_result_types(p, e.args[1].target.index, std::move(ts));
-      return;
+      return true;
     }
     if (n == "SelectOpType") {
       skip_ws();
       const std::size_t at = pos_;
-      auto ts = read_type_list();
+      std::vector<type_ref> ts;
+      NEURONRW_TRY(read_type_list(ts));
       if (ts.size() == 2) {
         set_operand_types(p, arg_index(e, 0), {ts[0]});
         set_operand_types(p, arg_index(e, 1), {ts[1]});
         set_operand_types(p, arg_index(e, 2), {ts[1]});
         set_result_types(p, e.args[3].target.index, {ts[1]});
-        return;
+        return true;
       }
-      if (ts.size() != 1 || !m_.type_text(ts[0]).starts_with('(')) fail(at, "expected functional type or list of two types");
+      if (ts.size() != 1 || !m_.type_text(ts[0]).starts_with('(')) return fail(at, "expected functional type or list of two types");
       pos_ = at;
-      read_functional_type(s, p);
-      return;
+      return read_functional_type(s, p);
     }
     if (n == "ComplexOpType") {
       skip_ws();
       const std::size_t at = pos_;
-      const auto t = parse_type();
+      type_ref t;
+      NEURONRW_TRY(parse_type(t));
       const auto text = std::string(m_.type_text(t));
       if (text.starts_with('(')) {
         pos_ = at;
-        read_functional_type(s, p);
-        return;
+        return read_functional_type(s, p);
       }
       const auto real = real_type_of(text);
-      if (!real) fail(at, "expected tensor with complex element type");
+      if (!real) return fail(at, "expected tensor with complex element type");
       const auto r = m_.intern_type(*real);
       set_operand_types(p, arg_index(e, 0), {r});
       set_operand_types(p, arg_index(e, 1), {r});
       set_result_types(p, e.args[2].target.index, {t});
-      return;
+      return true;
     }
     if (n == "SliceRanges") {
-      read_slice_ranges(s, e, p);
-      return;
+      return read_slice_ranges(s, e, p);
     }
     if (n == "CustomCallTarget") {
       skip_ws();
-      if (peek() != '@') fail(pos_, "expected '@' and the custom call target");
+      if (peek() != '@') return fail(pos_, "expected '@' and the custom call target");
       const std::size_t at = pos_;
       ++pos_;
-      auto target = parse_symbol_name();
+      std::string target;
+      NEURONRW_TRY(parse_symbol_name(target));
       set_inherent(s, arg_index(e, 0), p, mlir_string_literal(target), at);
-      return;
+      return true;
     }
     if (n == "ExponentMantissa") {
       skip_ws();
       const std::size_t at = pos_;
-      if (!mlir_is_bare_id_start(peek())) fail(at, "expected exponent mantissa in format e#m#");
+      if (!mlir_is_bare_id_start(peek())) return fail(at, "expected exponent mantissa in format e#m#");
       const auto w = lex_bare_id();
       const auto m = w.find('m');
       auto digits = [](std::string_view x) {
         return !x.empty() && x.size() < 10 && std::all_of(x.begin(), x.end(), [](char c) { return c >= '0' && c <= '9'; });
       };
       if (w.size() < 4 || w.front() != 'e' || m == std::string_view::npos || !digits(w.substr(1, m - 1)) || !digits(w.substr(m + 1)))
-        fail(at, "expected exponent mantissa in format e#m#, saw " + std::string(w));
+        return fail(at, "expected exponent mantissa in format e#m#, saw " + std::string(w));
       set_inherent(s, arg_index(e, 0), p, std::to_string(std::stoul(std::string(w.substr(1, m - 1)))) + " : i32", at);
       set_inherent(s, arg_index(e, 1), p, std::to_string(std::stoul(std::string(w.substr(m + 1)))) + " : i32", at);
-      return;
+      return true;
     }
     if (n == "DotDimensionNumbers") {
-      read_dot_dimension_numbers(s, e, p);
-      return;
+      return read_dot_dimension_numbers(s, e, p);
     }
     if (n == "PrecisionConfig" || n == "PrecisionConfigAndAlgorithm") {
-      read_precision_and_algorithm(s, e, p, n == "PrecisionConfigAndAlgorithm");
-      return;
+      return read_precision_and_algorithm(s, e, p, n == "PrecisionConfigAndAlgorithm");
     }
     if (n == "StrippedTensorShardingPerValueAttr") {
       // `[<@mesh, [...]>, ...]` → `#sdy.sharding_per_value<[...]>`
       skip_ws();
-      if (peek() != '[') fail(pos_, "expected '['");
+      if (peek() != '[') return fail(pos_, "expected '['");
       const std::size_t b = pos_;
-      scan_balanced({}, true);
+      NEURONRW_TRY(scan_balanced({}, true));
       set_inherent(s, arg_index(e, 0), p, "#" + dialect_of(s) + ".sharding_per_value<" + clean(b, pos_) + ">", b);
-      return;
+      return true;
     }
     if (n == "SingleBlockRegionNoBlockId") {
       // `(%a: T [loc], ...) { ops }`: the entry block's arguments, then its ops.
-      expect('(', "expected '('");
+      NEURONRW_TRY(expect('(', "expected '('"));
       std::vector<region_arg> args;
       skip_ws();
       if (peek() != ')') {
-        do args.push_back(read_typed_region_arg());
+        do NEURONRW_TRY(read_typed_region_arg(args.emplace_back()));
         while (take_comma());
       }
-      expect(')', "expected ')'");
+      NEURONRW_TRY(expect(')', "expected ')'"));
       skip_ws();
-      if (peek() != '{') fail(pos_, "expected '{' to begin a region");
-      read_custom_region(p, args);
-      return;
+      if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
+      return read_custom_region(p, args);
     }
-    if (n == "ConvolutionDimensions") {
-      read_convolution_dimensions(s, e, p);
-      return;
-    }
-    if (n == "WindowAttributes") {
-      read_window_attributes(s, e, p);
-      return;
-    }
-    fail(pos_, "'" + s.name + "': custom directive '" + n + "' is not supported by the reference IR");
+    if (n == "ConvolutionDimensions") return read_convolution_dimensions(s, e, p);
+    if (n == "WindowAttributes") return read_window_attributes(s, e, p);
+    return fail(pos_, "'" + s.name + "': custom directive '" + n + "' is not supported by the reference IR");
   }
 
   /// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` → `#D.conv<...>` (each list re-spaced as printed).
-  void read_convolution_dimensions(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
+  [[nodiscard]] bool read_convolution_dimensions(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
     skip_ws();
     const std::size_t at = pos_;
-    auto dim_list = [&] {
+    auto dim_list = [&](std::vector<std::string>& xs) -> bool {
       skip_ws();
-      if (peek() != '[') fail(pos_, "expected '['");
-      return read_square_list([&] {
-        skip_ws();
-        const std::size_t b = pos_;
-        while (!eof() && (mlir_is_bare_id_char(peek()))) ++pos_;
-        if (b == pos_) fail(pos_, "expected a dimension ('b', 'f', 'i', 'o' or a number)");
-        return std::string(src_.substr(b, pos_ - b));
-      });
+      if (peek() != '[') return fail(pos_, "expected '['");
+      return read_square_list(
+          [&](std::string& x) -> bool {
+            skip_ws();
+            const std::size_t b = pos_;
+            while (!eof() && (mlir_is_bare_id_char(peek()))) ++pos_;
+            if (b == pos_) return fail(pos_, "expected a dimension ('b', 'f', 'i', 'o' or a number)");
+            x = std::string(src_.substr(b, pos_ - b));
+            return true;
+          },
+          xs);
     };
-    auto lhs = dim_list();
+    std::vector<std::string> lhs, rhs, out;
+    NEURONRW_TRY(dim_list(lhs));
     skip_ws();
-    if (peek() != 'x') fail(pos_, "expected 'x'");
+    if (peek() != 'x') return fail(pos_, "expected 'x'");
     ++pos_;
-    auto rhs = dim_list();
+    NEURONRW_TRY(dim_list(rhs));
     skip_ws();
-    if (!at_arrow()) fail(pos_, "expected '->'");
+    if (!at_arrow()) return fail(pos_, "expected '->'");
     pos_ += 2;
-    auto out = dim_list();
+    NEURONRW_TRY(dim_list(out));
     set_inherent(s, arg_index(e, 0), p,
                  "#" + dialect_of(s) + ".conv<[" + join(lhs) + "]x[" + join(rhs) + "]->[" + join(out) + "]>", at);
+    return true;
   }
 
   /// `stride = [..], pad = [[l, h], ...], lhs_dilate = [..], rhs_dilate = [..], reverse = [..]`,
   /// each at most once, in any order.
-  void read_window_attributes(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
+  [[nodiscard]] bool read_window_attributes(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
     static constexpr std::string_view names[] = {"stride", "pad", "lhs_dilate", "rhs_dilate", "reverse"};
     bool seen[5] = {false, false, false, false, false};
     for (;;) {
       skip_ws();
-      if (!mlir_is_bare_id_start(peek())) return;
+      if (!mlir_is_bare_id_start(peek())) return true;
       const std::size_t at = pos_;
       const auto w = lex_bare_id();
       std::size_t k = 0;
       while (k < 5 && names[k] != w) ++k;
-      if (k == 5 || seen[k]) fail(at, "Unexpected keyword " + std::string(w));
+      if (k == 5 || seen[k]) return fail(at, "Unexpected keyword " + std::string(w));
       seen[k] = true;
-      expect('=', "expected '='");
+      NEURONRW_TRY(expect('=', "expected '='"));
       std::string value;
       if (k == 1) {
         std::vector<std::string> flat;
         std::size_t rows = 0;
-        read_square_list([&] {
-          auto pair = read_square_list([&] { return read_integer_text(); });
-          if (pair.size() != 2)
-            fail(pos_, "Expected array with 2 elements, got " + std::to_string(pair.size()) + " elements instead");
-          flat.push_back(pair[0]);
-          flat.push_back(pair[1]);
-          ++rows;
-          return std::string();
-        });
+        std::vector<std::string> none;  // the rows' texts: the pairs go to `flat`
+        NEURONRW_TRY(read_square_list(
+            [&](std::string&) -> bool {
+              std::vector<std::string> pair;
+              NEURONRW_TRY(read_square_list(integer_reader(), pair));
+              if (pair.size() != 2)
+                return fail(pos_, "Expected array with 2 elements, got " + std::to_string(pair.size()) +
+                                      " elements instead");
+              flat.push_back(pair[0]);
+              flat.push_back(pair[1]);
+              ++rows;
+              return true;
+            },
+            none));
         const bool splat = !flat.empty() && std::all_of(flat.begin(), flat.end(), [&](const std::string& x) { return x == flat[0]; });
         std::string body;
         if (splat) {
@@ -824,13 +872,14 @@ class op_syntax_reader : public value_reader {
         }
         value = "dense<" + body + "> : tensor<" + std::to_string(rows) + "x2xi64>";
       } else if (k < e.args.size()) {
-        value = read_list_as(s.attributes[arg_index(e, k)]);
+        NEURONRW_TRY(read_list_as(s.attributes[arg_index(e, k)], value));
       } else {
-        value = read_i64_array();
+        NEURONRW_TRY(read_i64_array(value));
       }
       if (k < e.args.size()) set_inherent(s, arg_index(e, k), p, std::move(value), at);
-      if (!take_comma()) return;
+      if (!take_comma()) return true;
     }
+    return true;
   }
 
   /// `tensor<2xcomplex<f32>>` → `tensor<2xf32>`; nullopt when the element type is no complex.
@@ -869,61 +918,61 @@ class op_syntax_reader : public value_reader {
     push(inner.size());
   }
 
-  void read_slice_ranges(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
+  [[nodiscard]] bool read_slice_ranges(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
     skip_ws();
     const std::size_t at = pos_;
     std::vector<std::string> start, limit, stride;
-    if (peek() != '[') fail(pos_, "expected '['");
+    if (peek() != '[') return fail(pos_, "expected '['");
     ++pos_;
     skip_ws();
     if (peek() != ']') {
       for (;;) {
-        start.push_back(read_integer_text());
-        expect(':', "expected ':'");
-        limit.push_back(read_integer_text());
+        NEURONRW_TRY(read_integer_text(start.emplace_back()));
+        NEURONRW_TRY(expect(':', "expected ':'"));
+        NEURONRW_TRY(read_integer_text(limit.emplace_back()));
         skip_ws();
         if (peek() == ':') {
           ++pos_;
-          stride.push_back(read_integer_text());
+          NEURONRW_TRY(read_integer_text(stride.emplace_back()));
         } else {
           stride.push_back("1");
         }
         skip_ws();
         if (peek() == ']') break;
-        expect(',', "expected ',' or ']'");
+        NEURONRW_TRY(expect(',', "expected ',' or ']'"));
       }
     }
     ++pos_;
     set_inherent(s, arg_index(e, 0), p, array_text("i64", start), at);
     set_inherent(s, arg_index(e, 1), p, array_text("i64", limit), at);
     set_inherent(s, arg_index(e, 2), p, array_text("i64", stride), at);
+    return true;
   }
 
   /// `[batching_dims = [..] x [..], ] contracting_dims = [..] x [..]` →
   /// `#D.dot<lhs_batching_dimensions = [..], rhs_batching_dimensions = [..], lhs_contracting_dimensions = [..], rhs_contracting_dimensions = [..]>`
   /// (empty lists left out, as the attribute prints itself).
-  void read_dot_dimension_numbers(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
+  [[nodiscard]] bool read_dot_dimension_numbers(const op_syntax& s, const syntax_detail::element& e, custom_parts& p) {
     skip_ws();
     const std::size_t at = pos_;
-    auto dims = [&] { return read_square_list([&] { return read_integer_text(); }); };
-    auto pair = [&](std::vector<std::string>& l, std::vector<std::string>& r) {
-      expect('=', "expected '='");
-      l = dims();
+    auto pair = [&](std::vector<std::string>& l, std::vector<std::string>& r) -> bool {
+      NEURONRW_TRY(expect('=', "expected '='"));
+      NEURONRW_TRY(read_square_list(integer_reader(), l));
       skip_ws();
-      if (!at_word("x")) fail(pos_, "expected 'x'");
+      if (!at_word("x")) return fail(pos_, "expected 'x'");
       ++pos_;
-      r = dims();
+      return read_square_list(integer_reader(), r);
     };
     std::vector<std::string> lb, rb, lc, rc;
     if (at_word("batching_dims")) {
       pos_ += 13;
-      pair(lb, rb);
-      expect(',', "expected ','");
+      NEURONRW_TRY(pair(lb, rb));
+      NEURONRW_TRY(expect(',', "expected ','"));
       skip_ws();
     }
-    if (!at_word("contracting_dims")) fail(pos_, "expected 'contracting_dims'");
+    if (!at_word("contracting_dims")) return fail(pos_, "expected 'contracting_dims'");
     pos_ += 16;
-    pair(lc, rc);
+    NEURONRW_TRY(pair(lc, rc));
     std::string t = "#" + dialect_of(s) + ".dot<";
     bool first = true;
     auto field = [&](const char* name, const std::vector<std::string>& xs) {
@@ -938,82 +987,76 @@ class op_syntax_reader : public value_reader {
     field("lhs_contracting_dimensions", lc);
     field("rhs_contracting_dimensions", rc);
     set_inherent(s, arg_index(e, 0), p, t + ">", at);
+    return true;
   }
   static std::string dialect_of(const op_syntax& s) { return s.name.substr(0, s.name.find('.')); }
 
   /// `[, precision = [DEFAULT, ...]] [, algorithm = <...>]`.
-  void read_precision_and_algorithm(const op_syntax& s, const syntax_detail::element& e, custom_parts& p, bool algorithm) {
-    if (!take_comma()) return;
+  [[nodiscard]] bool read_precision_and_algorithm(const op_syntax& s, const syntax_detail::element& e, custom_parts& p, bool algorithm) {
+    if (!take_comma()) return true;
     skip_ws();
     const std::string d = dialect_of(s);
-    auto read_algorithm = [&] {
+    auto read_algorithm = [&]() -> bool {
       const std::size_t at = pos_;
       pos_ += 9;
-      expect('=', "expected '='");
+      NEURONRW_TRY(expect('=', "expected '='"));
       skip_ws();
-      if (peek() != '<') fail(pos_, "expected '<'");
+      if (peek() != '<') return fail(pos_, "expected '<'");
       const std::size_t b = pos_;
-      scan_balanced({}, true);
+      NEURONRW_TRY(scan_balanced({}, true));
       set_inherent(s, arg_index(e, 1), p, "#" + d + ".dot_algorithm" + clean(b, pos_), at);
+      return true;
     };
-    if (algorithm && at_word("algorithm")) {
-      read_algorithm();
-      return;
-    }
-    if (!at_word("precision")) fail(pos_, "expected 'precision'");
+    if (algorithm && at_word("algorithm")) return read_algorithm();
+    if (!at_word("precision")) return fail(pos_, "expected 'precision'");
     const std::size_t at = pos_;
     pos_ += 9;
-    expect('=', "expected '='");
-    auto xs = read_square_list([&] {
-      skip_ws();
-      if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected precision keyword");
-      return "#" + d + "<precision " + std::string(lex_bare_id()) + ">";
-    });
+    NEURONRW_TRY(expect('=', "expected '='"));
+    std::vector<std::string> xs;
+    NEURONRW_TRY(read_square_list(
+        [&](std::string& x) -> bool {
+          skip_ws();
+          if (!mlir_is_bare_id_start(peek())) return fail(pos_, "expected precision keyword");
+          x = "#" + d + "<precision " + std::string(lex_bare_id()) + ">";
+          return true;
+        },
+        xs));
     set_inherent(s, arg_index(e, 0), p, "[" + join(xs) + "]", at);
-    if (!algorithm) return;
-    if (!take_comma()) return;
+    if (!algorithm) return true;
+    if (!take_comma()) return true;
     skip_ws();
-    if (!at_word("algorithm")) fail(pos_, "expected 'algorithm'");
-    read_algorithm();
+    if (!at_word("algorithm")) return fail(pos_, "expected 'algorithm'");
+    return read_algorithm();
   }
 
   // ------------------------------------------------------------------ hand-written forms
-  void read_special(const op_syntax& s, custom_parts& p, std::size_t name_at) {
-    if (s.special == "constant") {
-      read_constant(s, p);
-      return;
-    }
-    if (s.special == "while") {
-      read_while(s, p);
-      return;
-    }
-    if (s.special == "reduce") {
-      read_reduce(s, p);
-      return;
-    }
-    fail(name_at, "'" + s.name + "': no reader for the custom form '" + s.special + "'");
+  [[nodiscard]] bool read_special(const op_syntax& s, custom_parts& p, std::size_t name_at) {
+    if (s.special == "constant") return read_constant(s, p);
+    if (s.special == "while") return read_while(s, p);
+    if (s.special == "reduce") return read_reduce(s, p);
+    return fail(name_at, "'" + s.name + "': no reader for the custom form '" + s.special + "'");
   }
   /// `[{attrs}] VALUE : TYPE` — the value attribute with its type; the result has that type.
   /// Or, as StableHLO prints a constant whose result type is not its value's (a quantized
   /// tensor of integers): `() [<{value = V}>] [{attrs}] : () -> TYPE`, the value a property or
   /// an entry of the dictionary.
-  void read_constant(const op_syntax& s, custom_parts& p) {
+  [[nodiscard]] bool read_constant(const op_syntax& s, custom_parts& p) {
     skip_ws();
     if (peek() == '(') {
       const std::size_t at = pos_;
       ++pos_;
-      expect(')', "expected ')'");
+      NEURONRW_TRY(expect(')', "expected ')'"));
       skip_ws();
       std::vector<dict_entry> props, attrs;
       if (peek() == '<') {
         ++pos_;
         skip_ws();
-        if (peek() != '{') fail(pos_, "expected '{' to begin the properties");
-        props = parse_dict();
-        expect('>', "expected '>' to close the properties");
+        if (peek() != '{') return fail(pos_, "expected '{' to begin the properties");
+        NEURONRW_TRY(parse_dict(props));
+        NEURONRW_TRY(expect('>', "expected '>' to close the properties"));
         skip_ws();
       }
-      if (peek() == '{') attrs = parse_dict();
+      if (peek() == '{') NEURONRW_TRY(parse_dict(attrs));
       bool has_value = false;
       for (auto& e : merge_inherent(std::move(props), std::move(attrs), {"value"})) {
         if (e.name == "value" && !e.value.empty()) {
@@ -1023,45 +1066,50 @@ class op_syntax_reader : public value_reader {
           p.dictionary.push_back(std::move(e));
         }
       }
-      if (!has_value) fail(at, "'" + s.name + "' op requires attribute 'value'");
-      expect(':', "expected ':'");
-      expect('(', "expected '('");
-      expect(')', "expected ')'");
+      if (!has_value) return fail(at, "'" + s.name + "' op requires attribute 'value'");
+      NEURONRW_TRY(expect(':', "expected ':'"));
+      NEURONRW_TRY(expect('(', "expected '('"));
+      NEURONRW_TRY(expect(')', "expected ')'"));
       skip_ws();
-      if (!at_arrow()) fail(pos_, "expected '->'");
+      if (!at_arrow()) return fail(pos_, "expected '->'");
       pos_ += 2;
-      set_result_types(p, 0, {parse_type()});
-      return;
+      type_ref t;
+      NEURONRW_TRY(parse_type(t));
+      set_result_types(p, 0, {t});
+      return true;
     }
     if (peek() == '{') {
-      read_attr_dict(p);
+      NEURONRW_TRY(read_attr_dict(p));
       skip_ws();
     }
     const std::size_t b = pos_;
     if (eof() || peek() == ':' || peek() == '}' || peek() == ')' || peek() == ']' || peek() == '>')
-      fail(pos_, "expected attribute value");
+      return fail(pos_, "expected attribute value");
     // dense<...>, sparse<...>, #d.x<...>, a number: balanced text up to ':' at the top level
     // (a ',' there ends an attribute: the value would not be one).
-    scan_balanced(":,", false);
+    NEURONRW_TRY(scan_balanced(":,", false));
     const std::size_t value_end = pos_;
-    if (peek() != ':' || eof()) fail(pos_, "expected ':' and the type of the constant");
+    if (peek() != ':' || eof()) return fail(pos_, "expected ':' and the type of the constant");
     ++pos_;
-    const auto t = parse_type();
+    type_ref t;
+    NEURONRW_TRY(parse_type(t));
     set_inherent(s, 0, p, clean(b, value_end) + " : " + std::string(m_.type_text(t)), b);
     set_result_types(p, 0, {t});
+    return true;
   }
   /// `(%iterArg = %x, ...) : T, ... [attributes {...}] cond {...} do {...}`.
-  void read_while(const op_syntax& s, custom_parts& p) {
-    expect('(', "expected '('");
+  [[nodiscard]] bool read_while(const op_syntax& s, custom_parts& p) {
+    NEURONRW_TRY(expect('(', "expected '('"));
     std::vector<region_arg> args;
     skip_ws();
     if (peek() != ')') {
       for (;;) {
-        region_arg a = read_region_arg_name("expected SSA operand");
-        expect('=', "expected '='");
+        region_arg a;
+        NEURONRW_TRY(read_region_arg_name("expected SSA operand", a));
+        NEURONRW_TRY(expect('=', "expected '='"));
         skip_ws();
-        if (peek() != '%') fail(pos_, "expected SSA operand");
-        p.operands[0].push_back(parse_ssa_use());
+        if (peek() != '%') return fail(pos_, "expected SSA operand");
+        NEURONRW_TRY(parse_ssa_use(p.operands[0].emplace_back()));
         args.push_back(std::move(a));
         skip_ws();
         if (peek() == ',') {
@@ -1071,14 +1119,15 @@ class op_syntax_reader : public value_reader {
         break;
       }
     }
-    expect(')', "expected ')'");
+    NEURONRW_TRY(expect(')', "expected ')'"));
     if (!args.empty()) {
-      expect(':', "expected ':'");
+      NEURONRW_TRY(expect(':', "expected ':'"));
       skip_ws();
       const std::size_t at = pos_;
-      auto ts = read_type_list();
+      std::vector<type_ref> ts;
+      NEURONRW_TRY(read_type_list(ts));
       if (ts.size() != args.size())
-        fail(at, std::to_string(args.size()) + " operands present, but expected " + std::to_string(ts.size()));
+        return fail(at, std::to_string(args.size()) + " operands present, but expected " + std::to_string(ts.size()));
       for (std::size_t i = 0; i < ts.size(); ++i) args[i].type = ts[i];
       set_operand_types(p, 0, ts);
       set_result_types(p, 0, std::move(ts));
@@ -1086,48 +1135,49 @@ class op_syntax_reader : public value_reader {
       set_operand_types(p, 0, {});
       set_result_types(p, 0, {});
     }
-    read_attr_dict_with_keyword(p);
+    NEURONRW_TRY(read_attr_dict_with_keyword(p));
     skip_ws();
-    if (!at_word("cond")) fail(pos_, "expected 'cond'");
+    if (!at_word("cond")) return fail(pos_, "expected 'cond'");
     // `cond` one column right of the op's own line: StableHLO's printer before July 2025.
     p.alternative = column_of(pos_) == indentation_of_line(op_start_) + 1;
     pos_ += 4;
     skip_ws();
-    if (peek() != '{') fail(pos_, "expected '{' to begin a region");
-    read_custom_region(p, args);
+    if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
+    NEURONRW_TRY(read_custom_region(p, args));
     skip_ws();
-    if (!at_word("do")) fail(pos_, "expected 'do'");
+    if (!at_word("do")) return fail(pos_, "expected 'do'");
     pos_ += 2;
     skip_ws();
-    if (peek() != '{') fail(pos_, "expected '{' to begin a region");
-    read_custom_region(p, args);
+    if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
+    NEURONRW_TRY(read_custom_region(p, args));
     (void)s;
+    return true;
   }
 
   /// `(%x init: %i), ... [applies OP] across dimensions = [..] [{attrs}] : TYPE
   ///  [reducer(%a: T, %b: T) ... {...}]`.
-  void read_reduce(const op_syntax& s, custom_parts& p) {
+  [[nodiscard]] bool read_reduce(const op_syntax& s, custom_parts& p) {
     const std::size_t start = pos_;
     for (;;) {
       skip_ws();
       if (peek() != '(') break;
       ++pos_;
       skip_ws();
-      if (peek() != '%') fail(pos_, "expected SSA operand");
-      p.operands[0].push_back(parse_ssa_use());
+      if (peek() != '%') return fail(pos_, "expected SSA operand");
+      NEURONRW_TRY(parse_ssa_use(p.operands[0].emplace_back()));
       skip_ws();
-      if (!at_word("init")) fail(pos_, "expected 'init'");
+      if (!at_word("init")) return fail(pos_, "expected 'init'");
       pos_ += 4;
-      expect(':', "expected ':'");
+      NEURONRW_TRY(expect(':', "expected ':'"));
       skip_ws();
-      if (peek() != '%') fail(pos_, "expected SSA operand");
-      p.operands[1].push_back(parse_ssa_use());
-      expect(')', "expected ')'");
+      if (peek() != '%') return fail(pos_, "expected SSA operand");
+      NEURONRW_TRY(parse_ssa_use(p.operands[1].emplace_back()));
+      NEURONRW_TRY(expect(')', "expected ')'"));
       skip_ws();
       if (peek() != ',') break;
       ++pos_;
     }
-    if (p.operands[0].empty()) fail(start, "expected '(' and the operands of the reduce");
+    if (p.operands[0].empty()) return fail(start, "expected '(' and the operands of the reduce");
     skip_ws();
     std::string inner;
     std::size_t inner_at = 0;
@@ -1135,57 +1185,58 @@ class op_syntax_reader : public value_reader {
       pos_ += 7;
       skip_ws();
       inner_at = pos_;
-      if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected the name of the reducing op");
+      if (!mlir_is_bare_id_start(peek())) return fail(pos_, "expected the name of the reducing op");
       inner = std::string(lex_bare_id());
       if (!is_commutative_binary(inner) || inner.substr(0, inner.find('.')) != dialect_of(s))
-        fail(inner_at, "expected the inner-op to be a commutative binary-op from the " + dialect_of(s) +
+        return fail(inner_at, "expected the inner-op to be a commutative binary-op from the " + dialect_of(s) +
                            " dialect, with zero region, producing single result");
       skip_ws();
     }
-    if (!at_word("across")) fail(pos_, "expected 'across'");
+    if (!at_word("across")) return fail(pos_, "expected 'across'");
     pos_ += 6;
     skip_ws();
-    if (!at_word("dimensions")) fail(pos_, "expected 'dimensions'");
+    if (!at_word("dimensions")) return fail(pos_, "expected 'dimensions'");
     pos_ += 10;
-    expect('=', "expected '='");
+    NEURONRW_TRY(expect('=', "expected '='"));
     const std::size_t dims_at = pos_;
-    set_inherent(s, 0, p, read_list_as(s.attributes[0]), dims_at);
+    std::string dims;
+    NEURONRW_TRY(read_list_as(s.attributes[0], dims));
+    set_inherent(s, 0, p, std::move(dims), dims_at);
     skip_ws();
-    if (peek() == '{') read_attr_dict(p);
-    expect(':', "expected ':'");
+    if (peek() == '{') NEURONRW_TRY(read_attr_dict(p));
+    NEURONRW_TRY(expect(':', "expected ':'"));
     skip_ws();
-    const auto f = parse_function_type();
+    function_type f;
+    NEURONRW_TRY(parse_function_type(f));
     const std::size_t n = p.operands[0].size();
     if (f.inputs.size() != 2 * n)
-      fail(f.at, std::to_string(2 * n) + " operands present, but expected " + std::to_string(f.inputs.size()));
+      return fail(f.at, std::to_string(2 * n) + " operands present, but expected " + std::to_string(f.inputs.size()));
     set_operand_types(p, 0, std::vector<type_ref>(f.inputs.begin(), f.inputs.begin() + static_cast<std::ptrdiff_t>(n)));
     set_operand_types(p, 1, std::vector<type_ref>(f.inputs.begin() + static_cast<std::ptrdiff_t>(n), f.inputs.end()));
     set_result_types(p, 0, f.results);
     if (!inner.empty()) {
       const auto e = syntax_detail::tensor_element_type(m_.type_text(f.inputs[0]));
-      if (e.empty()) fail(f.at, "expected a tensor type as the first input of the reduce");
-      build_reducer_region(p, inner, m_.intern_type("tensor<" + e + ">"), inner_at);
-      return;
+      if (e.empty()) return fail(f.at, "expected a tensor type as the first input of the reduce");
+      return build_reducer_region(p, inner, m_.intern_type("tensor<" + e + ">"), inner_at);
     }
     skip_ws();
-    if (!at_word("reducer")) fail(pos_, "expected 'reducer'");
+    if (!at_word("reducer")) return fail(pos_, "expected 'reducer'");
     pos_ += 7;
     p.alternative = true;
     std::vector<region_arg> firsts, seconds;
-    auto block_operand = [&](std::vector<region_arg>& into) { into.push_back(read_typed_region_arg()); };
     for (;;) {
       skip_ws();
       if (peek() != '(') break;
       ++pos_;
-      block_operand(firsts);
-      expect(',', "expected ','");
-      block_operand(seconds);
-      expect(')', "expected ')'");
+      NEURONRW_TRY(read_typed_region_arg(firsts.emplace_back()));
+      NEURONRW_TRY(expect(',', "expected ','"));
+      NEURONRW_TRY(read_typed_region_arg(seconds.emplace_back()));
+      NEURONRW_TRY(expect(')', "expected ')'"));
     }
     for (auto& x : seconds) firsts.push_back(std::move(x));
     skip_ws();
-    if (peek() != '{') fail(pos_, "expected '{' to begin a region");
-    read_custom_region(p, firsts);
+    if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
+    return read_custom_region(p, firsts);
   }
   /// Whether `applies OP` may name `name`: a commutative binary elementwise op without regions
   /// (StableHLO's HLO_Commutative ops).

@@ -7,6 +7,8 @@
 // Design: one layer over `lexer`; values are opaque balanced text, so no type system is needed
 // and printing the text back is a fixed point. What a value means is decided by the layer that
 // reads it (the op-syntax interpreter for inherent attributes, the module reader for func.*).
+// Every reader that can fail returns `bool` and writes its result to an out-parameter (see
+// lexer.hpp and neuronrw/detail/try.hpp).
 #pragma once
 
 #include <algorithm>
@@ -55,35 +57,37 @@ class value_reader : public lexer {
   };
 
   // ------------------------------------------------------------------ types
-  void scan_word_type() {
-    if (!parse_is_type_start(peek())) fail(pos_, "expected type");
+  [[nodiscard]] bool scan_word_type() {
+    if (!parse_is_type_start(peek())) return fail(pos_, "expected type");
     while (!eof() && parse_is_type_char(src_[pos_])) ++pos_;
-    if (peek() == '<') scan_balanced({}, true);
+    if (peek() == '<') return scan_balanced({}, true);
+    return true;
   }
   /// One type: `i32`, `tensor<...>`, `!d.t<...>`, `(A, B)` or a function type `(A) -> B`.
-  type_ref parse_type() {
+  [[nodiscard]] bool parse_type(type_ref& out) {
     skip_ws();
     const std::size_t b = pos_;
     if (peek() == '(') {
-      scan_balanced({}, true);
+      NEURONRW_TRY(scan_balanced({}, true));
       const std::size_t after = pos_;
       skip_ws();
       if (at_arrow()) {
         pos_ += 2;
         skip_ws();
         if (peek() == '(')
-          scan_balanced({}, true);
+          NEURONRW_TRY(scan_balanced({}, true));
         else
-          scan_word_type();
+          NEURONRW_TRY(scan_word_type());
       } else {
         pos_ = after;
       }
     } else {
-      scan_word_type();
+      NEURONRW_TRY(scan_word_type());
     }
     auto t = clean(b, pos_);
     if (t.find("#stablehlo.type_extensions<") != std::string::npos) t = stablehlo_bounds_spelling(std::move(t));
-    return m_.intern_type(t);
+    out = m_.intern_type(t);
+    return true;
   }
   /// `#stablehlo.type_extensions<bounds = [3, ?]>` in a type as StableHLO prints it (and so
   /// compares it): `#stablehlo.bounds<3, ?>`. Anything else is left as written.
@@ -126,16 +130,16 @@ class value_reader : public lexer {
     return t;
   }
   /// `(` [type (`,` type)*] `)`, the cursor on '('.
-  std::vector<type_ref> parse_paren_type_list() {
+  [[nodiscard]] bool parse_paren_type_list(std::vector<type_ref>& ts) {
     ++pos_;
-    std::vector<type_ref> ts;
+    ts.clear();
     skip_ws();
     if (peek() == ')') {
       ++pos_;
-      return ts;
+      return true;
     }
     for (;;) {
-      ts.push_back(parse_type());
+      NEURONRW_TRY(parse_type(ts.emplace_back()));
       skip_ws();
       if (peek() == ',') {
         ++pos_;
@@ -143,33 +147,30 @@ class value_reader : public lexer {
       }
       if (peek() == ')') {
         ++pos_;
-        return ts;
+        return true;
       }
-      fail(pos_, "expected ',' or ')' in type list");
+      return fail(pos_, "expected ',' or ')' in type list");
     }
   }
   /// `(A, B) -> R` or `(A) -> (R1, R2)`.
-  function_type parse_function_type() {
+  [[nodiscard]] bool parse_function_type(function_type& f) {
     skip_ws();
-    function_type f;
+    f = function_type{};
     f.at = pos_;
-    if (peek() != '(') fail(pos_, "expected '(' to begin a function type");
-    f.inputs = parse_paren_type_list();
+    if (peek() != '(') return fail(pos_, "expected '(' to begin a function type");
+    NEURONRW_TRY(parse_paren_type_list(f.inputs));
     skip_ws();
-    if (!at_arrow()) fail(pos_, "expected '->' in function type");
+    if (!at_arrow()) return fail(pos_, "expected '->' in function type");
     pos_ += 2;
     skip_ws();
-    if (peek() == '(')
-      f.results = parse_paren_type_list();
-    else
-      f.results.push_back(parse_type());
-    return f;
+    if (peek() == '(') return parse_paren_type_list(f.results);
+    return parse_type(f.results.emplace_back());
   }
 
   // ------------------------------------------------------------------ attributes and symbols
   /// `{` [entry (`,` entry)*] `}`, the cursor on '{'. Entry: name [`=` value].
-  std::vector<dict_entry> parse_dict() {
-    std::vector<dict_entry> es;
+  [[nodiscard]] bool parse_dict(std::vector<dict_entry>& es) {
+    es.clear();
     std::unordered_set<std::string> seen;  // filled only for large dictionaries
     auto duplicate = [&](const std::string& name) {
       if (es.size() < 16)
@@ -182,14 +183,15 @@ class value_reader : public lexer {
     skip_ws();
     if (peek() == '}') {
       ++pos_;
-      return es;
+      return true;
     }
     for (;;) {
       skip_ws();
       dict_entry e;
       e.name_at = pos_;
       if (peek() == '"') {
-        const std::size_t end = scan_string(pos_);
+        std::size_t end = 0;
+        NEURONRW_TRY(scan_string(pos_, end));
         const auto raw = src_.substr(pos_, end - pos_);
         const auto inner = raw.substr(1, raw.size() - 2);
         e.name = std::string(mlir_is_bare_id(inner) ? inner : raw);
@@ -197,19 +199,19 @@ class value_reader : public lexer {
       } else if (mlir_is_bare_id_start(peek())) {
         e.name = std::string(lex_bare_id());
       } else {
-        fail(pos_, "expected attribute name");
+        return fail(pos_, "expected attribute name");
       }
       if (duplicate(e.name))
-        fail(e.name_at, "duplicate key '" + e.name + "' in dictionary attribute");
+        return fail(e.name_at, "duplicate key '" + e.name + "' in dictionary attribute");
       skip_ws();
       if (peek() == '=') {
         ++pos_;
         skip_ws();
         e.value_at = pos_;
-        scan_balanced(",}", false);
+        NEURONRW_TRY(scan_balanced(",}", false));
         e.value_end = pos_;
         e.value = clean(e.value_at, pos_);
-        if (e.value.empty()) fail(e.value_at, "expected attribute value");
+        if (e.value.empty()) return fail(e.value_at, "expected attribute value");
       }
       es.push_back(std::move(e));
       if (peek() == ',' && !eof()) {
@@ -218,9 +220,9 @@ class value_reader : public lexer {
       }
       if (peek() == '}' && !eof()) {
         ++pos_;
-        return es;
+        return true;
       }
-      fail(pos_, "expected ',' or '}' in attribute dictionary");
+      return fail(pos_, "expected ',' or '}' in attribute dictionary");
     }
   }
   static std::vector<attribute> to_attributes(std::vector<dict_entry>&& es) {
@@ -231,52 +233,60 @@ class value_reader : public lexer {
   }
 
   /// After `@`: a bare-id, or a string literal (stored as its plain value).
-  std::string parse_symbol_name() {
+  [[nodiscard]] bool parse_symbol_name(std::string& out) {
     if (peek() == '"') {
-      const std::size_t end = scan_string(pos_);
+      std::size_t end = 0;
+      NEURONRW_TRY(scan_string(pos_, end));
       const auto raw = src_.substr(pos_, end - pos_);
       auto value = unquote(raw);  // symbol names are stored as their plain value
-      if (!value) fail(pos_, "invalid escape in symbol name");
+      if (!value) return fail(pos_, "invalid escape in symbol name");
       pos_ = end;
-      return std::move(*value);
+      out = std::move(*value);
+      return true;
     }
-    if (!mlir_is_bare_id_start(peek())) fail(pos_, "expected valid '@'-identifier for symbol name");
-    return std::string(lex_bare_id());
+    if (!mlir_is_bare_id_start(peek())) return fail(pos_, "expected valid '@'-identifier for symbol name");
+    out = std::string(lex_bare_id());
+    return true;
   }
   /// The value of `e` (re-read from the source) is exactly one flat symbol reference (`@f`, not
   /// `@f::@g`), as a func.call's callee must be.
-  void check_flat_symbol_ref_value(const dict_entry& e) {
+  [[nodiscard]] bool check_flat_symbol_ref_value(const dict_entry& e) {
     const std::size_t save = pos_;
     pos_ = e.value_at;
-    if (peek() != '@') fail(pos_, "expected a symbol reference for '" + e.name + "'");
-    parse_flat_callee();
+    if (peek() != '@') return fail(pos_, "expected a symbol reference for '" + e.name + "'");
+    std::string callee;
+    NEURONRW_TRY(parse_flat_callee(callee));
     skip_ws();
-    if (pos_ < e.value_end) fail(pos_, "unexpected text after the symbol reference");
+    if (pos_ < e.value_end) return fail(pos_, "unexpected text after the symbol reference");
     pos_ = save;
+    return true;
   }
-  /// `@f`, the cursor on '@'; returns its text. A nested reference (`@f::@g`) is an error: a
+  /// `@f`, the cursor on '@'; `out` is its text. A nested reference (`@f::@g`) is an error: a
   /// func.call's callee is a flat symbol reference.
-  std::string parse_flat_callee() {
+  [[nodiscard]] bool parse_flat_callee(std::string& out) {
     const std::size_t at = pos_;
     ++pos_;
-    parse_symbol_name();
+    std::string name;
+    NEURONRW_TRY(parse_symbol_name(name));
     if (peek() == ':' && peek(1) == ':' && peek(2) == '@')
-      fail(at, "'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference attribute");
-    return std::string(src_.substr(at, pos_ - at));
+      return fail(at, "'func.call' op attribute 'callee' failed to satisfy constraint: flat symbol reference attribute");
+    out = std::string(src_.substr(at, pos_ - at));
+    return true;
   }
   /// mlir-opt's message for an `arg_attrs` / `res_attrs` array (`what`: "argument" / "result")
-  /// of the wrong length.
-  [[noreturn]] void fail_attr_array_size(std::size_t at, std::string_view what, std::size_t got,
-                                         std::size_t expected) const {
+  /// of the wrong length; returns false.
+  bool fail_attr_array_size(std::size_t at, std::string_view what, std::size_t got, std::size_t expected) {
     const std::string w(what);
-    fail(at, "'func.func' op expects " + w + " attribute array to have the same number of elements as the number of "
-                 "function " + w + "s, got " + std::to_string(got) + ", but expected " + std::to_string(expected));
+    return fail(at, "'func.func' op expects " + w + " attribute array to have the same number of elements as the "
+                    "number of function " + w + "s, got " + std::to_string(got) + ", but expected " +
+                    std::to_string(expected));
   }
   /// `no_inline` of func.func and func.call is a unit attribute: bare, `= unit`, or an alias.
-  void check_unit_value(const dict_entry& e, std::string_view op_name) const {
+  [[nodiscard]] bool check_unit_value(const dict_entry& e, std::string_view op_name) {
     if (!is_unit_value(e))
-      fail(e.value_at, "'" + std::string(op_name) + "' op attribute '" + e.name +
-                           "' failed to satisfy constraint: unit attribute");
+      return fail(e.value_at, "'" + std::string(op_name) + "' op attribute '" + e.name +
+                                  "' failed to satisfy constraint: unit attribute");
+    return true;
   }
   static bool is_unit_value(const dict_entry& e) noexcept {
     return e.value.empty() || e.value == "unit" || e.value.starts_with('#');
@@ -326,51 +336,56 @@ class value_reader : public lexer {
 
   /// The value of `e` (re-read from the source) is exactly one string literal; returns it with
   /// its quotes.
-  std::string string_value(const dict_entry& e) {
+  [[nodiscard]] bool string_value(const dict_entry& e, std::string& out) {
     const std::size_t save = pos_;
     pos_ = e.value_at;
-    if (peek() != '"') fail(pos_, "expected a string for '" + e.name + "'");
-    pos_ = scan_string(pos_);
+    if (peek() != '"') return fail(pos_, "expected a string for '" + e.name + "'");
+    NEURONRW_TRY(scan_string(pos_, pos_));
     std::string raw(src_.substr(e.value_at, pos_ - e.value_at));
     skip_ws();
-    if (pos_ < e.value_end) fail(pos_, "unexpected text after the string");
+    if (pos_ < e.value_end) return fail(pos_, "unexpected text after the string");
     pos_ = save;
-    return raw;
+    out = std::move(raw);
+    return true;
   }
   /// A symbol name given as a string, stored as its plain value, as in `parse_symbol_name`.
-  std::string symbol_from_string(const dict_entry& e) {
-    auto raw = string_value(e);
+  [[nodiscard]] bool symbol_from_string(const dict_entry& e, std::string& out) {
+    std::string raw;
+    NEURONRW_TRY(string_value(e, raw));
     auto value = unquote(raw);
-    if (!value) fail(e.name_at, "invalid escape in symbol name");
-    return std::move(*value);
+    if (!value) return fail(e.name_at, "invalid escape in symbol name");
+    out = std::move(*value);
+    return true;
   }
 
   // ------------------------------------------------------------------ SSA names
-  ssa_use parse_ssa_use() {
-    ssa_use u;
+  [[nodiscard]] bool parse_ssa_use(ssa_use& u) {
+    u = ssa_use{};
     u.at = pos_;
     ++pos_;
-    u.name = std::string(lex_suffix_id("expected SSA value name after '%'"));
+    std::string_view name;
+    NEURONRW_TRY(lex_suffix_id("expected SSA value name after '%'", name));
+    u.name = std::string(name);
     if (peek() == '#') {
       ++pos_;
-      u.index = lex_number("expected result number after '#'");
+      NEURONRW_TRY(lex_number("expected result number after '#'", u.index));
     }
     u.spelled = std::string(src_.substr(u.at, pos_ - u.at));
-    return u;
+    return true;
   }
   /// `(` [use (`,` use)*] `)`, the cursor on '('.
-  std::vector<ssa_use> parse_operand_list() {
-    std::vector<ssa_use> us;
+  [[nodiscard]] bool parse_operand_list(std::vector<ssa_use>& us) {
+    us.clear();
     ++pos_;
     skip_ws();
     if (peek() == ')') {
       ++pos_;
-      return us;
+      return true;
     }
     for (;;) {
       skip_ws();
-      if (peek() != '%') fail(pos_, "expected SSA operand");
-      us.push_back(parse_ssa_use());
+      if (peek() != '%') return fail(pos_, "expected SSA operand");
+      NEURONRW_TRY(parse_ssa_use(us.emplace_back()));
       skip_ws();
       if (peek() == ',') {
         ++pos_;
@@ -378,9 +393,9 @@ class value_reader : public lexer {
       }
       if (peek() == ')') {
         ++pos_;
-        return us;
+        return true;
       }
-      fail(pos_, "expected ',' or ')' in operand list");
+      return fail(pos_, "expected ',' or ')' in operand list");
     }
   }
 
