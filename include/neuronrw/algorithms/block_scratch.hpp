@@ -14,7 +14,8 @@
 //   - block_copy_cache<G> (block_copy_cache.hpp) the cached dense block copy: an analysis with its
 //                    own invalidation (the IR's version), not per-walk state.
 //
-// Customization points: none; needs read_ir (op_set). Uses op_index/op_index_bound when present.
+// Customization points: none. mark_pool needs read_ir (op_set), block_scratch block handles too
+// (ordered_ir, as the algorithms it serves). Uses op_index/op_index_bound when present.
 // A scratch must not be shared by concurrent calls. Results never point into it.
 #pragma once
 
