@@ -4,6 +4,9 @@
 //   ancestry          is_ancestor_or_self: op_handle, null_op, parent_op only;
 //                     ancestor_in_block: those and block_of, below read_ir and ordered_ir
 //   op_set            read_ir, with and without the op_index capability
+//   block_scratch     its mark pool on read_ir, with and without op_index; the whole scratch
+//                     under the algorithms below (ordered_ir)
+//   block_copy_cache  ordered_ir without a mutation counter: inert (no archetype has O7)
 //   block_dataflow    ordered_ir
 //   dependence_walk   ordered_ir, with and without op_index (two traversals)
 //   convexity         ordered_ir
@@ -21,7 +24,9 @@
 #include <vector>
 
 #include <neuronrw/algorithms/ancestry.hpp>
+#include <neuronrw/algorithms/block_copy_cache.hpp>
 #include <neuronrw/algorithms/block_dataflow.hpp>
+#include <neuronrw/algorithms/block_scratch.hpp>
 #include <neuronrw/algorithms/convexity.hpp>
 #include <neuronrw/algorithms/dependence_walk.hpp>
 #include <neuronrw/algorithms/dominance_repair.hpp>
@@ -141,6 +146,37 @@ TEST_CASE_TEMPLATE("op_set on read_ir: the hash set, and the flat array with op_
   CHECK_FALSE(s.contains(late));
   CHECK(s.insert(ops[4]));
   CHECK(s.size() == 1);
+}
+
+// ============================================================================== block_scratch
+TEST_CASE_TEMPLATE("mark_pool on read_ir: leased marks are distinct sets", G, read, read_indexed) {
+  program<G> p(2);
+  std::vector<a::op_h> ops;
+  for (int i = 0; i < 4; ++i) ops.push_back(p.add("o" + std::to_string(i), "foo.op"));
+  nr::mark_pool<G> pool;
+  {
+    const auto x = pool.take(p.g);
+    const auto y = pool.take(p.g);
+    CHECK(&*x != &*y);
+    CHECK(x->insert(ops[0]));
+    CHECK_FALSE(y->contains(ops[0]));
+    CHECK(pool.live() == 2);
+  }
+  CHECK(pool.live() == 0);
+  const auto z = pool.take(p.g);
+  CHECK(z->size() == 0);
+  CHECK(pool.sets_made() == 2);
+}
+
+TEST_CASE_TEMPLATE("block_copy_cache on ordered_ir without a mutation counter: inert", G, ordered, ordered_indexed) {
+  static_assert(!nr::versioned_ir<G> && !nr::block_copy_cache<G>::enabled);
+  program<G> p(2);
+  p.add("o0", "foo.op");
+  nr::block_copy_cache<G> c;
+  c.set_policy(nr::block_copy_policy::always);
+  CHECK(c.get(p.g, a::block_h{p.body}) == nullptr);
+  CHECK_FALSE(c.holds(p.g, a::block_h{p.body}));
+  CHECK(c.copies_made() == 0);
 }
 
 // ============================================================================== block_dataflow

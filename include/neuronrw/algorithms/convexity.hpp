@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <neuronrw/algorithms/block_dataflow.hpp>
+#include <neuronrw/algorithms/block_scratch.hpp>
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
 
@@ -59,9 +60,12 @@ convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, cons
   }
   if (first == last) return r;
 
-  op_set<G>& member = scratch.fresh(scratch_mark::convex_member);
-  op_set<G>& reached = scratch.fresh(scratch_mark::convex_reached);  // reachable from a member (members included)
-  op_set<G>& feeds = scratch.fresh(scratch_mark::convex_feeds);    // transitive producer of a member
+  // Three marks of its own, leased from the scratch for this call.
+  const auto member_lease = scratch.marks().take(g), reached_lease = scratch.marks().take(g),
+             feeds_lease = scratch.marks().take(g);
+  op_set<G>& member = *member_lease;
+  op_set<G>& reached = *reached_lease;  // reachable from a member (members included)
+  op_set<G>& feeds = *feeds_lease;      // transitive producer of a member
   for (const op& o : cluster) member.insert(o);
 
   // Forward: X is reached when one of its producers is a member or reached. Members are seeded
@@ -94,7 +98,8 @@ convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, cons
   // Name one violating path's end points (rarely needed, so computed only on failure): the
   // earliest member the offender is reachable from, the latest member it feeds. Reuses the
   // marks: `reached` becomes "reaches the offender" backward, `feeds` "fed by it" forward.
-  op_set<G>& back = scratch.fresh(scratch_mark::convex_reached);
+  op_set<G>& back = reached;
+  back.clear();
   back.insert(r.offending);
   for (op x = r.offending; !(x == first); x = ir::prev_op(g, x)) {
     if (!back.contains(x)) continue;
@@ -102,7 +107,8 @@ convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, cons
     for_each_producer_in_block(g, x, block, [&](op p) { back.insert(p); });
   }
   if (back.contains(first)) r.from_member = first;
-  op_set<G>& fwd = scratch.fresh(scratch_mark::convex_feeds);
+  op_set<G>& fwd = feeds;
+  fwd.clear();
   fwd.insert(r.offending);
   for (op x = ir::next_op(g, r.offending);; x = ir::next_op(g, x)) {
     for_each_producer_in_block(g, x, block, [&](op p) {

@@ -40,9 +40,9 @@
 //     has skipped more than `sweep_slack + 2 × (ops taken)`; the BFS part is then ordered by a
 //     bounded backward sweep that falls back to sorting when that would be cheaper.
 //   - Indexed IRs with a mutation counter (O7): the same sweep, over a dense copy of the block
-//     that the scratch keeps (block_dataflow.hpp, block_copy) — ops in order, in-block producers
-//     as op indices, a flag for the rare ones — instead of prev_op and a producer's block per
-//     operand. The copy is made once the walks in one block and version have swept as many ops
+//     that the scratch's block_copy_cache keeps (block_copy_cache.hpp) — ops in order, in-block
+//     producers as op indices, a flag for the rare ones — instead of prev_op and a producer's
+//     block per operand. The copy is made once the walks in one block and version have swept as many ops
 //     as it holds (the default block_copy_policy), so making it costs at most what those walks
 //     cost, and is used until the IR's version moves on. It changes how the sweep steps, never
 //     what it returns.
@@ -63,6 +63,7 @@
 
 #include <neuronrw/algorithms/ancestry.hpp>
 #include <neuronrw/algorithms/block_dataflow.hpp>
+#include <neuronrw/algorithms/block_scratch.hpp>
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/boundary_set.hpp>
@@ -125,9 +126,10 @@ class walker {
         g_(g),
         block_(block),
         opts_(opts),
-        seen_(s.fresh(scratch_mark::walk_seen)),
-        dense_(s.fresh_dense(g)),
-        swept_(s.buffer(scratch_list::walk_swept)) {}
+        dense_(s.walk().fresh_marks(g)),
+        swept_(s.walk().sweep_buffer()) {
+    if constexpr (!dense) seen_ = s.marks().take(g);
+  }
 
   walk_result<op> from_op(op start) {
     // Marked first: a block that does not respect dominance could lead back to it.
@@ -172,13 +174,13 @@ class walker {
 
  private:
   // ---------------------------------------------------------------- marks
-  // dense_marks on indexed IRs (branch-free test-and-set, see block_dataflow.hpp), op_set else.
+  // dense_marks on indexed IRs (branch-free test-and-set, see block_scratch.hpp), op_set else.
 
   bool mark_new(op o) {
     if constexpr (dense)
       return dense_.test_and_set(ir::traits<G>::op_index(g_, o));
     else
-      return seen_.insert(o);
+      return seen_->insert(o);
   }
 
   // ---------------------------------------------------------------- the backward sweep
@@ -258,16 +260,16 @@ class walker {
   // Taken ops collect at the top of swept_, filled downwards, so [lo, top) is in block order;
   // boundary ops collect in r_.boundary in reverse block order.
   //
-  // It steps either through the IR (prev_op, producers through the IR) or, when the scratch has
-  // a dense copy of the block at the IR's version (O7, block_dataflow.hpp), through the copy's
-  // arrays: the same ops in the same order with the same marks, so the same result.
+  // It steps either through the IR (prev_op, producers through the IR) or, when the scratch's
+  // cache has a dense copy of the block at the IR's version (O7, block_copy_cache.hpp), through
+  // the copy's arrays: the same ops in the same order with the same marks, so the same result.
   void sweep(op from, op start) {
     const op floor = opts_.window_floor ? *opts_.window_floor : ir::null_op<G>();
     // Everything from `from` down lies before the floor: nothing to visit.
     if (opts_.window_floor && !ir::is_null<G>(from) && ir::is_before_in_block(g_, from, floor))
       from = ir::null_op<G>();
     if constexpr (versioned_ir<G>) {
-      if (const block_copy<G>* c = scratch_.dense_copy(g_, block_); c != nullptr) {
+      if (const block_copy<G>* c = scratch_.block_copies().get(g_, block_); c != nullptr) {
         // Positions one past: the sweep runs while i != stop and reads ops[i - 1].
         const auto at_from = ir::is_null<G>(from) ? std::optional<std::uint32_t>(0) : c->position_of(index(from));
         const auto at_floor = ir::is_null<G>(floor) ? std::optional<std::uint32_t>(0) : c->position_of(index(floor));
@@ -285,7 +287,7 @@ class walker {
     // there is no floor), one compare per op for both ends.
     const op stop = ir::is_null<G>(floor) || ir::is_null<G>(from) ? ir::null_op<G>() : ir::prev_op(g_, floor);
     const std::size_t swept = sweep_loop(ir_cursor{g_, block_, from, stop}, start);
-    scratch_.note_swept(g_, block_, swept);
+    scratch_.block_copies().note_swept(g_, block_, swept);
   }
 
   // The sweep's two ways through the block. Each names the op it stands at, its index, steps
@@ -424,7 +426,8 @@ class walker {
   void hand_over(op at, op start) {
     std::vector<op> late_boundary = std::move(r_.boundary);
     r_.boundary.clear();
-    op_set<G>& queued = scratch_.fresh(scratch_mark::walk_queued);
+    const auto queued_lease = scratch_.marks().take(g_);  // held across order_bfs_part's own
+    op_set<G>& queued = *queued_lease;
     bool go = true;
     auto pend = [&](op a) {
       if (!go || !ir::is_before_in_block(g_, a, at) || !queued.insert(a)) return go;
@@ -504,11 +507,13 @@ class walker {
   void order_bfs_part(op at) {
     const std::size_t total = r_.ops.size() + r_.boundary.size();
     if (total == 0) return;
-    op_set<G>& in_part = scratch_.fresh(scratch_mark::walk_partition);
+    const auto in_part_lease = scratch_.marks().take(g_);
+    op_set<G>& in_part = *in_part_lease;
     for (const op& o : r_.ops) in_part.insert(o);
     for (const op& o : r_.boundary) in_part.insert(o);
     const std::size_t limit = 4 * total * static_cast<std::size_t>(std::bit_width(total)) + sweep_slack;
-    std::vector<op>& found = scratch_.list(scratch_list::walk_found);
+    std::vector<op>& found = scratch_.walk().partition_list();
+    found.clear();
     std::size_t steps = 0;
     for (op o = ir::prev_op(g_, at); !ir::is_null<G>(o) && found.size() < total; o = ir::prev_op(g_, o)) {
       if (++steps > limit) return sort_bfs_part();
@@ -525,8 +530,8 @@ class walker {
   const G& g_;
   block_handle_t<G> block_;
   const walk_options<G>& opts_;
-  op_set<G>& seen_;         // marks on IRs without a dense numbering
-  dense_marks& dense_;      // marks on indexed IRs
+  typename mark_pool<G>::lease seen_;  // marks on IRs without a dense numbering (empty otherwise)
+  dense_marks& dense_;                  // marks on indexed IRs
   std::vector<op>& swept_;  // buffer: taken by the sweep, in block order, [swept_lo_, size)
   std::size_t swept_lo_ = 0;
   walk_result<op> r_;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <neuronrw/algorithms/block_dataflow.hpp>
+#include <neuronrw/algorithms/block_scratch.hpp>
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
@@ -136,7 +137,8 @@ repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_
 
   repair_plan<handle> p;
   p.offending = p.dependence = ir::null_op<G>();
-  op_set<G>& carried = scratch.fresh(scratch_mark::repair_carried);
+  const auto carried_lease = scratch.marks().take(g);
+  op_set<G>& carried = *carried_lease;
   carried.insert(op);
   std::size_t window = 0;
   for (handle x = ir::next_op(g, op); !(x == dest); x = ir::next_op(g, x)) {
@@ -213,7 +215,8 @@ repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op
 
   repair_plan<handle> p;
   p.offending = p.dependence = ir::null_op<G>();
-  op_set<G>& needed = scratch.fresh(scratch_mark::repair_carried);
+  const auto needed_lease = scratch.marks().take(g);
+  op_set<G>& needed = *needed_lease;
   for_each_producer_in_block(g, op, block, [&](handle d) { needed.insert(d); });
   std::size_t window = 0;
   handle first_kept = ir::null_op<G>();  // the earliest window op that stays

@@ -58,6 +58,12 @@ class op_set {
   std::size_t size() const noexcept {
     if constexpr (indexed_ir<G>) return size_; else return set_.size();
   }
+  /// Empties the set and makes it a set of g's ops (a pooled set reused with another IR of the
+  /// same type). Costs what clear() costs.
+  void clear(const G& g) {
+    g_ = &g;
+    clear();
+  }
   /// Empties the set. O(1) for the array variant (a new epoch), O(size) otherwise.
   void clear() {
     if constexpr (indexed_ir<G>) {

@@ -349,7 +349,8 @@ class planner {
   // Complexity: O(window + operands of its ops).
   bool carry_units(op producer, op consumer, std::vector<op>& slice, op& blocker, std::size_t& k) {
     const block b = ir::block_of(g_, producer);
-    op_set<view>& carried = scratch_.fresh(scratch_mark::pass_carried);
+    const auto carried_lease = scratch_.marks().take(view_);
+    op_set<view>& carried = *carried_lease;
     carried.insert(producer);
     slice.clear();
     auto uses_carried = [&](op x) {

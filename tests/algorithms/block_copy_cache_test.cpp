@@ -1,0 +1,172 @@
+// The cached dense block copy (algorithms/block_copy_cache.hpp) on its own: what a copy holds,
+// the invalidation rule (IR object, block and version), and the three policies. The walks over
+// a copy are tested in dependence_walk_test.cpp.
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <ranges>
+#include <string>
+#include <vector>
+
+#include <neuronrw/algorithms/block_copy_cache.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
+
+#include "algorithms/block_program.hpp"
+#include "archetype/archetype_ir.hpp"
+
+namespace nr = neuronrw;
+using block_test::program;
+using block_test::strings;
+
+namespace {
+
+using ref_op = nr::ref::op_ref;
+using cache = nr::block_copy_cache<nr::ref::module>;
+
+constexpr const char* text = R"(
+  a = foo.a %0
+  b = foo.b a a
+  r = foo.region b {
+    i = foo.use a
+  }
+  c = foo.c %1
+  d = foo.d c b
+)";
+
+strings copy_labels(const program<nr::ref::module>& p, const nr::block_copy<nr::ref::module>& c) {
+  return p.labels(c.ops);
+}
+
+}  // namespace
+
+static_assert(cache::enabled);
+static_assert(!nr::block_copy_cache<nr::archetype::ir>::enabled);
+
+TEST_CASE("block_copy_cache: a copy holds the block's ops, in-block producers and rare flags") {
+  program<nr::ref::module> p(text);
+  cache c;
+  c.set_policy(nr::block_copy_policy::always);
+  const auto* copy = c.get(p.g, p.body);
+  REQUIRE(copy != nullptr);
+  CHECK(copy_labels(p, *copy) == strings{"a", "b", "r", "c", "d"});
+  auto producers = [&](std::size_t i) {
+    strings r;
+    for (std::size_t k = copy->first[i]; k < copy->first[i + 1]; ++k) {
+      const auto at = copy->position_of(copy->producers[k]);
+      REQUIRE(at.has_value());
+      r.push_back(p.label(copy->ops[*at]));
+    }
+    return r;
+  };
+  CHECK(producers(0).empty());                      // a: a function argument only
+  CHECK(producers(1) == strings{"a", "a"});         // b: repeats kept
+  CHECK(producers(4) == strings{"c", "b"});         // d: operand order
+  CHECK(copy->rare == std::vector<std::uint8_t>{0, 0, 1, 0, 0});  // r has a region
+  // the op of a nested block is not in the copy
+  CHECK_FALSE(copy->position_of(nr::ir::op_index(p.g, p["i"])).has_value());
+}
+
+TEST_CASE("block_copy_cache: a changed version drops the copy") {
+  program<nr::ref::module> p(text);
+  auto& g = p.g;
+  cache c;
+  c.set_policy(nr::block_copy_policy::always);
+  CHECK_FALSE(c.holds(g, p.body));
+  const auto* first = c.get(g, p.body);
+  REQUIRE(first != nullptr);
+  CHECK(c.holds(g, p.body));
+  CHECK(c.get(g, p.body) == first);  // unchanged IR: the same copy, not made again
+  CHECK(c.copies_made() == 1);
+
+  // a move changes the version: the copy is retired without being told
+  g.move_after(p["c"], p["a"]);
+  CHECK_FALSE(c.holds(g, p.body));
+  const auto* second = c.get(g, p.body);
+  REQUIRE(second != nullptr);
+  CHECK(c.copies_made() == 2);
+  CHECK(copy_labels(p, *second) == strings{"a", "c", "b", "r", "d"});  // the block as it is now
+
+  // an operand written
+  g.set_operand(p["d"], 0, g.result(p["a"], 0));
+  CHECK_FALSE(c.holds(g, p.body));
+  CHECK(c.get(g, p.body) != nullptr);
+  CHECK(c.copies_made() == 3);
+
+  // another block of the same IR replaces the copy of the body
+  const auto inner = *std::ranges::begin(nr::ir::regions(g, p["r"]));
+  CHECK(c.get(g, inner) != nullptr);
+  CHECK(c.holds(g, inner));
+  CHECK_FALSE(c.holds(g, p.body));
+  CHECK(c.copies_made() == 4);
+
+  // another IR object never sees this one's copy
+  program<nr::ref::module> q(text);
+  CHECK_FALSE(c.holds(q.g, q.body));
+
+  // dropped by hand
+  CHECK(c.get(g, p.body) != nullptr);
+  c.invalidate();
+  CHECK_FALSE(c.holds(g, p.body));
+  CHECK(c.get(g, p.body) != nullptr);
+  CHECK(c.copies_made() == 6);
+}
+
+TEST_CASE("block_copy_cache: the policies never, amortized and always") {
+  program<nr::ref::module> p(text);  // the body holds 5 ops
+  auto& g = p.g;
+  SUBCASE("never: no copy, whatever was swept") {
+    cache c;
+    c.set_policy(nr::block_copy_policy::never);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(c.get(g, p.body) == nullptr);
+      c.note_swept(g, p.body, 100);
+    }
+    CHECK(c.copies_made() == 0);
+  }
+  SUBCASE("always: on the first get in a block and version") {
+    cache c;
+    c.set_policy(nr::block_copy_policy::always);
+    CHECK(c.get(g, p.body) != nullptr);
+    CHECK(c.copies_made() == 1);
+  }
+  SUBCASE("amortized: once the ops swept without a copy reach the block's size") {
+    cache c;
+    CHECK(c.policy() == nr::block_copy_policy::amortized);  // the default
+    CHECK(c.get(g, p.body) == nullptr);                    // opens the account
+    c.note_swept(g, p.body, 3);
+    CHECK(c.get(g, p.body) == nullptr);
+    // sweeps in another block, or counted before the account is opened, do not count
+    const auto inner = *std::ranges::begin(nr::ir::regions(g, p["r"]));
+    c.note_swept(g, inner, 100);
+    CHECK(c.get(g, p.body) == nullptr);
+    c.note_swept(g, p.body, 2);  // 5 = block_size
+    CHECK(c.get(g, p.body) != nullptr);
+    CHECK(c.copies_made() == 1);
+    // a mutation retires the copy and starts the account again
+    g.move_before(p["a"], p["b"]);  // a no-op move still moves the version
+    CHECK(c.get(g, p.body) == nullptr);
+    c.note_swept(g, p.body, 4);
+    CHECK(c.get(g, p.body) == nullptr);
+    c.note_swept(g, p.body, 1);
+    CHECK(c.get(g, p.body) != nullptr);
+    CHECK(c.copies_made() == 2);
+    // a switch to never keeps the policy's word at once; back to amortized, the copy is current
+    c.set_policy(nr::block_copy_policy::never);
+    CHECK(c.get(g, p.body) == nullptr);
+    c.set_policy(nr::block_copy_policy::amortized);
+    CHECK(c.get(g, p.body) != nullptr);
+    CHECK(c.copies_made() == 2);
+  }
+}
+
+TEST_CASE("block_copy_cache: inert on an IR without a mutation counter") {
+  program<nr::archetype::ir> p(text);
+  nr::block_copy_cache<nr::archetype::ir> c;
+  c.set_policy(nr::block_copy_policy::always);
+  CHECK(c.get(p.g, p.body) == nullptr);
+  CHECK_FALSE(c.holds(p.g, p.body));
+  c.note_swept(p.g, p.body, 100);
+  CHECK(c.get(p.g, p.body) == nullptr);
+  CHECK(c.copies_made() == 0);
+}
