@@ -73,21 +73,14 @@
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/mlir_string.hpp>
 #include <neuronrw/passes/diagnostics.hpp>
+#include <neuronrw/passes/composite_lowering.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/transaction.hpp>
 
 namespace neuronrw {
 
-/// The attribute names and fixed values of the schema (docs/fusion-to-composite.md §"Schema").
-namespace composite_schema {
-inline constexpr std::string_view fusion_kind = "FusionKind";          ///< on the fusion
-inline constexpr std::string_view composite_kind = "CompositeKind";    ///< on the composite
-inline constexpr std::string_view default_kind = "FusedComposite";     ///< no FusionKind
-inline constexpr std::string_view composite_name = "composite.Fused";  ///< for every kind
-inline constexpr std::string_view gen_composite = "genComposite";      ///< on decompositions
-inline constexpr std::string_view no_delete = "noDelete";              ///< on decompositions
-}  // namespace composite_schema
+// composite_schema, applied_conversion: passes/composite_lowering.hpp (shared with ScheduleFusion).
 
 /// Options of FusionToComposite; fill with designated initializers.
 struct fusion_to_composite_options {
@@ -181,13 +174,6 @@ struct fusion_to_composite_plan {
   bool has_changes() const noexcept { return ok() && !conversions.empty(); }
   std::span<const conversion> changes() const noexcept { return conversions; }
   std::span<const refusal_record> refusals() const noexcept { return refused; }
-};
-
-/// What apply created for one conversion.
-template <class Op>
-struct applied_conversion {
-  Op composite;
-  Op decomposition;
 };
 
 namespace f2c_detail {
@@ -333,56 +319,6 @@ fusion_to_composite_plan<op_handle_t<G>> plan_fusion_to_composite(const G& g,
   return plan;
 }
 
-namespace f2c_detail {
-
-/// The apply over a step counter (passes/transaction.hpp): three steps per conversion —
-/// outline_region, replace_op, erase_op. Stops at a refused step. @pre plan.ok().
-template <class G, class Steps>
-std::vector<applied_conversion<op_handle_t<G>>> apply_steps(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan,
-                                                            Steps& steps) {
-  std::vector<applied_conversion<op_handle_t<G>>> out;
-  out.reserve(plan.conversions.size());
-  const std::string name_text = mlir_string_literal(composite_schema::composite_name);
-  const named_attribute fn_attrs[] = {{composite_schema::gen_composite, "true"},
-                                      {composite_schema::no_delete, "true"}};
-  for (auto& c : plan.conversions) {
-    // Outline first: the clone reads the fusion's region, which erase_op destroys.
-    if (!steps.next("outline_region")) return out;
-    auto fn = ir::outline_region(g, outline_request<op_handle_t<G>>{c.fusion, c.decomposition, fn_attrs});
-    const std::string kind_text = mlir_string_literal(c.composite_kind);
-    const std::string sym_text = mlir_symbol_reference(c.decomposition);
-    const named_attribute attrs[] = {{composite_schema::composite_kind, kind_text},
-                                     {"composite_attributes", "{}"},
-                                     {"decomposition", sym_text},
-                                     {"name", name_text},
-                                     {"version", "0 : i32"}};
-    if (!steps.next("replace_op")) return out;
-    auto comp = ir::replace_op(g, replace_request<op_handle_t<G>>{c.fusion, plan.composite_op_name, attrs});
-    if (!steps.next("erase_op")) return out;
-    ir::erase_op(g, c.fusion);
-    out.push_back({comp, fn});
-  }
-  return out;
-}
-
-/// Why the plan's decomposition names cannot be created in `g` (one the IR already defines, or
-/// one given twice), or nullopt when they are all free. O(conversions² + has_symbol queries).
-template <class G>
-std::optional<std::string> names_taken(const G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
-  for (std::size_t i = 0; i < plan.conversions.size(); ++i) {
-    const auto& n = plan.conversions[i].decomposition;
-    if (ir::has_symbol(g, n))
-      return "the decomposition name " + mlir_symbol_reference(n) +
-             " is already defined: the plan was not made on this IR as it is now";
-    for (std::size_t j = 0; j < i; ++j)
-      if (plan.conversions[j].decomposition == n)
-        return "the decomposition name " + mlir_symbol_reference(n) + " is planned twice";
-  }
-  return std::nullopt;
-}
-
-}  // namespace f2c_detail
-
 /// Applies a plan made by plan_fusion_to_composite on this very IR (unchanged since). A plan
 /// with refusals applies nothing and returns an empty vector. Returns what was created, in plan
 /// order. Source: docs/fusion-to-composite.md §"The rewrite".
@@ -391,7 +327,7 @@ std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_comp
   static_assert(require_outlinable_ir<G>());
   if (!plan.ok()) return {};
   txn_detail::unchecked_steps steps;
-  return f2c_detail::apply_steps(g, plan, steps);
+  return lower_to_composites(g, plan.conversions, plan.composite_op_name, steps);
 }
 
 /// The gated apply (passes/transaction.hpp): the same steps (outline_region, replace_op, erase_op
@@ -411,10 +347,10 @@ apply_status apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan, G
   if (!plan.ok())
     return txn_detail::invalid_plan("the plan has " + std::to_string(plan.refused.size()) +
                                     " refusal(s): nothing is applied");
-  if (auto why = f2c_detail::names_taken(g, plan)) return txn_detail::invalid_plan(std::move(*why));
+  if (auto why = decomposition_names_taken(g, plan.conversions)) return txn_detail::invalid_plan(std::move(*why));
   if constexpr (transactional_ir<G>) {  // else only the static_assert above reports
     std::vector<applied_conversion<op_handle_t<G>>> made;
-    auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = f2c_detail::apply_steps(g, plan, steps); });
+    auto st = txn_detail::run_transaction<ir_traits<G>>(g, gate, [&](auto& steps) { made = lower_to_composites(g, plan.conversions, plan.composite_op_name, steps); });
     if (out && st.ok()) *out = std::move(made);
     return st;
   } else {

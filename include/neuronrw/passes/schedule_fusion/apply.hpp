@@ -19,7 +19,7 @@
 #include <neuronrw/algorithms/dominance_repair.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/mlir_string.hpp>
-#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/composite_lowering.hpp>
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
 #include <neuronrw/passes/schedule_fusion/planner.hpp>
@@ -89,16 +89,14 @@ std::vector<op_handle_t<G>> grouping(G& g, const schedule_fusion_plan_t<G>& plan
   return groups;
 }
 
+/// The composites' records, in plan.composite_order (the grouping ops, their decompositions).
 template <class G>
-fusion_to_composite_plan<op_handle_t<G>> lowering(const schedule_fusion_plan_t<G>& plan,
-                                                  const std::vector<op_handle_t<G>>& groups,
-                                                  std::string_view composite_op_name) {
-  fusion_to_composite_plan<op_handle_t<G>> lower;
-  lower.composite_op_name = std::string(composite_op_name);
-  for (const std::size_t i : plan.composite_order) {
-    const auto& c = plan.clusters[i];
-    lower.conversions.push_back({groups[i], ir::null_op<G>(), c.decomposition, plan.fusion_kind, false});
-  }
+std::vector<composite_record<op_handle_t<G>>> lowering(const schedule_fusion_plan_t<G>& plan,
+                                                       const std::vector<op_handle_t<G>>& groups) {
+  std::vector<composite_record<op_handle_t<G>>> lower;
+  lower.reserve(plan.composite_order.size());
+  for (const std::size_t i : plan.composite_order)
+    lower.push_back({groups[i], plan.clusters[i].decomposition, plan.fusion_kind});
   return lower;
 }
 
@@ -106,7 +104,7 @@ template <class G, class Steps>
 std::vector<op_handle_t<G>> composites(G& g, const schedule_fusion_plan_t<G>& plan,
                                        const std::vector<op_handle_t<G>>& groups, std::string_view composite_op_name,
                                        Steps& steps) {
-  const auto made = f2c_detail::apply_steps(g, lowering<G>(plan, groups, composite_op_name), steps);
+  const auto made = lower_to_composites(g, lowering<G>(plan, groups), composite_op_name, steps);
   std::vector<op_handle_t<G>> out(plan.clusters.size(), ir::null_op<G>());
   for (std::size_t k = 0; k < made.size(); ++k) out[plan.composite_order[k]] = made[k].composite;
   return out;
@@ -144,8 +142,8 @@ std::vector<op_handle_t<G>> apply_grouping(G& g, const schedule_fusion_plan_t<G>
   return sf_detail::grouping(g, plan, steps);
 }
 
-/// Lowers the grouping ops apply_grouping returned into composites + decompositions with
-/// FusionToComposite's own apply (same schema), in `plan.composite_order`. Returns the composites
+/// Lowers the grouping ops apply_grouping returned into composites + decompositions with the
+/// lowering FusionToComposite uses (passes/composite_lowering.hpp, same schema), in `plan.composite_order`. Returns the composites
 /// in cluster order.
 template <class G>
 std::vector<op_handle_t<G>> apply_composites(G& g, const schedule_fusion_plan_t<G>& plan,
@@ -183,9 +181,8 @@ apply_status apply(G& g, const schedule_fusion_plan_t<G>& plan, Gate gate,
                 "void rollback(G&, T)` (docs/concepts.md), or call the gate-less apply(g, plan).");
   if constexpr (outlinable_ir<G>)
     if (plan.emit_composites)
-      if (auto why = f2c_detail::names_taken(g, sf_detail::lowering<G>(plan, std::vector<op_handle_t<G>>(
-                                                                                   plan.clusters.size(), ir::null_op<G>()),
-                                                                               "stablehlo.composite")))
+      if (auto why = decomposition_names_taken(
+              g, sf_detail::lowering<G>(plan, std::vector<op_handle_t<G>>(plan.clusters.size(), ir::null_op<G>()))))
         return txn_detail::invalid_plan(std::move(*why));
   if constexpr (transactional_ir<G>) {  // else only the static_assert above reports
     std::vector<op_handle_t<G>> made;

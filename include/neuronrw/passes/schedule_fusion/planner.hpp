@@ -63,7 +63,7 @@
 #include <neuronrw/algorithms/walk.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
-#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/passes/composite_lowering.hpp>
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
 
