@@ -64,7 +64,7 @@ void for_each_index(std::size_t n, unsigned workers, MakeState&& make_state, Bod
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     auto state = make_state();
-    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) body(state, i);
+    for (std::size_t i = 0; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) body(state, i);
   };
   std::vector<std::jthread> pool;
   for (unsigned k = 1; k < workers; ++k) pool.emplace_back(work);
