@@ -1,6 +1,6 @@
 // neuronrw/passes/options.hpp — a pass's options, declared once: a constexpr schema per options
 // struct, from which neuronrw-opt's flags, --help and pipeline parser, the MLIR passes' Option<>s
-// and the docs' option tables are made or checked (docs/passes.md §"Options").
+// and the docs' option tables are made or checked (docs/passes.md §"Options: declared once").
 //
 //   template <>
 //   inline constexpr auto option_schema_v<my_options> = std::array{
