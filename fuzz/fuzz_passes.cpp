@@ -64,11 +64,11 @@ bool run_checked(nr::ref::module& m, const opt::pass_instance& p, const run_stat
   const std::string before = print(m, s);
   opt::pass_context cx;
   std::string errors;
-  cx.emit = [&](opt::diag d) {
+  cx.emit = [&](nr::diagnostic d) {
     if (d.loc.known() && !fuzz::located_inside(s.input, d.loc))
       fuzz::violation(std::string(p.spec->name) + " reported a diagnostic not located inside the input: " +
                       std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " + d.message);
-    if (d.sev == opt::severity::error) errors += d.message + "\n";
+    if (d.sev == nr::severity::error) errors += d.message + "\n";
   };
   cx.dot_plan = plan;
   const bool ok = opt::run_pass(m, p, cx);
@@ -139,7 +139,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (p.spec->id == opt::pass_id::fusion_to_composite) {
         const std::string before = print(m, s);
         opt::pass_context cx;
-        cx.emit = [](opt::diag) {};
+        cx.emit = [](nr::diagnostic) {};
         if (!opt::run_pass(m, p, cx) || cx.changed)
           fuzz::violation("a second FusionToComposite run failed or changed something", before, print(m, s));
         if (print(m, s) != before) fuzz::violation("a second FusionToComposite run changed the module", before, print(m, s));
