@@ -129,14 +129,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   for (int round = 0; round < 2; ++round) {
     for (const auto& p : pipe.passes) {
-      const bool plain_sf = p.spec->id == opt::pass_id::schedule_fusion;
+      const bool plain_sf = p.spec->name == nr::passes::schedule_fusion::name;
       std::optional<nr::ref_schedule_fusion_plan> plan;
       if (!run_checked(m, p, s, plain_sf ? &plan : nullptr)) return 0;
       if (plain_sf && p.u64("budget") == nr::unbounded_budget) {
         if (!plan) fuzz::violation("a ScheduleFusion run kept no plan");
         check_schedule_fusion_second_run(m, p, s, *plan);
       }
-      if (p.spec->id == opt::pass_id::fusion_to_composite) {
+      if (p.spec->name == nr::passes::fusion_to_composite::name) {
         const std::string before = print(m, s);
         opt::pass_context cx;
         cx.emit = [](nr::diagnostic) {};

@@ -23,6 +23,7 @@
 #include "diagnostics_render.hpp"
 #include "pass_registry.hpp"
 #include "pipeline.hpp"
+#include "registry.hpp"
 #include "plan_output.hpp"
 
 #ifndef NEURONRW_OPT_VERSION
@@ -80,7 +81,7 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 /// Every option name without its dashes (for the "did you mean" hint).
-inline std::vector<std::string_view> known_names() {
+inline std::vector<std::string_view> known_names(const pass_registry& reg) {
   std::vector<std::string_view> n = {"help", "version", "list-passes", "o", "input-kind", "mlir-style-names",
                                      "strip-locations", "mlir-print-op-generic", "print-op-custom", "emit-python", "emit-dot",
                                      "allow-unregistered-dialect",
@@ -88,7 +89,7 @@ inline std::vector<std::string_view> known_names() {
                                      "verify-diagnostics", "mlir-print-ir-before-all", "mlir-print-ir-after-all",
                                      "mlir-print-ir-after-change", "mlir-print-ir-after-failure", "mlir-timing",
                                      "mlir-pass-statistics", "remarks", "quiet", "progress-delay", "plan-format"};
-  for (const auto& p : all_pass_names()) n.push_back(p.name);
+  for (const auto& p : reg.names()) n.push_back(p.name);
   return n;
 }
 
@@ -120,15 +121,15 @@ inline void print_version(std::ostream& os) {
 }
 
 /// --list-passes: every pass with its options (name, type, help, default), mlir-opt's layout.
-inline void list_passes(std::ostream& os) {
+inline void list_passes(std::ostream& os, const pass_registry& reg = default_registry()) {
   using cli_detail::pad;
   constexpr std::size_t w = 44;
   for (input_kind k : {input_kind::mlir, input_kind::host}) {
     os << (k == input_kind::mlir ? "Passes on MLIR input" : "Passes on host programs") << " (--pass-pipeline='"
        << anchor_of(k) << "(...)'):\n";
-    for (const auto& n : all_pass_names()) {
-      const pass_spec& s = spec_of(n.id);
-      if (s.kind != k || n.name.starts_with("neuronrw-")) continue;
+    for (const auto& n : reg.names()) {
+      const pass_spec& s = *n.spec;
+      if (s.kind != k || n.alias) continue;
       if (n.dry_run) {
         os << pad("  --" + std::string(n.name), w) << "-   " << n.help << "\n";
         continue;
@@ -142,11 +143,11 @@ inline void list_passes(std::ostream& os) {
     }
   }
   os << "Aliases (neuronrw-mlir-opt's pass names, so its pipelines run unchanged):\n";
-  for (const auto& n : all_pass_names())
-    if (n.name.starts_with("neuronrw-")) os << pad("  --" + std::string(n.name), w) << "-   " << spec_of(n.id).name << "\n";
+  for (const auto& n : reg.names())
+    if (n.alias) os << pad("  --" + std::string(n.name), w) << "-   " << n.spec->name << "\n";
 }
 
-inline void print_help(std::ostream& os) {
+inline void print_help(std::ostream& os, const pass_registry& reg = default_registry()) {
   os << "OVERVIEW: neuronrw-opt — run neuronrw passes on MLIR (the reference IR) or on pypto-style\n"
         "host programs\n\n"
         "USAGE: neuronrw-opt [options] [pass flags...] [-o FILE] [INPUT|-]\n\n"
@@ -199,13 +200,15 @@ inline void print_help(std::ostream& os) {
         "                                          candidates in red with their reason\n"
         "  --version                               print the version and exit\n"
         "  -h, --help                              show this help\n\n";
-  list_passes(os);
+  list_passes(os, reg);
   os << "\nEXIT CODES: 0 success, 1 input or verification error, 2 usage error\n";
 }
 
 /// Parses the command line into `opt`. Returns the exit code when the run ends here (help,
 /// version, list-passes: 0; usage errors: 2), nothing when the driver goes on.
-inline std::optional<int> parse_command_line(int argc, char** argv, options& opt, std::ostream& out, std::ostream& err) {
+/// The passes are `reg`'s.
+inline std::optional<int> parse_command_line(int argc, char** argv, options& opt, std::ostream& out, std::ostream& err,
+                                             const pass_registry& reg = default_registry()) {
   bool have_input = false, only_positional = false;
   std::vector<pass_instance> flag_passes;
   for (int i = 1; i < argc; ++i) {
@@ -249,7 +252,7 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
   }
     if (name == "h" || name == "help") {
       if (auto rc = no_value()) return rc;
-      print_help(out);
+      print_help(out, reg);
       return 0;
     }
     if (name == "version") {
@@ -259,7 +262,7 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
     }
     if (name == "list-passes") {
       if (auto rc = no_value()) return rc;
-      list_passes(out);
+      list_passes(out, reg);
       return 0;
     }
     if (name == "o") {
@@ -360,7 +363,7 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
     NEURONRW_OPT_FLAG("remarks", remarks)
     NEURONRW_OPT_FLAG("quiet", quiet)
 #undef NEURONRW_OPT_FLAG
-    if (const pass_name* pn = find_pass_name(name)) {
+    if (const pass_name* pn = reg.find(name)) {
       pass_instance inst = make_instance(*pn);
       if (value) {
         const std::string source = "--" + std::string(name);
@@ -373,7 +376,7 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
     std::string msg = "unknown option '" + std::string(a) + "'";
     std::string_view best;
     std::size_t best_d = 3;
-    for (auto n : cli_detail::known_names())
+    for (auto n : cli_detail::known_names(reg))
       if (auto d = n.size() < 3 ? best_d : cli_detail::edit_distance(name, n); d < best_d) best_d = d, best = n;
     if (!best.empty()) msg += "\nneuronrw-opt: did you mean '--" + std::string(best) + "'?";
     return usage_error(err, msg);
@@ -383,7 +386,7 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
   if (opt.pipeline_text && opt.first_pass_flag)
     return usage_error(err, "'--pass-pipeline' cannot be combined with individual pass flags ('" + *opt.first_pass_flag + "')");
   if (opt.pipeline_text) {
-    if (auto e = parse_pipeline(*opt.pipeline_text, opt.pipe)) return located_usage_error(err, "--pass-pipeline", *opt.pipeline_text, *e);
+    if (auto e = parse_pipeline(*opt.pipeline_text, opt.pipe, reg)) return located_usage_error(err, "--pass-pipeline", *opt.pipeline_text, *e);
     if (opt.kind && *opt.kind != opt.pipe.kind) {
       const auto at = opt.pipeline_text->find_first_not_of(" \t\r\n");
       return located_usage_error(err, "--pass-pipeline", *opt.pipeline_text,

@@ -136,19 +136,11 @@ struct doc_ops<input_kind::host> {
   static std::string print(const doc& p, const options&) { return nr::host::print_program(p); }
 };
 
-/// The plan --emit-dot=before draws: the first ScheduleFusion of the pipeline, planned on the
-/// input.
+/// The plan --emit-dot=before draws: the first pass of the pipeline that draws one (ScheduleFusion,
+/// driver_extension in passes.hpp), planned on the input.
 inline std::optional<nr::ref_schedule_fusion_plan> dot_before_plan(const nr::ref::module& m, const pipeline& pipe) {
   for (const auto& p : pipe.passes)
-    if (p.spec->id == pass_id::schedule_fusion) {
-      nr::schedule_fusion_options o;
-      o.group_op_name = p.str("group-op");
-      o.terminator_name = p.str("terminator");
-      o.fusion_kind = p.str("fusion-kind");
-      o.budget = static_cast<std::size_t>(p.u64("budget"));
-      o.skip_functions_with = p.str("skip-functions-with");
-      return nr::plan_schedule_fusion(m, o);
-    }
+    if (p.spec->plan_for_dot) return p.spec->plan_for_dot(m, p);
   return std::nullopt;
 }
 
@@ -479,6 +471,18 @@ int run(const options& opt, std::ostream& err) {
   if (opt.split && opt.output == "-") return rc;
   if (rc != 0) return rc;
   return write_output(opt.output, joined, err);
+}
+
+/// neuronrw-opt with the passes of `reg` (registry.hpp): the command line, then the run. Usage
+/// output and messages go to `out` / `err`, the program's output to standard output or -o.
+/// Returns the exit code.
+inline int driver_main(int argc, char** argv, const pass_registry& reg = default_registry(), std::ostream& out = std::cout,
+                std::ostream& err = std::cerr) {
+  options opt;
+  if (auto rc = parse_command_line(argc, argv, opt, out, err, reg)) return *rc;
+  if (opt.dot != dot_mode::none && !NEURONRW_OPT_HAVE_DOT)
+    return usage_error(err, "--emit-dot needs Boost.Graph, which this build did not find");
+  return opt.effective_kind == input_kind::mlir ? run<input_kind::mlir>(opt, err) : run<input_kind::host>(opt, err);
 }
 
 }  // namespace neuronrw_opt

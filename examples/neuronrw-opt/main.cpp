@@ -9,23 +9,14 @@
 // of the input (before) or of the result (after, the default), annotated with the ScheduleFusion
 // plan when the pipeline runs ScheduleFusion; it needs Boost.Graph's headers at build time.
 //
-// The parts: cli.hpp (command line, help, --list-passes), pass_registry.hpp (passes and their
+// The parts: cli.hpp (command line, help, --list-passes), registry.hpp (the passes, each
+// registered from its descriptor), pass_registry.hpp (what the driver knows of a pass and its
 // typed options), pipeline.hpp (pipeline and option syntax), passes.hpp (what each pass does),
 // driver.hpp (chunks, pipeline, output), diagnostics_render.hpp (severity, source line, caret),
 // split_input.hpp, verify_diagnostics.hpp, instrumentation.hpp (IR dumps, timing, statistics),
 // progress.hpp, plan_output.hpp.
 // Exit codes: 0 ok, 1 input or verification error (message on stderr), 2 usage error.
-#include <iostream>
-
 #include "cli.hpp"
 #include "driver.hpp"
 
-int main(int argc, char** argv) {
-  using namespace neuronrw_opt;
-  options opt;
-  if (auto rc = parse_command_line(argc, argv, opt, std::cout, std::cerr)) return *rc;
-  if (opt.dot != dot_mode::none && !NEURONRW_OPT_HAVE_DOT)
-    return usage_error(std::cerr, "--emit-dot needs Boost.Graph, which this build did not find");
-  return opt.effective_kind == input_kind::mlir ? run<input_kind::mlir>(opt, std::cerr)
-                                                : run<input_kind::host>(opt, std::cerr);
-}
+int main(int argc, char** argv) { return neuronrw_opt::driver_main(argc, argv); }

@@ -1,7 +1,8 @@
-// pass_registry.hpp — the passes neuronrw-opt knows: each has a name (the flag `--NAME` and the
-// pipeline element `NAME{...}`), the input it runs on, the name the instrumentation prints, a
-// help line and a typed option list (name, type, default, help), all from the pass's descriptor
-// and its options schema (neuronrw/passes/options.hpp). Option names are those of the MLIR passes
+// pass_registry.hpp — what neuronrw-opt knows of a registered pass (registry.hpp registers them
+// from their descriptors): a name (the flag `--NAME` and the pipeline element `NAME{...}`), the
+// input it runs on, the name the instrumentation prints, a help line and a typed option list
+// (name, type, default, help), all from the pass's descriptor and its options schema
+// (neuronrw/passes/options.hpp). Option names are those of the MLIR passes
 // (neuronrw/adapters/mlir/passes.hpp, made from the same schema), so one pipeline string means the
 // same to neuronrw-opt and neuronrw-mlir-opt; the MLIR passes' names (`neuronrw-schedule-fusion`, ...)
 // are accepted as aliases. A dry-run name is its pass with `dry-run=true` preset.
@@ -13,17 +14,17 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include <neuronrw/passes/allreduce_signals.hpp>
-#include <neuronrw/passes/comm_domain_scopes.hpp>
-#include <neuronrw/passes/fusion_to_composite.hpp>
+#include <neuronrw/ir/host/ir.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/passes/options.hpp>
-#include <neuronrw/passes/schedule_fusion.hpp>
 
 namespace neuronrw_opt {
 
@@ -48,87 +49,35 @@ using option_spec = neuronrw::option_info;
 /// How --list-passes shows a type (LLVM's `=<ulong>` / `=<string>`; a flag shows none).
 constexpr std::string_view type_text(option_type t) noexcept { return neuronrw::option_type_text(t); }
 
-enum class pass_id : std::uint8_t {
-  schedule_fusion,
-  schedule_fusion_composites,
-  fusion_to_composite,
-  validate_kinds,
-  materialize_comm_domain_scopes,
-  synthesize_allreduce_signals,
-};
+struct pass_instance;
+struct pass_context;
 
+/// A registered pass: what the driver shows and parses, all from its descriptor
+/// (registry.hpp, pass_registry::register_pass), and its type-erased runner.
 struct pass_spec {
-  pass_id id;
-  std::string_view name;     ///< the canonical pipeline name
-  std::string_view display;  ///< what IR dumps, timing and statistics call it (mlir-opt: getName())
+  std::string_view name;     ///< the canonical pipeline name (D::name)
+  std::string_view display;  ///< what IR dumps, timing and statistics call it (D::display)
   input_kind kind;
-  std::string_view help;
+  std::string_view help;     ///< D::summary
   std::span<const option_spec> options;
+  std::string alias;         ///< the MLIR pass's name (descriptor_mlir_name), or empty
+  std::string dry_run_help;  ///< the `NAME-dry-run` line of --list-passes, or empty: no such name
+  /// Runs the pass on the reference IR / a host program (the one of its input kind is set).
+  bool (*run_mlir)(neuronrw::ref::module&, const pass_instance&, pass_context&) = nullptr;
+  bool (*run_host)(neuronrw::host::program&, const pass_instance&, pass_context&) = nullptr;
+  /// The plan --emit-dot=before draws (passes that have one: ScheduleFusion).
+  std::optional<neuronrw::ref_schedule_fusion_plan> (*plan_for_dot)(const neuronrw::ref::module&,
+                                                                     const pass_instance&) = nullptr;
 };
-
-namespace registry_detail {
-
-/// A pass's spec from its descriptor (neuronrw/passes/protocol.hpp): name, display name, input,
-/// summary and the options its schema offers neuronrw-opt.
-template <neuronrw::pass_descriptor D>
-constexpr pass_spec spec_of_descriptor(pass_id id) {
-  return {id, D::name, D::display, D::input == neuronrw::pass_input::ops ? input_kind::mlir : input_kind::host,
-          D::summary, neuronrw::option_infos_v<typename D::options, neuronrw::option_tools::driver>};
-}
-
-inline constexpr std::array<pass_spec, 6> passes = {{
-    spec_of_descriptor<neuronrw::passes::schedule_fusion>(pass_id::schedule_fusion),
-    spec_of_descriptor<neuronrw::passes::schedule_fusion_composites>(pass_id::schedule_fusion_composites),
-    spec_of_descriptor<neuronrw::passes::fusion_to_composite>(pass_id::fusion_to_composite),
-    {pass_id::validate_kinds, "validate-kinds", "ValidateKinds", input_kind::mlir,
-     "Check FusionKind / CompositeKind against the original compiler's registries", {}},
-    spec_of_descriptor<neuronrw::passes::materialize_comm_domain_scopes>(pass_id::materialize_comm_domain_scopes),
-    spec_of_descriptor<neuronrw::passes::synthesize_allreduce_signals>(pass_id::synthesize_allreduce_signals),
-}};
-
-}  // namespace registry_detail
-
-inline std::span<const pass_spec> all_passes() noexcept { return registry_detail::passes; }
-
-inline const pass_spec& spec_of(pass_id id) noexcept { return registry_detail::passes[static_cast<std::size_t>(id)]; }
 
 /// A name the driver accepts for a pass: the canonical one, a dry-run name, or an alias.
 struct pass_name {
   std::string_view name;
-  pass_id id;
-  bool dry_run = false;  ///< presets dry-run=true
+  const pass_spec* spec = nullptr;
+  bool dry_run = false;        ///< presets dry-run=true
   std::string_view help = {};  ///< for the names --list-passes lists apart (dry runs)
+  bool alias = false;          ///< another tool's name (neuronrw-mlir-opt's)
 };
-
-inline std::span<const pass_name> all_pass_names() noexcept {
-  static constexpr std::array<pass_name, 13> names = {{
-      {"schedule-fusion", pass_id::schedule_fusion},
-      {"schedule-fusion-dry-run", pass_id::schedule_fusion, true,
-       "schedule-fusion{dry-run=true}: print the plan (clusters, moves, refusals); change nothing"},
-      {"schedule-fusion-composites", pass_id::schedule_fusion_composites},
-      {"fusion-to-composite", pass_id::fusion_to_composite},
-      {"fusion-to-composite-dry-run", pass_id::fusion_to_composite, true,
-       "fusion-to-composite{dry-run=true}: print the plan (conversions, refusals); change nothing"},
-      {"validate-kinds", pass_id::validate_kinds},
-      {"materialize-comm-domain-scopes", pass_id::materialize_comm_domain_scopes},
-      {"materialize-comm-domain-scopes-dry-run", pass_id::materialize_comm_domain_scopes, true,
-       "materialize-comm-domain-scopes{dry-run=true}: print the comm-domain plan; change nothing"},
-      {"synthesize-allreduce-signals", pass_id::synthesize_allreduce_signals},
-      {"synthesize-allreduce-signals-dry-run", pass_id::synthesize_allreduce_signals, true,
-       "synthesize-allreduce-signals{dry-run=true}: print the allreduce rewrites; change nothing"},
-      // neuronrw-mlir-opt's names, so its pipelines run here unchanged.
-      {"neuronrw-schedule-fusion", pass_id::schedule_fusion},
-      {"neuronrw-schedule-fusion-composites", pass_id::schedule_fusion_composites},
-      {"neuronrw-fusion-to-composite", pass_id::fusion_to_composite},
-  }};
-  return names;
-}
-
-inline const pass_name* find_pass_name(std::string_view n) noexcept {
-  for (const auto& p : all_pass_names())
-    if (p.name == n) return &p;
-  return nullptr;
-}
 
 /// One pass in a pipeline, with a value for every option.
 struct pass_instance {

@@ -1,7 +1,10 @@
-// passes.hpp — what each registered pass does to the reference IR or to a host program: it fills
-// its options struct from the pass_instance through the struct's schema, reports through the
-// driver's diagnostics (errors fail the pass; remarks and notes do not) and counts its statistics. The library's entry points do the
-// work; on a refusal they leave the input exactly as it was.
+// passes.hpp — what a registered pass does to the reference IR or to a host program, the same for
+// every pass descriptor (run_descriptor): it fills its options struct from the pass_instance
+// through the struct's schema, plans, reports the plan's refusals through the driver's
+// diagnostics (errors fail the pass; remarks and notes do not), counts its statistics
+// (D::statistics), and prints the plan (a dry run) or applies it. What a pass adds to that is a
+// driver_extension specialization (ScheduleFusion: its dry run's cluster remarks and the plan
+// --emit-dot draws). On a refusal the input stays exactly as it was.
 //
 // Diagnostic texts are those of the MLIR passes (neuronrw/adapters/mlir/passes.hpp) with the
 // driver's pass names, so the same expectations hold in both tools' tests; both make the
@@ -21,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -46,12 +50,8 @@ namespace nr = neuronrw;
 
 static_assert(nr::schedule_fusion_pattern::budget == 100, "the options schema's budget default is the pattern's");
 
-/// One counter of a pass (mlir-opt's Pass::Statistic).
-struct statistic {
-  std::string name;
-  std::string description;
-  std::uint64_t value = 0;
-};
+/// One counter of a pass (mlir-opt's Pass::Statistic): the library's, D::statistics.
+using statistic = nr::pass_statistic;
 
 /// What a pass run reports back to the pipeline.
 struct pass_context {
@@ -64,18 +64,47 @@ struct pass_context {
   std::optional<nr::ref_schedule_fusion_plan>* dot_plan = nullptr;
 };
 
+/// What neuronrw-opt does beyond the protocol for a pass: none by default. A specialization for
+/// a descriptor type may give (each optional)
+///   dry_run_remarks(m, plan, name, cx)   remarks a dry run adds under remarks=true, before the
+///                                        refusals' diagnostics
+///   after(m, plan, dry, cx)              after the run (the plan moved from: its last use)
+///   plan_for_dot(m, options)             the plan --emit-dot=before draws
+template <class D>
+struct driver_extension {};
+
+/// ScheduleFusion (not its composites flavour, whose plan --emit-dot does not draw): the dry
+/// run's cluster remarks, and the plan --emit-dot draws.
+template <class Pattern, bool Composites>
+struct driver_extension<nr::passes::basic_schedule_fusion<Pattern, Composites>> {
+  static std::string loc_text(const nr::ref::module& m, nr::ref::op_ref op) {
+    const auto l = m.loc(op);
+    return m.source_name + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+  }
+  static void dry_run_remarks(const nr::ref::module& m, const nr::ref_schedule_fusion_plan& plan, const std::string& name,
+                              pass_context& cx) {
+    for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
+      const auto& c = plan.clusters[i];
+      cx.emit(diagnostic{m.source_name, m.loc(c.consumer()),
+                         name + ": cluster " + std::to_string(i) + " with the producer at " + loc_text(m, c.producer()) +
+                             ": " + std::to_string(c.ops.size()) + " ops, " + std::to_string(c.carried.size()) +
+                             " carried, " + std::to_string(c.moves.size()) + " moves",
+                         severity::remark});
+    }
+  }
+  /// The plan's handles stay valid after a plain apply (ScheduleFusion moves ops and never erases
+  /// them); the composites flavour erases its fusions, so its plan is not kept.
+  static void after(const nr::ref::module&, nr::ref_schedule_fusion_plan& plan, bool dry, pass_context& cx) {
+    if (cx.dot_plan && (dry || !Composites)) *cx.dot_plan = std::move(plan);
+  }
+  static constexpr bool draws_dot = !Composites && std::is_same_v<Pattern, nr::schedule_fusion_pattern>;
+  static nr::ref_schedule_fusion_plan plan_for_dot(const nr::ref::module& m,
+                                                   const typename nr::passes::basic_schedule_fusion<Pattern, Composites>::options& o) {
+    return nr::passes::basic_schedule_fusion<Pattern, Composites>::plan(m, o);
+  }
+};
+
 namespace pass_detail {
-
-inline constexpr nr::schedule_refusal all_schedule_refusals[] = {
-    nr::schedule_refusal::no_producer_operand, nr::schedule_refusal::already_fused,
-    nr::schedule_refusal::producer_claimed,    nr::schedule_refusal::different_block,
-    nr::schedule_refusal::budget_exceeded,     nr::schedule_refusal::non_convex,
-    nr::schedule_refusal::splits_cluster,      nr::schedule_refusal::reschedule_refused};
-
-/// Emits every diagnostic of `ds` (to_diagnostics' result) through `cx`.
-inline void emit_all(pass_context& cx, nr::diagnostics ds) {
-  for (auto& d : ds) cx.emit(std::move(d));
-}
 
 /// The options struct of `p`, filled by its schema (neuronrw/passes/options.hpp) from the
 /// pipeline's checked values; its strings view `p`'s values.
@@ -86,174 +115,68 @@ Options options_of(const pass_instance& p) {
   return o;
 }
 
-inline std::string loc_text(const nr::ref::module& m, nr::ref::op_ref op) {
-  const auto l = m.loc(op);
-  return m.source_name + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+/// The refusals of `plan` as the driver reports them (neuronrw/passes/diagnostics.hpp): located
+/// at their ops and worded with the pass's name on the reference IR; located already, in the
+/// pass's own words, on host programs.
+template <class Plan>
+nr::diagnostics refusal_diagnostics(const nr::ref::module& m, const Plan& plan, const std::string& name) {
+  return nr::to_diagnostics(m, plan, nr::ref::op_locator{m}, {.pass = name});
+}
+template <class Plan>
+nr::diagnostics refusal_diagnostics(const nr::host::program& prog, const Plan& plan, const std::string&) {
+  return nr::to_diagnostics(prog, plan);  // pypto's text, then the code
 }
 
-/// ScheduleFusion and its composites flavour.
-inline bool schedule_fusion(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
-  const bool composites = p.spec->id == pass_id::schedule_fusion_composites;
-  const auto o = options_of<nr::schedule_fusion_options>(p);
-  const auto& cm = std::as_const(m);
-  auto plan = composites ? nr::plan_schedule_fusion_composites(cm, o) : nr::plan_schedule_fusion(cm, o);
+/// Any registered pass D on its input `doc`: plan; under remarks=true (or always, for a pass
+/// without a `remarks` option) its refusals as diagnostics; its counters; then, unless it failed
+/// (a plan that is not ok(), or an error), the dry run's printed plan or the apply. False: the
+/// pass failed (its errors were emitted), `doc` unchanged.
+template <class D, class Doc>
+bool run_descriptor(Doc& doc, const pass_instance& p, pass_context& cx) {
+  using ext = driver_extension<D>;
+  const Doc& cdoc = doc;
+  const auto o = options_of<typename D::options>(p);
+  auto plan = D::plan(cdoc, o);
   const std::string name(p.spec->name);
-  const bool dry = p.flag("dry-run");
-  if (p.flag("remarks")) {
-    if (dry)
-      for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
-        const auto& c = plan.clusters[i];
-        cx.emit(diagnostic{m.source_name, m.loc(c.consumer()),
-                           name + ": cluster " + std::to_string(i) + " with the producer at " +
-                               loc_text(m, c.producer()) + ": " + std::to_string(c.ops.size()) + " ops, " +
-                               std::to_string(c.carried.size()) + " carried, " + std::to_string(c.moves.size()) +
-                               " moves",
-                           severity::remark});
-      }
-    emit_all(cx, nr::to_diagnostics(cm, plan, nr::ref::op_locator{m}, {.pass = name}));
+  const bool dry = p.dry_run();
+  bool failed = false;
+  if (!p.has("remarks") || p.flag("remarks")) {
+    if constexpr (requires { ext::dry_run_remarks(cdoc, plan, name, cx); })
+      if (dry) ext::dry_run_remarks(cdoc, plan, name, cx);
+    for (auto& d : refusal_diagnostics(cdoc, plan, name)) {
+      failed |= d.sev == severity::error;
+      cx.emit(std::move(d));
+    }
   }
-  std::uint64_t moves = 0;
-  if (!dry)
-    for (const auto& c : plan.clusters) moves += c.moves.size();
-  cx.stats = {{"candidates", "Candidate consumers examined", plan.candidates()},
-              {"clusters", "Clusters formed", plan.clusters.size()},
-              {"composites", "Composites created (composites flavour)", !dry && composites ? plan.clusters.size() : 0},
-              {"moves", "Ops moved by the reschedule", moves}};
-  static constexpr std::string_view descriptions[] = {
-      "Refused: no producer operand",       "Refused: already inside a fusion", "Refused: producer in an earlier cluster",
-      "Refused: producer in another block", "Refused: walk budget exceeded",    "Refused: cluster not convex",
-      "Refused: would split an earlier cluster", "Refused: dominance repair refused"};
-  for (auto code : all_schedule_refusals) {
-    std::uint64_t n = 0;
-    for (const auto& r : plan.refused) n += r.code == code;
-    cx.stats.push_back({"refused-" + std::string(nr::to_string(code)),
-                        std::string(descriptions[static_cast<std::size_t>(code)]), n});
-  }
+  cx.stats = nr::descriptor_statistics<D>(cdoc, plan, !dry);
+  if constexpr (requires { plan.ok(); }) failed = !plan.ok();
+  if (failed) return false;
   if (dry) {
-    cx.plan = render_plan(m, plan, cx.format);
+    cx.plan = render_plan<D>(doc, plan, cx.format);
   } else {
     cx.changed = plan.has_changes();
-    nr::apply(m, plan);
+    D::apply(doc, plan);
   }
-  // The plan's handles stay valid after a plain apply (ScheduleFusion moves ops and never erases
-  // them); the composites flavour erases its fusions, so its plan is not kept.
-  if (cx.dot_plan && (dry || !composites)) *cx.dot_plan = std::move(plan);
+  if constexpr (requires { ext::after(cdoc, plan, dry, cx); }) ext::after(cdoc, plan, dry, cx);
   return true;
 }
 
-inline bool fusion_to_composite(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
-  const auto o = options_of<nr::fusion_to_composite_options>(p);
-  const auto plan = nr::plan_fusion_to_composite(std::as_const(m), o);
-  const std::string name(p.spec->name);
-  emit_all(cx, nr::to_diagnostics(std::as_const(m), plan, nr::ref::op_locator{m}, {.pass = name}));
-  const bool dry = p.flag("dry-run");
-  cx.stats = {{"composites", "Composites created", plan.ok() && !dry ? plan.conversions.size() : 0},
-              {"refused", "Fusions refused (the module is then unchanged)", plan.refused.size()}};
-  if (!plan.ok()) return false;
-  if (dry) {
-    cx.plan = render_plan(m, plan, cx.format);
-    return true;
-  }
-  cx.changed = plan.has_changes();
-  nr::apply(m, plan);
-  return true;
-}
-
-inline bool validate_kinds(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
-  const std::string name(p.spec->name);
-  std::uint64_t fusions = 0, composites = 0, unknown = 0;
-  nr::walk<nr::walk_order::pre>(m, m.body(), [&](nr::ref::op_ref op) {
-    fusions += m.kind(op) == nr::kind_id_v<nr::kinds::fusion>;
-    composites += m.kind(op) == nr::kind_id_v<nr::kinds::composite>;
-  });
-  auto report = [&](const nr::diagnostics& ds, std::string_view code) {
-    for (const auto& d : ds) {
-      ++unknown;
-      cx.emit(diagnostic{d.file, d.loc, name + ": " + std::string(code) + ": " + d.message});
-    }
-  };
-  report(nr::validate_fusion_kinds(m), "unknown_fusion_kind");
-  report(nr::validate_composite_kinds(m), "unknown_composite_kind");
-  cx.stats = {{"composites", "Composites checked (CompositeKind)", composites},
-              {"fusions", "Fusions checked (FusionKind)", fusions},
-              {"unknown-kinds", "Kinds outside the registries", unknown}};
-  return unknown == 0;
-}
-
-inline bool comm_domain_scopes(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
-  auto plan = nr::plan_comm_domain_scopes(std::as_const(prog), options_of<nr::comm_domain_options>(p));
-  emit_all(cx, nr::to_diagnostics(std::as_const(prog), plan));  // pypto's text, then the code
-  std::uint64_t scopes = 0, buffers = 0, views = 0, dispatches = 0, collectives = 0, functions = 0;
-  for (const auto& f : plan.functions) {
-    if (f.state != decltype(plan)::status::materialize) continue;
-    ++functions;
-    scopes += f.scopes.size();
-    buffers += f.allocs.size();
-    views += f.views.size();
-    dispatches += f.dispatches.size();
-    collectives += f.collectives.size();
-  }
-  const bool dry = p.flag("dry-run");
-  cx.stats = {{"buffers", "Window buffers materialized", plan.ok() && !dry ? buffers : 0},
-              {"collectives", "Collectives whose buffers share a domain", collectives},
-              {"dispatches", "Device-tagged chip dispatches", dispatches},
-              {"functions", "Host orchestrators materialized", plan.ok() && !dry ? functions : 0},
-              {"refused", "Refusals (the program is then unchanged)", plan.refused.size()},
-              {"scopes", "Comm-domain scopes created", plan.ok() && !dry ? scopes : 0},
-              {"views", "Window views re-typed", plan.ok() && !dry ? views : 0}};
-  if (!plan.ok()) return false;
-  if (dry) {
-    cx.plan = render_plan(prog, plan, cx.format);
-    return true;
-  }
-  cx.changed = plan.has_changes();
-  nr::apply_comm_domain_scopes(prog, plan);
-  return true;
-}
-
-inline bool allreduce_signals(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
-  auto plan = nr::plan_allreduce_signals(std::as_const(prog), options_of<nr::allreduce_signal_options>(p));
-  emit_all(cx, nr::to_diagnostics(std::as_const(prog), plan));  // pypto's text, then the code
-  std::uint64_t synthesized = 0, lifted = 0;
-  for (const auto& r : plan.rewrites) {
-    synthesized += r.synthesize;
-    lifted += r.where == decltype(plan)::form::ret;
-  }
-  const bool dry = p.flag("dry-run");
-  const bool applied = plan.ok() && !dry;
-  cx.stats = {{"lifted", "Returned allreduces bound to a result variable", applied ? lifted : 0},
-              {"refused", "Refusals (the program is then unchanged)", plan.refused.size()},
-              {"signals", "Signal buffers synthesized", applied ? synthesized : 0}};
-  if (!plan.ok()) return false;
-  if (dry) {
-    cx.plan = render_plan(prog, plan, cx.format);
-    return true;
-  }
-  cx.changed = plan.has_changes();
-  nr::apply_allreduce_signals(prog, plan, plan.options);
-  return true;
+/// The plan --emit-dot=before draws for the instance `p` of D.
+template <class D>
+std::optional<nr::ref_schedule_fusion_plan> plan_for_dot(const nr::ref::module& m, const pass_instance& p) {
+  return driver_extension<D>::plan_for_dot(m, options_of<typename D::options>(p));
 }
 
 }  // namespace pass_detail
 
 /// Runs `p` on the reference IR. False: the pass failed (its errors were emitted), `m` unchanged.
 inline bool run_pass(nr::ref::module& m, const pass_instance& p, pass_context& cx) {
-  switch (p.spec->id) {
-    case pass_id::schedule_fusion:
-    case pass_id::schedule_fusion_composites: return pass_detail::schedule_fusion(m, p, cx);
-    case pass_id::fusion_to_composite: return pass_detail::fusion_to_composite(m, p, cx);
-    case pass_id::validate_kinds: return pass_detail::validate_kinds(m, p, cx);
-    case pass_id::materialize_comm_domain_scopes:
-    case pass_id::synthesize_allreduce_signals: break;
-  }
-  return false;
+  return p.spec->run_mlir != nullptr && p.spec->run_mlir(m, p, cx);
 }
 
 /// Runs `p` on a host program.
 inline bool run_pass(nr::host::program& prog, const pass_instance& p, pass_context& cx) {
-  if (p.spec->id == pass_id::materialize_comm_domain_scopes) return pass_detail::comm_domain_scopes(prog, p, cx);
-  if (p.spec->id == pass_id::synthesize_allreduce_signals) return pass_detail::allreduce_signals(prog, p, cx);
-  return false;
+  return p.spec->run_host != nullptr && p.spec->run_host(prog, p, cx);
 }
 
 }  // namespace neuronrw_opt

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "pass_registry.hpp"
+#include "registry.hpp"
 
 namespace neuronrw_opt {
 
@@ -117,7 +118,7 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
 
 /// A pass as named on the command line or in a pipeline, with dry-run names' preset applied.
 inline pass_instance make_instance(const pass_name& n) {
-  pass_instance inst(spec_of(n.id));
+  pass_instance inst(*n.spec);
   if (n.dry_run) inst.values[inst.index_of("dry-run")] = "true";
   return inst;
 }
@@ -127,8 +128,9 @@ struct pipeline {
   std::vector<pass_instance> passes;
 };
 
-/// Parses `--pass-pipeline`'s text.
-inline std::optional<located_error> parse_pipeline(std::string_view text, pipeline& out) {
+/// Parses `--pass-pipeline`'s text; its passes are `reg`'s.
+inline std::optional<located_error> parse_pipeline(std::string_view text, pipeline& out,
+                                                   const pass_registry& reg = default_registry()) {
   using namespace pipeline_detail;
   std::size_t i = 0;
   auto skip = [&] {
@@ -145,7 +147,7 @@ inline std::optional<located_error> parse_pipeline(std::string_view text, pipeli
   skip();
   if (anchor.empty() || i >= text.size() || text[i] != '(') {
     std::string msg = "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'";
-    if (find_pass_name(anchor)) msg += " ('" + std::string(anchor) + "' is a pass: write 'builtin.module(" + std::string(anchor) + ",...)' or 'host.program(...)')";
+    if (reg.find(anchor)) msg += " ('" + std::string(anchor) + "' is a pass: write 'builtin.module(" + std::string(anchor) + ",...)' or 'host.program(...)')";
     return located_error{anchor_at + 1, msg};
   }
   if (anchor == "builtin.module") out.kind = input_kind::mlir;
@@ -174,9 +176,9 @@ inline std::optional<located_error> parse_pipeline(std::string_view text, pipeli
         return located_error{at + 1, "nested pipeline '" + std::string(n) + "(...)': neuronrw-opt's passes run on the whole " +
                                          (out.kind == input_kind::mlir ? "module" : "program") + ", directly in '" +
                                          std::string(anchor) + "(...)'"};
-      const pass_name* pn = find_pass_name(n);
+      const pass_name* pn = reg.find(n);
       if (!pn) return located_error{at + 1, "'" + std::string(n) + "' does not refer to a registered pass (see --list-passes)"};
-      const pass_spec& spec = spec_of(pn->id);
+      const pass_spec& spec = *pn->spec;
       if (spec.kind != out.kind)
         return located_error{at + 1, "pass '" + std::string(n) + "' runs on " + std::string(describe(spec.kind)) +
                                          ", not in '" + std::string(anchor) + "(...)' (use '" +

@@ -489,6 +489,22 @@ struct synthesize_allreduce_signals {
   using traits = host_traits<std::remove_cvref_t<P>>;
   template <class P>
   using plan_type = allreduce_signal_plan<P>;
+  static constexpr std::string_view mlir_name = "";  // host programs: no MLIR pass
+  static constexpr std::string_view dry_run_help = "print the allreduce rewrites; change nothing";
+
+  /// Its counters (what an applied plan creates counts only when it is applied).
+  template <class P>
+  static std::vector<pass_statistic> statistics(const P&, const plan_type<P>& plan, bool applied) {
+    std::uint64_t synthesized = 0, lifted = 0;
+    for (const auto& r : plan.rewrites) {
+      synthesized += r.synthesize;
+      lifted += r.where == plan_type<P>::form::ret;
+    }
+    const bool made = plan.ok() && applied;
+    return {{"lifted", "Returned allreduces bound to a result variable", made ? lifted : 0},
+            {"refused", "Refusals (the program is then unchanged)", plan.refused.size()},
+            {"signals", "Signal buffers synthesized", made ? synthesized : 0}};
+  }
 
   template <class P>
   static plan_type<P> plan(const P& p, const options& o = {}) {

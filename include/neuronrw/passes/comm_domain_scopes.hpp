@@ -1138,6 +1138,31 @@ struct materialize_comm_domain_scopes {
   using traits = host_traits<std::remove_cvref_t<P>>;
   template <class P>
   using plan_type = comm_domain_plan<P>;
+  static constexpr std::string_view mlir_name = "";  // host programs: no MLIR pass
+  static constexpr std::string_view dry_run_help = "print the comm-domain plan; change nothing";
+
+  /// Its counters (what an applied plan creates counts only when it is applied).
+  template <class P>
+  static std::vector<pass_statistic> statistics(const P&, const plan_type<P>& plan, bool applied) {
+    std::uint64_t scopes = 0, buffers = 0, views = 0, dispatches = 0, collectives = 0, functions = 0;
+    for (const auto& f : plan.functions) {
+      if (f.state != plan_type<P>::status::materialize) continue;
+      ++functions;
+      scopes += f.scopes.size();
+      buffers += f.allocs.size();
+      views += f.views.size();
+      dispatches += f.dispatches.size();
+      collectives += f.collectives.size();
+    }
+    const bool made = plan.ok() && applied;
+    return {{"buffers", "Window buffers materialized", made ? buffers : 0},
+            {"collectives", "Collectives whose buffers share a domain", collectives},
+            {"dispatches", "Device-tagged chip dispatches", dispatches},
+            {"functions", "Host orchestrators materialized", made ? functions : 0},
+            {"refused", "Refusals (the program is then unchanged)", plan.refused.size()},
+            {"scopes", "Comm-domain scopes created", made ? scopes : 0},
+            {"views", "Window views re-typed", made ? views : 0}};
+  }
 
   template <class P>
   static plan_type<P> plan(const P& p, const options& o = {}) {

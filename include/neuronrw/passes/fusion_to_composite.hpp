@@ -430,6 +430,14 @@ struct basic_fusion_to_composite {
   using traits = ir_traits<std::remove_cvref_t<G>>;
   template <class G>
   using plan_type = fusion_to_composite_plan<op_handle_t<G>>;
+  static constexpr std::string_view dry_run_help = "print the plan (conversions, refusals); change nothing";
+
+  /// Its counters: the composites created and the fusions refused.
+  template <class G>
+  static std::vector<pass_statistic> statistics(const G&, const plan_type<G>& p, bool applied) {
+    return {{"composites", "Composites created", p.ok() && applied ? p.conversions.size() : 0},
+            {"refused", "Fusions refused (the module is then unchanged)", p.refused.size()}};
+  }
 
   template <class G>
   static plan_type<G> plan(const G& g, const options& o = {}) {

@@ -27,6 +27,13 @@
 //   D::options                         its options struct (aggregate, default-constructible)
 //   D::traits<G>                       the traits the IR G is read through
 //   D::plan(g, options) -> plan        plan, apply(g, plan), describe(g, plan, printer)
+// and optionally (defaults detected by concept, so a descriptor need not spell them):
+//   D::mlir_name                       its MLIR pass argument (default `neuronrw-` + name; empty:
+//                                      no MLIR pass), which neuronrw-opt accepts as an alias
+//   D::mlir_summary                    the MLIR pass's description (default: summary)
+//   D::dry_run_help                    what its `NAME-dry-run` flag does (default: print the plan;
+//                                      empty: no such flag); only a pass with a `dry-run` option
+//   D::statistics(g, plan, applied)    its counters (pass_statistic), as the tools print them
 // and, when the pass splits into per-function parts the way MLIR nests function passes
 // (`partitioned_pass`):
 //   D::units(g)                        the units (functions), in module order
@@ -103,6 +110,52 @@ concept pass_descriptor = requires {
   { D::input } -> std::convertible_to<pass_input>;
   typename D::options;
 } && std::default_initializable<typename D::options>;
+
+/// One counter of a pass run (mlir-opt's Pass::Statistic): what D::statistics returns.
+struct pass_statistic {
+  std::string name;
+  std::string description;
+  std::uint64_t value = 0;
+};
+
+/// D's MLIR pass argument: D::mlir_name when it declares one (empty: it has no MLIR pass), else
+/// `neuronrw-` + D::name.
+template <pass_descriptor D>
+std::string descriptor_mlir_name() {
+  if constexpr (requires { { D::mlir_name } -> std::convertible_to<std::string_view>; })
+    return std::string(std::string_view(D::mlir_name));
+  else
+    return "neuronrw-" + std::string(std::string_view(D::name));
+}
+
+/// The MLIR pass's description: D::mlir_summary, else D::summary.
+template <pass_descriptor D>
+constexpr std::string_view descriptor_mlir_summary() {
+  if constexpr (requires { { D::mlir_summary } -> std::convertible_to<std::string_view>; })
+    return D::mlir_summary;
+  else
+    return D::summary;
+}
+
+/// What the dry-run name of D does (`NAME-dry-run`, for a pass with a `dry-run` option):
+/// D::dry_run_help (empty: no such name), else `print the plan; change nothing`.
+template <pass_descriptor D>
+constexpr std::string_view descriptor_dry_run_help() {
+  if constexpr (requires { { D::dry_run_help } -> std::convertible_to<std::string_view>; })
+    return D::dry_run_help;
+  else
+    return "print the plan; change nothing";
+}
+
+/// The counters of a run of D on g with `plan` (`applied`: the plan is applied, not a dry run):
+/// D::statistics(g, plan, applied), else none.
+template <pass_descriptor D, class G, class Plan>
+std::vector<pass_statistic> descriptor_statistics(const G& g, const Plan& plan, bool applied) {
+  if constexpr (requires { D::statistics(g, plan, applied); })
+    return D::statistics(g, plan, applied);
+  else
+    return {};
+}
 
 /// A descriptor whose pass splits into per-function parts for the IR G (see the header comment).
 template <class D, class G>

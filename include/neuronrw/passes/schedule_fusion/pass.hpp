@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,10 +50,44 @@ struct basic_schedule_fusion {
     if (option == "budget") return std::to_string(Pattern::budget);
     return option == "fusion-kind" ? std::string(Pattern::fusion_kind) : std::string();
   }
+  /// The MLIR passes' description (docs/mlir.md).
+  static constexpr std::string_view mlir_summary =
+      Composites ? "Co-schedule collective pairs (all_gather -> reduce_scatter) and lower each cluster to a "
+                   "stablehlo.composite with a private decomposition"
+                 : "Co-schedule collective pairs (all_gather -> reduce_scatter) into fusions tagged FusionKind";
+  /// The dry-run flag (`schedule-fusion-dry-run`); the composites flavour has none.
+  static constexpr std::string_view dry_run_help = Composites ? "" : "print the plan (clusters, moves, refusals); change nothing";
   template <class G>
   using traits = ir_traits<std::remove_cvref_t<G>>;
   template <class G>
   using plan_type = schedule_fusion_plan_t<G>;
+
+  /// Its counters: candidates, clusters, composites, moves, and one per refusal code.
+  template <class G>
+  static std::vector<pass_statistic> statistics(const G&, const plan_type<G>& plan, bool applied) {
+    std::uint64_t moves = 0;
+    if (applied)
+      for (const auto& c : plan.clusters) moves += c.moves.size();
+    std::vector<pass_statistic> out = {
+        {"candidates", "Candidate consumers examined", plan.candidates()},
+        {"clusters", "Clusters formed", plan.clusters.size()},
+        {"composites", "Composites created (composites flavour)", applied && Composites ? plan.clusters.size() : 0},
+        {"moves", "Ops moved by the reschedule", moves}};
+    static constexpr schedule_refusal codes[] = {
+        schedule_refusal::no_producer_operand, schedule_refusal::already_fused,   schedule_refusal::producer_claimed,
+        schedule_refusal::different_block,     schedule_refusal::budget_exceeded, schedule_refusal::non_convex,
+        schedule_refusal::splits_cluster,      schedule_refusal::reschedule_refused};
+    static constexpr std::string_view descriptions[] = {
+        "Refused: no producer operand",       "Refused: already inside a fusion", "Refused: producer in an earlier cluster",
+        "Refused: producer in another block", "Refused: walk budget exceeded",    "Refused: cluster not convex",
+        "Refused: would split an earlier cluster", "Refused: dominance repair refused"};
+    for (std::size_t k = 0; k < std::size(codes); ++k) {
+      std::uint64_t n = 0;
+      for (const auto& r : plan.refused) n += r.code == codes[k];
+      out.push_back({"refused-" + std::string(to_string(codes[k])), std::string(descriptions[k]), n});
+    }
+    return out;
+  }
 
   template <class G>
   static plan_type<G> plan(const G& g, const options& o = {}) {
