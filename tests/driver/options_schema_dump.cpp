@@ -1,6 +1,8 @@
-// Prints every pass descriptor's options schema as JSON, for options_schema_test.py: the one place
-// the schemas (neuronrw/passes/options.hpp) are held against neuronrw-opt's --list-passes, the MLIR
-// passes' options (neuronrw-mlir-opt --help, --dump-pass-pipeline) and the docs' option tables.
+// Prints every pass descriptor (names, summaries, the optional members' values) and its options
+// schema as JSON, for options_schema_test.py: the one place the descriptors
+// (neuronrw/passes/protocol.hpp, options.hpp) are held against neuronrw-opt's --list-passes, the
+// MLIR passes (neuronrw-mlir-opt --help, --dump-pass-pipeline) and the docs' option tables. The
+// library's five, neuronrw-opt's validate-kinds and the user pass of docs/passes.md (prefetch).
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -9,7 +11,11 @@
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/options.hpp>
+#include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
+
+#include "neuronrw-opt/validate_kinds.hpp"
+#include "prefetch/prefetch.hpp"
 
 namespace {
 
@@ -44,8 +50,12 @@ std::string_view check_name(nr::option_check c) {
 
 template <nr::pass_descriptor D>
 void dump(bool last) {
-  std::printf("  {\"name\": %s, \"display\": %s, \"summary\": %s, \"input\": %s, \"options\": [\n", json(D::name).c_str(),
-              json(D::display).c_str(), json(D::summary).c_str(), D::input == nr::pass_input::ops ? "\"ops\"" : "\"host\"");
+  std::printf(
+      "  {\"name\": %s, \"display\": %s, \"summary\": %s, \"input\": %s, \"mlir_name\": %s, \"mlir_summary\": %s, "
+      "\"dry_run_help\": %s, \"options\": [\n",
+      json(D::name).c_str(), json(D::display).c_str(), json(D::summary).c_str(),
+      D::input == nr::pass_input::ops ? "\"ops\"" : "\"host\"", json(nr::descriptor_mlir_name<D>()).c_str(),
+      json(nr::descriptor_mlir_summary<D>()).c_str(), json(nr::descriptor_dry_run_help<D>()).c_str());
   const auto& schema = nr::option_schema_v<typename D::options>;
   for (std::size_t i = 0; i < schema.size(); ++i) {
     const auto& f = schema[i];
@@ -69,6 +79,8 @@ int main() {
   dump<nr::passes::schedule_fusion_composites>(false);
   dump<nr::passes::fusion_to_composite>(false);
   dump<nr::passes::materialize_comm_domain_scopes>(false);
-  dump<nr::passes::synthesize_allreduce_signals>(true);
+  dump<nr::passes::synthesize_allreduce_signals>(false);
+  dump<neuronrw_opt::validate_kinds_pass>(false);  // neuronrw-opt's own
+  dump<prefetch_example::prefetch>(true);         // the user pass of docs/passes.md (prefetch-opt)
   std::printf("]\n");
 }

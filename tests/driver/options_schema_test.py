@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Every pass descriptor's options schema (neuronrw/passes/options.hpp, dumped by
-options_schema_dump) against what the tools and the docs say about the options:
+"""Every pass descriptor and its options schema (neuronrw/passes/protocol.hpp, options.hpp, dumped
+by options_schema_dump: the library's five, neuronrw-opt's validate-kinds, the docs' prefetch)
+against what the tools and the docs say about them:
 
-  - neuronrw-opt --list-passes: each pass's line (its descriptor's summary) and one line per option
-    the driver offers (name, type, help, alias, default), exactly, in schema order;
-  - neuronrw-mlir-opt --help: the options of neuronrw-NAME (names, types, MLIR help lines), and
+  - neuronrw-opt --list-passes (prefetch-opt's for prefetch, registered from its descriptor alone):
+    each pass's line (its descriptor's summary) and one line per option the driver offers (name,
+    type, help, alias, default), exactly, in schema order; its dry-run line (when it has a
+    `dry-run` option and a dry_run_help); its alias (its MLIR name); nothing else;
+  - neuronrw-mlir-opt --help: each MLIR pass (descriptor_mlir_name) with its description
+    (descriptor_mlir_summary) and options (names, types, MLIR help lines), and
     --dump-pass-pipeline: their defaults (the descriptor's, e.g. the pattern's budget);
   - docs/driver.md's pass table, docs/mlir.md's option tables and README.md's pass table: the same
     option names (and, where the docs give them, aliases and defaults).
 
-usage: options_schema_test.py DUMPER NEURONRW_OPT NEURONRW_MLIR_OPT|'' SOURCE_ROOT
+usage: options_schema_test.py DUMPER NEURONRW_OPT PREFETCH_OPT NEURONRW_MLIR_OPT|'' SOURCE_ROOT
 """
 import json
 import os
@@ -17,7 +21,7 @@ import re
 import subprocess
 import sys
 
-dumper, opt, mlir_opt, root = sys.argv[1:5]
+dumper, opt, prefetch_opt, mlir_opt, root = sys.argv[1:6]
 failures = 0
 
 
@@ -37,11 +41,17 @@ def pad(s, w=44):
 
 TYPE_TEXT = {"uint64": "=<ulong>", "string": "=<string>", "boolean": ""}
 passes = json.loads(run([dumper]).stdout)
-check("the dumper lists the five descriptors", len(passes) == 5, str([p["name"] for p in passes]))
+check("the dumper lists the seven descriptors", len(passes) == 7, str([p["name"] for p in passes]))
 
 # --------------------------------------------------------------------- neuronrw-opt --list-passes
-listing = run([opt, "--list-passes"]).stdout.splitlines()
+builtin_listing = run([opt, "--list-passes"]).stdout.splitlines()
+prefetch_listing = run([prefetch_opt, "--list-passes"]).stdout.splitlines()
+expected_listing = {"Passes on MLIR input (--pass-pipeline='builtin.module(...)'):": [],
+                    "Passes on host programs (--pass-pipeline='host.program(...)'):": [],
+                    "Aliases (neuronrw-mlir-opt's pass names, so its pipelines run unchanged):": []}
+heads = list(expected_listing)
 for p in passes:
+    listing = prefetch_listing if p["name"] == "prefetch" else builtin_listing
     head = pad("  --" + p["name"]) + "-   " + p["summary"]
     expected = [head]
     for o in p["options"]:
@@ -61,15 +71,36 @@ for p in passes:
         check(f"--list-passes shows no other option of {p['name']}", not nxt.startswith("    --"), nxt)
     check(f"{p['name']}: every option with a member default-checks (open defaults come from the descriptor)",
           all(o["default"] == o["descriptor_default"] for o in p["options"]), p["name"])
+    has_dry = any(o["name"] == "dry-run" and o["driver"] for o in p["options"]) and p["dry_run_help"]
+    if has_dry:
+        expected.append(pad("  --" + p["name"] + "-dry-run") + "-   " + p["name"] + "{dry-run=true}: " + p["dry_run_help"])
+    if at >= 0 and has_dry:
+        check(f"--list-passes shows {p['name']}-dry-run from the descriptor", listing[at + len(expected) - 1] == expected[-1],
+              listing[at + len(expected) - 1])
+    if p["name"] != "prefetch":
+        expected_listing[heads[0 if p["input"] == "ops" else 1]] += expected
+        if p["input"] == "ops" and p["mlir_name"]:
+            expected_listing[heads[2]].append(pad("  --" + p["mlir_name"]) + "-   " + p["name"])
+want = []
+for h in heads:
+    want += [h] + expected_listing[h]
+check("neuronrw-opt --list-passes is its descriptors' entries, dry runs and aliases, and nothing else",
+      builtin_listing == want,
+      "\n".join(l for l in builtin_listing if l not in want))
 
 # ----------------------------------------------------------------------- neuronrw-mlir-opt
 if mlir_opt:
     help_lines = run([mlir_opt, "--help"]).stdout.splitlines()
-    mlir_passes = [p for p in passes if p["input"] == "ops"]
+    # neuronrw-mlir-opt registers the library's MLIR passes (prefetch's: tests/adapters/mlir).
+    mlir_passes = [p for p in passes if p["input"] == "ops" and p["mlir_name"] and p["name"] != "prefetch"]
+    check("neuronrw-mlir-opt registers the library's three MLIR passes", len(mlir_passes) == 3,
+          str([p["name"] for p in mlir_passes]))
     for p in mlir_passes:
-        arg = "neuronrw-" + p["name"]
+        arg = p["mlir_name"]
         at = next((i for i, l in enumerate(help_lines) if l.split() and l.split()[0] == "--" + arg), -1)
         check(f"neuronrw-mlir-opt --help lists {arg}", at >= 0)
+        check(f"{arg}'s description is the descriptor's MLIR summary",
+              at >= 0 and help_lines[at].split(" - ", 1)[-1].strip() == p["mlir_summary"], help_lines[at] if at >= 0 else "")
         got = {}
         for line in help_lines[at + 1:]:
             m = re.match(r"^ {8}--(\S+?)(=<\w+>)?\s+- (.*)$", line)
@@ -81,14 +112,14 @@ if mlir_opt:
               f"expected {expected}\n     got {got}")
     # Defaults, as MLIR prints the pipeline.
     src = os.path.join(root, "examples", "mlir", "layer.mlir")
-    pipeline = ",".join("neuronrw-" + p["name"] for p in mlir_passes)
+    pipeline = ",".join(p["mlir_name"] for p in mlir_passes)
     r = run([mlir_opt, "--allow-unregistered-dialect", src, "-o", os.devnull, "--dump-pass-pipeline",
              f"--pass-pipeline=builtin.module({pipeline})"])
     for p in mlir_passes:
-        m = re.search(r"^  neuronrw-" + re.escape(p["name"]) + r"\{([^}]*)\}", r.stderr, re.M)
+        m = re.search(r"^  " + re.escape(p["mlir_name"]) + r"\{([^}]*)\}", r.stderr, re.M)
         got = dict(kv.split("=", 1) for kv in m.group(1).split()) if m else None
         expected = {o["name"]: o["descriptor_default"] for o in p["options"] if o["mlir"]}
-        check(f"neuronrw-{p['name']}'s defaults in --dump-pass-pipeline are the schema's", got == expected,
+        check(f"{p['mlir_name']}'s defaults in --dump-pass-pipeline are the schema's", got == expected,
               f"expected {expected}\n     got {got}")
 
 

@@ -230,6 +230,9 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
     D::apply(g, plan);
   }
 
+  /// The pass's options, made from D's schema (`options_.flag("remarks")`, `options_.values()`).
+  schema_options<options_type> options_{*this, std::type_identity<D>{}};
+
  private:
   /// Adds a run's counters to the pass's Statistics, made at the first run from D::statistics'
   /// names (MLIR prints them sorted by name).
@@ -244,7 +247,6 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
     for (std::size_t i = 0; i < stats.size() && i < stats_.size(); ++i) *stats_[i] += stats[i].value;
   }
 
-  schema_options<options_type> options_{*this, std::type_identity<D>{}};
   mlir::Pass::Option<bool>* remarks_ = options_.find_flag("remarks");
   mlir::Pass::Option<bool>* dry_run_ = options_.find_flag("dry-run");
   std::vector<std::unique_ptr<std::string>> names_, descriptions_;
