@@ -64,6 +64,16 @@ struct pass_context {
   std::optional<nr::ref_schedule_fusion_plan>* dot_plan = nullptr;
 };
 
+namespace pass_detail {
+
+/// `FILE:LINE:COL` of an op of `m`.
+inline std::string loc_text(const nr::ref::module& m, nr::ref::op_ref op) {
+  const auto l = m.loc(op);
+  return m.source_name + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+}
+
+}  // namespace pass_detail
+
 /// What neuronrw-opt does beyond the protocol for a pass: none by default. A specialization for
 /// a descriptor type may give (each optional)
 ///   dry_run_remarks(m, plan, name, cx)   remarks a dry run adds under remarks=true, before the
@@ -77,16 +87,12 @@ struct driver_extension {};
 /// run's cluster remarks, and the plan --emit-dot draws.
 template <class Pattern, bool Composites>
 struct driver_extension<nr::passes::basic_schedule_fusion<Pattern, Composites>> {
-  static std::string loc_text(const nr::ref::module& m, nr::ref::op_ref op) {
-    const auto l = m.loc(op);
-    return m.source_name + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
-  }
   static void dry_run_remarks(const nr::ref::module& m, const nr::ref_schedule_fusion_plan& plan, const std::string& name,
                               pass_context& cx) {
     for (std::size_t i = 0; i < plan.clusters.size(); ++i) {
       const auto& c = plan.clusters[i];
       cx.emit(diagnostic{m.source_name, m.loc(c.consumer()),
-                         name + ": cluster " + std::to_string(i) + " with the producer at " + loc_text(m, c.producer()) +
+                         name + ": cluster " + std::to_string(i) + " with the producer at " + pass_detail::loc_text(m, c.producer()) +
                              ": " + std::to_string(c.ops.size()) + " ops, " + std::to_string(c.carried.size()) +
                              " carried, " + std::to_string(c.moves.size()) + " moves",
                          severity::remark});
