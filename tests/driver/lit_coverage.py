@@ -7,7 +7,7 @@ The codes are read from the headers that define them, so a new code without a li
 this check:
   ScheduleFusion             schedule_refusal          include/neuronrw/passes/schedule_fusion/plan.hpp
   FusionToComposite          f2c_problem_code          include/neuronrw/passes/fusion_to_composite.hpp
-  MaterializeCommDomainScopes comm_domain_refusal_code include/neuronrw/passes/comm_domain_scopes.hpp
+  MaterializeCommDomainScopes comm_domain_refusal_code include/neuronrw/passes/comm_domain_scopes/plan.hpp
   SynthesizeAllReduceSignals allreduce_signal_refusal_code include/neuronrw/passes/allreduce_signals.hpp
 Each code must appear in an expectation of a lit file that runs --verify-diagnostics, worded
 as the driver reports it:
@@ -53,7 +53,7 @@ ENUMS = [
     # and ending with `[CODE]` (the host passes carry pypto's messages, the code trails).
     ("schedule_refusal", "include/neuronrw/passes/schedule_fusion/plan.hpp", "refused this candidate: ", "remark"),
     ("f2c_problem_code", "include/neuronrw/passes/fusion_to_composite.hpp", "fusion-to-composite: ", "error"),
-    ("comm_domain_refusal_code", "include/neuronrw/passes/comm_domain_scopes.hpp", "[", "error"),
+    ("comm_domain_refusal_code", "include/neuronrw/passes/comm_domain_scopes/plan.hpp", "[", "error"),
     ("allreduce_signal_refusal_code", "include/neuronrw/passes/allreduce_signals.hpp", "[", "error"),
 ]
 
