@@ -117,7 +117,7 @@ struct neuronrw::ir_traits<mini::Module> {
     for (std::size_t i = 0; i < r.live_outs.size(); ++i)
       outs.emplace_back(name + (r.live_outs.size() > 1 ? "#" + std::to_string(i) : ""), r.live_outs[i]->shape);
     std::vector<std::pair<std::string, std::string>> attrs;
-    for (auto& a : r.attrs) attrs.emplace_back(std::string(a.name), std::string(a.value));
+    for (auto& a : r.attrs) attrs.emplace_back(std::string(a.name), neuronrw::attribute_text(a.value));
     mini::Instr& f = mini::emit(outer, std::string(r.op_name), {r.live_ins.begin(), r.live_ins.end()}, outs, attrs,
                                 r.ops.front());
     f.body = std::make_unique<mini::Block>();

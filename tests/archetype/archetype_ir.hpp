@@ -257,7 +257,7 @@ struct ir_storage {
     int blk = op(r.ops.front()).block;
     auto grp = add(blk, r.op_name, std::vector<value_h>(r.live_ins.begin(), r.live_ins.end()), out_types);
     move(grp, r.ops.front(), false);
-    for (auto& a : r.attrs) op(grp).attrs.emplace_back(std::string(a.name), std::string(a.value));
+    for (auto& a : r.attrs) op(grp).attrs.emplace_back(std::string(a.name), neuronrw::attribute_text(a.value));
     int body = add_region(grp, in_types);
     for (auto o : r.ops) {
       remove_from_block(o);
@@ -275,7 +275,7 @@ struct ir_storage {
     std::vector<std::string> in_types;
     for (int v : op(r.region_owner).operands) in_types.push_back(values[idx(v)].type);
     auto [f, body] = add_function(r.symbol, in_types);
-    for (auto& a : r.attrs) op(f).attrs.emplace_back(std::string(a.name), std::string(a.value));
+    for (auto& a : r.attrs) op(f).attrs.emplace_back(std::string(a.name), neuronrw::attribute_text(a.value));
     if (op(r.region_owner).regions.empty()) return f;
     const int src = op(r.region_owner).regions.front();
     std::vector<int> map(values.size(), -1);
@@ -293,7 +293,7 @@ struct ir_storage {
     for (int v : op(r.old).results) types.push_back(values[idx(v)].type);
     auto n = add(op(r.old).block, r.op_name, operands, types);
     move(n, r.old, false);
-    for (auto& a : r.attrs) op(n).attrs.emplace_back(std::string(a.name), std::string(a.value));
+    for (auto& a : r.attrs) op(n).attrs.emplace_back(std::string(a.name), neuronrw::attribute_text(a.value));
     for (std::size_t i = 0; i < types.size(); ++i)
       replace_uses_if(result(r.old, i), result(n, i), [](op_h) { return true; });
     return n;

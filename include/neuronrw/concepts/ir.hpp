@@ -93,6 +93,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <neuronrw/concepts/attribute.hpp>  // named_attribute, attribute_value
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/detail/requirement_check.hpp>
 
@@ -109,14 +110,6 @@ struct ir_traits {
 /// (e.g. mlir::Value, whose hash lives in llvm::DenseMapInfo).
 template <class H>
 struct handle_hash : std::hash<H> {};
-
-/// A (name, value-text) pair, the adapter-neutral way to pass an attribute. The value is the
-/// attribute's textual form (`"ScheduleFusion"`, `true`, `0 : i32`, `@f`): adapters with a typed
-/// attribute system parse it (MLIR: mlir::parseAttribute).
-struct named_attribute {
-  std::string_view name;
-  std::string_view value;
-};
 
 /// Requirement 14: replace the contiguous run `ops` of one block by one grouping op whose single
 /// one-block region holds them (moved, not cloned). The region's block takes one argument per

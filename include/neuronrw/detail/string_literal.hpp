@@ -7,7 +7,7 @@
 //   detail::hex_digit_value(c)                  0..15, or -1
 //
 // Two formats share the loop, and differ only where the languages differ (escape_format):
-//   MLIR    (neuronrw/mlir_string.hpp): `"`, `\\`, `\"`, `\n` `\t` by name (or not, see
+//   MLIR    (concepts/attribute.hpp): `"`, `\\`, `\"`, `\n` `\t` by name (or not, see
 //           mlir_escapes), every other control byte as `\XX` (upper-case hex, no `x`).
 //   Python: the chosen quote, `\\`, `\n` `\t` `\r` by name, every other control byte as `\xhh`.
 // In both, bytes >= 0x80 are copied unchanged (UTF-8 text stays readable) and DEL (0x7F) counts as

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include <neuronrw/concepts/ir.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/concepts/attribute.hpp>
 
 namespace neuronrw {
 
@@ -60,19 +60,17 @@ std::vector<applied_conversion<op_handle_t<G>>> lower_to_composites(G& g, const 
                                                                     std::string_view composite_op_name, Steps& steps) {
   std::vector<applied_conversion<op_handle_t<G>>> out;
   out.reserve(std::size(records));
-  const std::string name_text = mlir_string_literal(composite_schema::composite_name);
-  const named_attribute fn_attrs[] = {{composite_schema::gen_composite, "true"}, {composite_schema::no_delete, "true"}};
+  const named_attribute fn_attrs[] = {{composite_schema::gen_composite, attr::boolean{true}},
+                                      {composite_schema::no_delete, attr::boolean{true}}};
   for (const auto& c : records) {
     // Outline first: the clone reads the fusion's region, which erase_op destroys.
     if (!steps.next("outline_region")) return out;
     auto fn = ir::outline_region(g, outline_request<op_handle_t<G>>{c.fusion, c.decomposition, fn_attrs});
-    const std::string kind_text = mlir_string_literal(c.composite_kind);
-    const std::string sym_text = mlir_symbol_reference(c.decomposition);
-    const named_attribute attrs[] = {{composite_schema::composite_kind, kind_text},
-                                     {"composite_attributes", "{}"},
-                                     {"decomposition", sym_text},
-                                     {"name", name_text},
-                                     {"version", "0 : i32"}};
+    const named_attribute attrs[] = {{composite_schema::composite_kind, attr::string{c.composite_kind}},
+                                     {"composite_attributes", attr::empty_dictionary{}},
+                                     {"decomposition", attr::symbol{c.decomposition}},
+                                     {"name", attr::string{composite_schema::composite_name}},
+                                     {"version", attr::integer{0, 32}}};
     if (!steps.next("replace_op")) return out;
     auto comp = ir::replace_op(g, replace_request<op_handle_t<G>>{c.fusion, composite_op_name, attrs});
     if (!steps.next("erase_op")) return out;

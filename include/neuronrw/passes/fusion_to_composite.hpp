@@ -71,7 +71,7 @@
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/kind_registry.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/concepts/attribute.hpp>
 #include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/composite_lowering.hpp>
 #include <neuronrw/passes/protocol.hpp>

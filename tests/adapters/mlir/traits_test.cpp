@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <mlir/AsmParser/AsmParser.h>
+
 #include <neuronrw/adapters/mlir/traits.hpp>
 #include <neuronrw/algorithms/dependence_walk.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
@@ -181,6 +183,39 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> attributes {genComposite = true
   CHECK(traits::string_attribute(g, fn, "sym_name") == std::optional<std::string>("f"));  // inherent
   // The region terminator of an unregistered dialect: kind return.
   CHECK(traits::is_terminator(g, &fusion->getRegion(0).front().back()));
+}
+
+TEST_CASE("library-made attributes are built typed: what MLIR parses from their canonical text") {
+  auto ctx = mlir_test::make_context();
+  auto m = mlir_test::parse(*ctx, kPair);
+  REQUIRE(m);
+  na::ir g(m->getOperation());
+  namespace attr = nr::attr;
+  const nr::attribute_value values[] = {attr::string{"ScheduleFusion"}, attr::string{"a\"b\\c\nd\x01"},
+                                        attr::symbol{"hilo.FusedComposite.0"}, attr::symbol{"has space"},
+                                        attr::integer{0, 32},                 attr::integer{-7},
+                                        attr::integer{1, 1},                  attr::boolean{true},
+                                        attr::boolean{false},                 attr::unit{},
+                                        attr::empty_dictionary{}};
+  for (const auto& v : values) {
+    const std::string text = nr::attribute_text(v);
+    CAPTURE(text);
+    const mlir::Attribute built = g.attribute(v);
+    CHECK(built == mlir::parseAttribute(text, ctx.get()));
+  }
+  CHECK(mlir::isa<mlir::StringAttr>(g.attribute(attr::string{"s"})));
+  CHECK(mlir::isa<mlir::FlatSymbolRefAttr>(g.attribute(attr::symbol{"f"})));
+  CHECK(mlir::isa<mlir::BoolAttr>(g.attribute(attr::boolean{true})));
+  CHECK(mlir::isa<mlir::UnitAttr>(g.attribute(attr::unit{})));
+  CHECK(mlir::cast<mlir::DictionaryAttr>(g.attribute(attr::empty_dictionary{})).empty());
+  const auto i = mlir::cast<mlir::IntegerAttr>(g.attribute(attr::integer{3, 16}));
+  CHECK(i.getType().getIntOrFloatBitWidth() == 16);
+  CHECK(i.getInt() == 3);
+  // set_attributes: on the op, in the order given.
+  auto* op = body_ops(*m)[1];
+  const nr::named_attribute attrs[] = {{"k", attr::string{"v"}}, {"n", attr::integer{2, 32}}};
+  g.set_attributes(op, attrs);
+  CHECK(mlir_test::print(op) == "%1 = \"mhlo.negate\"(%arg1) {k = \"v\", n = 2 : i32} : (tensor<4xf32>) -> tensor<4xf32>");
 }
 
 TEST_CASE("moves: before, after, and the order index follows") {

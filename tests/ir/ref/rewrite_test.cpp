@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -106,14 +107,22 @@ TEST_CASE("is_inside: the op itself and everything nested at any depth, nothing 
   CHECK_FALSE(ref::is_inside(m, leaf, sibling));
 }
 
-TEST_CASE("to_attributes copies names and value texts in order") {
-  const named_attribute in[] = {{"b", "1 : i32"}, {"a", "\"s\""}};
+TEST_CASE("to_attributes stores each typed value as its canonical text, in order") {
+  namespace attr = neuronrw::attr;
+  const named_attribute in[] = {{"b", attr::integer{1, 32}},     {"a", attr::string{"s\"q"}},
+                                {"s", attr::symbol{"has space"}}, {"t", attr::boolean{false}},
+                                {"u", attr::unit{}},             {"d", attr::empty_dictionary{}},
+                                {"w", attr::integer{-7}}};
   const auto out = ref::to_attributes(in);
-  REQUIRE(out.size() == 2);
-  CHECK(out[0].name == "b");
-  CHECK(out[0].value == "1 : i32");
-  CHECK(out[1].name == "a");
-  CHECK(out[1].value == "\"s\"");
+  std::vector<std::pair<std::string, std::string>> got;
+  for (const auto& a : out) got.emplace_back(a.name, a.value);
+  CHECK(got == std::vector<std::pair<std::string, std::string>>{{"b", "1 : i32"},
+                                                                {"a", "\"s\\\"q\""},
+                                                                {"s", "@\"has space\""},
+                                                                {"t", "false"},
+                                                                {"u", "unit"},
+                                                                {"d", "{}"},
+                                                                {"w", "-7"}});
 }
 
 // ============================================================================== group_ops
@@ -132,7 +141,7 @@ TEST_CASE("group_ops: live-ins that are results and block arguments, a live-out 
   const auto a = argument(m, "func.func", 0);
   const auto x = result(m, "t.a");
   const auto w = result(m, "t.d");
-  const named_attribute attrs[] = {{"FusionKind", "\"K\""}};
+  const named_attribute attrs[] = {{"FusionKind", neuronrw::attr::string{"K"}}};
   const auto g = group(m, {find(m, "t.b"), find(m, "t.d")}, {x, a}, {w}, {attrs[0]});
   CHECK(ref::print(m) == R"(module {
   func.func @f(%a: i32) -> i32 {
@@ -337,7 +346,7 @@ TEST_CASE("outline_region: a private function at the end, region cloned, mhlo.re
 )");
   const std::string before = ref::print(m);
   const auto fusion = find(m, "mhlo.fusion");
-  const named_attribute attrs[] = {{"genComposite", "true"}};
+  const named_attribute attrs[] = {{"genComposite", neuronrw::attr::boolean{true}}};
   const auto f = ref::outline_region(m, {fusion, "outlined", attrs});
   CHECK(m.is_function(f));
   CHECK(m.function(f).sym_name == "outlined");
@@ -556,7 +565,8 @@ TEST_CASE("replace_op: a new op before the old one takes over every use; the old
 func.func private @d(i32, i32) -> (i32, i32)
 )");
   const auto old = find(m, "mhlo.fusion");
-  const named_attribute attrs[] = {{"name", "\"composite.Fused\""}, {"decomposition", "@d"}};
+  const named_attribute attrs[] = {{"name", neuronrw::attr::string{"composite.Fused"}},
+                                   {"decomposition", neuronrw::attr::symbol{"d"}}};
   const auto n = ref::replace_op(m, {old, "stablehlo.composite", attrs});
   CHECK(m.next_op(n) == old);
   CHECK_FALSE(m.has_uses(m.result(old, 0)));

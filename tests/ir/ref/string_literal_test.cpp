@@ -1,8 +1,8 @@
-// Tests for the MLIR string literals the reference IR reads and writes: neuronrw/mlir_string.hpp
+// Tests for the MLIR string literals the reference IR reads and writes: neuronrw/ir/ref/mlir_string.hpp
 // (the one implementation) and ir/ref/string_literal.hpp (its reference-IR names quote/unquote).
 // Exact texts, both escape styles, the scanner's positions, and the round trip over every byte.
 #include <neuronrw/ir/ref/string_literal.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 #include <doctest/doctest.h>
 

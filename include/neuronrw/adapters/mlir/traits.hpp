@@ -37,15 +37,16 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringMap.h>
-#include <mlir/AsmParser/AsmParser.h>
 #include <mlir/Dialect/Func/IR/FuncOps.h>
 #include <mlir/IR/Block.h>
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/BuiltinAttributes.h>
+#include <mlir/IR/BuiltinTypes.h>
 #include <mlir/IR/IRMapping.h>
 #include <mlir/IR/Operation.h>
 #include <mlir/IR/OpDefinition.h>
@@ -143,20 +144,26 @@ class ir {
     return last_kind_;
   }
 
-  /// Parses the text of an attribute the passes build (`"ScheduleFusion"`, `true`, `@f`,
-  /// `0 : i32`, `{}`). The texts come from the library, never from the input; a text MLIR
-  /// rejects is a bug and aborts with the text.
-  mlir::Attribute parse_attribute(std::string_view text) const {
-    mlir::Attribute a = mlir::parseAttribute(ref(text), context());
-    if (!a) {
-      llvm::errs() << "neuronrw mlir adapter: cannot parse attribute text '" << ref(text) << "'\n";
-      std::abort();
-    }
-    return a;
+  /// The MLIR attribute of a library-made value (concepts/attribute.hpp), built directly: no text,
+  /// no parse, no failure path.
+  mlir::Attribute attribute(const attribute_value& v) const {
+    mlir::MLIRContext* cx = context();
+    struct builder {
+      mlir::MLIRContext* cx;
+      mlir::Attribute operator()(const attr::string& a) const { return mlir::StringAttr::get(cx, ref(a.value)); }
+      mlir::Attribute operator()(const attr::symbol& a) const { return mlir::FlatSymbolRefAttr::get(cx, ref(a.name)); }
+      mlir::Attribute operator()(const attr::integer& a) const {
+        return mlir::IntegerAttr::get(mlir::IntegerType::get(cx, a.width), a.value);
+      }
+      mlir::Attribute operator()(const attr::boolean& a) const { return mlir::BoolAttr::get(cx, a.value); }
+      mlir::Attribute operator()(const attr::unit&) const { return mlir::UnitAttr::get(cx); }
+      mlir::Attribute operator()(const attr::empty_dictionary&) const { return mlir::DictionaryAttr::get(cx, {}); }
+    };
+    return std::visit(builder{cx}, v);
   }
 
   void set_attributes(mlir::Operation* op, std::span<const named_attribute> attrs) const {
-    for (const auto& a : attrs) op->setAttr(ref(a.name), parse_attribute(a.value));
+    for (const auto& a : attrs) op->setAttr(ref(a.name), attribute(a.value));
   }
 
   /// The op numbering behind ir_traits::op_index: a dense number per op, unique among live ops.

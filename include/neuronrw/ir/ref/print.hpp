@@ -34,7 +34,7 @@
 #include <neuronrw/ir/ref/syntax/op_printer.hpp>
 #include <neuronrw/ir/ref/syntax/op_syntax.hpp>
 #include <neuronrw/ir/ref/syntax/op_table.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw::ref {
 

@@ -29,10 +29,12 @@ inline bool is_inside(const module& m, op_ref op, op_ref ancestor) {
   return false;
 }
 
+/// A request's attributes as the reference IR stores them: name and canonical text
+/// (concepts/attribute.hpp's attribute_text).
 inline std::vector<attribute> to_attributes(std::span<const named_attribute> attrs) {
   std::vector<attribute> r;
   r.reserve(attrs.size());
-  for (auto& a : attrs) r.push_back({std::string(a.name), std::string(a.value)});
+  for (auto& a : attrs) r.push_back({std::string(a.name), attribute_text(a.value)});
   return r;
 }
 

@@ -1,5 +1,5 @@
 // neuronrw/ir/ref/string_literal.hpp — the reference IR's short names for MLIR string-literal
-// quoting: `ref::quote` / `ref::unquote` are neuronrw/mlir_string.hpp's mlir_string_literal /
+// quoting: `ref::quote` / `ref::unquote` are neuronrw/ir/ref/mlir_string.hpp's mlir_string_literal /
 // mlir_string_value, nothing more (the reference IR stores every string and symbol name as its
 // plain value and quotes it only when printing).
 //
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw::ref {
 

@@ -8,7 +8,7 @@
 //   referenced_symbol(attribute_value) -> std::optional<std::string>   `@a::@b` -> "a"
 //
 // Names are plain values (`@"a\22b"` defines `a"b`); string literals and bare ids are read with
-// neuronrw/mlir_string.hpp. Every reader is one linear pass over the text.
+// neuronrw/ir/ref/mlir_string.hpp. Every reader is one linear pass over the text.
 //
 // Customization points: none (concrete IR).
 #pragma once
@@ -19,7 +19,7 @@
 #include <string_view>
 
 #include <neuronrw/ir/ref/ir.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw::ref {
 

@@ -110,13 +110,13 @@
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/symbols.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw::ref {
 
 namespace verify_detail {
 
-// Symbol texts are read with ir/ref/symbols.hpp, string literals with neuronrw/mlir_string.hpp.
+// Symbol texts are read with ir/ref/symbols.hpp, string literals with ir/ref/mlir_string.hpp.
 using symbols_detail::find_dict_symbol;
 using symbols_detail::leading_symbol;
 

@@ -18,7 +18,7 @@
 
 #include <neuronrw/algorithms/dominance_repair.hpp>
 #include <neuronrw/concepts/ir.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/concepts/attribute.hpp>
 #include <neuronrw/passes/composite_lowering.hpp>
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
@@ -60,8 +60,7 @@ template <class G, class Steps>
 bool grouping(G& g, const schedule_fusion_plan_t<G>& plan, Steps& steps, std::size_t lo, std::size_t hi,
               std::vector<op_handle_t<G>>& groups) {
   using value = value_handle_t<G>;
-  const std::string kind_text = mlir_string_literal(plan.fusion_kind);
-  const named_attribute attrs[] = {{composite_schema::fusion_kind, kind_text}};
+  const named_attribute attrs[] = {{composite_schema::fusion_kind, attr::string{plan.fusion_kind}}};
   // Live-outs of clusters grouped already are now results of their grouping op.
   std::unordered_map<value, value, handle_hash<value>> renamed;
   std::vector<value> ins;

@@ -22,7 +22,7 @@
 
 #include <neuronrw/detail/try.hpp>
 #include <neuronrw/diagnostic.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw::ref {
 
@@ -45,7 +45,7 @@ inline constexpr bool parse_is_digit(char c) noexcept { return c >= '0' && c <= 
 inline constexpr bool parse_is_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
-// bare-id ::= (letter|[_]) (letter|digit|[_$.])*: mlir_is_bare_id* (neuronrw/mlir_string.hpp).
+// bare-id ::= (letter|[_]) (letter|digit|[_$.])*: mlir_is_bare_id* (neuronrw/concepts/attribute.hpp).
 /// suffix-id ::= digit+ | (letter|[$._-]) (letter|digit|[$._-])*
 inline constexpr bool parse_is_suffix_id_char(char c) noexcept {
   return parse_is_letter(c) || parse_is_digit(c) || c == '$' || c == '.' || c == '_' || c == '-';

@@ -21,7 +21,7 @@
 
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/syntax/op_syntax.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw::ref::syntax_detail {
 

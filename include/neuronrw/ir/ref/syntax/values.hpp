@@ -24,7 +24,7 @@
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/string_literal.hpp>
 #include <neuronrw/ir/ref/syntax/lexer.hpp>
-#include <neuronrw/mlir_string.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw::ref::detail {
 
