@@ -85,7 +85,7 @@
 //                              static T begin_transaction(P&); static void commit(P&, T);
 //                              static void rollback(P&, T) — rollback undoes every change
 //                              requirements 15-17 made since begin (transactional_host_program;
-//                              the gated apply of passes/comm_domain_scopes.hpp needs it)
+//                              the gated apply of passes/comm_domain_scopes/apply.hpp needs it)
 //
 // docs/host-programs.md maps each requirement to the reference host IR (neuronrw/ir/host/).
 #pragma once
