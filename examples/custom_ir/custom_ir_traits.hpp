@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -108,6 +109,12 @@ struct neuronrw::ir_traits<mini::Module> {
     anchor->parent->instrs.splice(std::next(anchor->self), o->parent->instrs, o->self);
   }
 
+  // ---- optional O4: a block's parameters, in order (the rewrite checks follow a fusion's
+  // parameters to its operands with it)
+  static auto block_arguments(const G&, block_handle b) {
+    return b->params | std::views::transform([](const std::unique_ptr<mini::Value>& p) { return p.get(); });
+  }
+
   // ---- groupable: a fusion instruction whose body holds the run
   static op_handle group_ops(G& g, const group_request<op_handle, value_handle>& r) {
     mini::Block& outer = *r.ops.front()->parent;
@@ -195,3 +202,4 @@ struct neuronrw::ir_traits<mini::Module> {
 
 static_assert(neuronrw::require_groupable_ir<mini::Module>());
 static_assert(neuronrw::transactional_ir<mini::Module>);
+static_assert(neuronrw::block_arguments_ir<mini::Module>);

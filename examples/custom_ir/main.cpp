@@ -59,7 +59,11 @@ int main() {
   mini::print(after, layer);
   std::cout << "== refusing step 2: " << status.reason
             << "; unchanged: " << (before.str() == after.str() ? "yes" : "no") << "\n";
-  neuronrw::apply(m, plan);
+  // The checked apply (docs/validation.md): the same rewrite, compared with a snapshot of the
+  // input; a rewrite that changed the dataflow would be reported here.
+  const auto checked = neuronrw::apply_checked(m, plan);
+  std::cout << "== checked apply: " << (checked.check.ok() ? "dataflow preserved" : "MISMATCH") << " ("
+            << checked.check.ops << " ops checked)\n";
   std::cout << "== after\n";
   mini::print(std::cout, layer);
 

@@ -58,6 +58,7 @@ struct options {
   bool statistics = false;
   bool dump_pass_pipeline = false;
   bool remarks = false;
+  bool verify_rewrites = false;  ///< --verify-rewrites: check every pass's rewrite (docs/validation.md)
   bool quiet = false;
   unsigned progress_delay_ms = 1000;
   plan_format plans = plan_format::text;  ///< --plan-format: how dry runs print their plans
@@ -174,6 +175,9 @@ inline void print_help(std::ostream& os, const pass_registry& reg = default_regi
         "  --output-split-marker=MARKER            the marker between the chunks' outputs\n"
         "  --verify-diagnostics[=only-expected]    check the diagnostics against the input's\n"
         "                                          expected-error/warning/remark/note comments\n"
+        "  --verify-rewrites                       check that every pass's rewrite preserved the\n"
+        "                                          program's dataflow (docs/validation.md); a dry run\n"
+        "                                          applies, checks and rolls back\n"
         "  --mlir-print-ir-before-all              print the IR before every pass (to stderr)\n"
         "  --mlir-print-ir-after-all               print the IR after every pass (to stderr)\n"
         "  --mlir-print-ir-after-change            with -after-all, only after passes that changed it\n"
@@ -326,6 +330,11 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
       auto n = v ? pipeline_detail::canonical_value(option_type::uint64, *v, why) : std::nullopt;
       if (!n || n->size() > 9) return usage_error(err, "--progress-delay takes a number of milliseconds");
       opt.progress_delay_ms = static_cast<unsigned>(std::stoul(*n));
+      continue;
+    }
+    if (name == "verify-rewrites") {
+      if (auto rc = no_value()) return rc;
+      opt.verify_rewrites = true;
       continue;
     }
     if (name == "mlir-style-names") {

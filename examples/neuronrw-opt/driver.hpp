@@ -197,6 +197,7 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
     pass_context cx;
     cx.emit = [&](diagnostic d) { env.emit(std::move(d)); };
     cx.format = opt.plans;
+    cx.verify_rewrites = opt.verify_rewrites;
     if constexpr (K == input_kind::mlir) cx.dot_plan = &dot_plan;
     t0 = timing_report::clock::now();
     bool ok;

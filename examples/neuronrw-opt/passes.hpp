@@ -33,12 +33,14 @@
 #include <neuronrw/ir/ref/diagnostics.hpp>
 #include <neuronrw/ir/ref/fusion_to_composite.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/plan_printer.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/passes/allreduce_signals.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
+#include <neuronrw/validate/check.hpp>
 
 #include "diagnostics_render.hpp"
 #include "pass_registry.hpp"
@@ -60,6 +62,7 @@ struct pass_context {
   std::optional<std::string> plan; ///< a dry run's printed plan (replaces the output)
   plan_format format = plan_format::text;  ///< how a dry run prints its plan (--plan-format)
   bool changed = false;            ///< the pass changed the IR
+  bool verify_rewrites = false;    ///< --verify-rewrites: check the rewrite (docs/validation.md)
   /// The plan of a ScheduleFusion run (for --emit-dot), when its handles stay valid.
   std::optional<nr::ref_schedule_fusion_plan>* dot_plan = nullptr;
 };
@@ -133,6 +136,55 @@ nr::diagnostics refusal_diagnostics(const nr::host::program& prog, const Plan& p
   return nr::to_diagnostics(prog, plan);  // pypto's text, then the code
 }
 
+/// The file name diagnostics about a whole document carry.
+inline const std::string& source_name(const nr::ref::module& m) { return m.source_name; }
+inline const std::string& source_name(const nr::host::program& p) { return p.file; }
+
+/// A descriptor with a checked apply on the reference IR (validate/, docs/validation.md).
+template <class D, class Doc, class Plan>
+concept checkable = requires(Doc& doc, const Plan& plan) {
+  D::apply_checked(doc, plan, nr::ref::plan_printer{doc});
+};
+
+/// What the dry run of a checked pass adds to its plan: the text's last line, or the JSON's
+/// `verified` and `check` members (docs/plan-format.md §"verified").
+template <class Op>
+void add_check_summary(std::string& plan, const nr::rewrite_check<Op>& check, plan_format format) {
+  const std::string n = std::to_string(check.ops), b = std::to_string(check.bytes),
+                    k = std::to_string(check.mismatches.size() + check.unrecorded);
+  if (format == plan_format::text) {
+    plan += "verify-rewrites: the check covered " + n + " ops (a snapshot of " + b + " bytes): " +
+            (check.ok() ? std::string("ok") : k + " mismatches") + "\n";
+    return;
+  }
+  // The document ends with "\n}\n" (json_writer.hpp's layout): add two members before it.
+  if (plan.size() >= 3 && plan.compare(plan.size() - 3, 3, "\n}\n") == 0) {
+    plan.resize(plan.size() - 3);
+    plan += ",\n  \"verified\": " + std::string(check.ok() ? "true" : "false") + ",\n  \"check\": {\"ops\": " + n +
+            ", \"snapshot_bytes\": " + b + ", \"mismatches\": " + k + "}\n}\n";
+  }
+}
+
+/// Applies `plan` with D's checked apply inside the module's transaction: when the check fails,
+/// its mismatches are emitted as errors and the module is rolled back (the pass fails, the input
+/// unchanged). A dry run (`keep` false) always rolls back and reports mismatches as warnings: it
+/// changes nothing, and its printed plan says `verified: false`. Returns the check.
+template <class D, class Plan>
+auto apply_verified(nr::ref::module& m, const Plan& plan, const std::string& name, bool keep, pass_context& cx) {
+  const auto token = nr::ir_traits<nr::ref::module>::begin_transaction(m);
+  auto r = D::apply_checked(m, plan, nr::ref::plan_printer{m});
+  nr::diagnostics ds;
+  if (!r.check.ok()) ds = nr::to_diagnostics(m, r.check, nr::ref::op_locator{m}, name);
+  if (!keep)
+    for (auto& d : ds) d.sev = severity::warning;
+  if (keep && r.check.ok())
+    nr::ir_traits<nr::ref::module>::commit(m, token);
+  else
+    nr::ir_traits<nr::ref::module>::rollback(m, token);
+  for (auto& d : ds) cx.emit(std::move(d));
+  return std::move(r.check);
+}
+
 /// Any registered pass D on its input `doc`: plan; under remarks=true (or always, for a pass
 /// without a `remarks` option) its refusals as diagnostics; its counters; then, unless it failed
 /// (a plan that is not ok(), or an error), the dry run's printed plan or the apply. False: the
@@ -157,11 +209,23 @@ bool run_descriptor(Doc& doc, const pass_instance& p, pass_context& cx) {
   cx.stats = nr::descriptor_statistics<D>(cdoc, plan, !dry);
   if constexpr (requires { plan.ok(); }) failed = !plan.ok();
   if (failed) return false;
+  constexpr bool can_check = checkable<D, Doc, decltype(plan)>;
+  if (cx.verify_rewrites && !can_check && plan.has_changes())
+    cx.emit(diagnostic{source_name(cdoc), {}, name + ": --verify-rewrites: this pass has no rewrite check; its output is not checked",
+                       severity::warning});
   if (dry) {
     cx.plan = render_plan<D>(doc, plan, cx.format);
+    if constexpr (can_check)
+      if (cx.verify_rewrites) add_check_summary(*cx.plan, apply_verified<D>(doc, plan, name, false, cx), cx.format);
   } else {
     cx.changed = plan.has_changes();
-    D::apply(doc, plan);
+    bool checked = false;
+    if constexpr (can_check)
+      if (cx.verify_rewrites) {
+        checked = true;
+        if (!apply_verified<D>(doc, plan, name, true, cx).ok()) return false;
+      }
+    if (!checked) D::apply(doc, plan);
   }
   if constexpr (requires { ext::after(cdoc, plan, dry, cx); }) ext::after(cdoc, plan, dry, cx);
   return true;

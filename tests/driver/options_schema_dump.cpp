@@ -13,6 +13,9 @@
 #include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
+#include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/plan_printer.hpp>
+#include <neuronrw/ir/ref/traits.hpp>
 
 #include "neuronrw-opt/validate_kinds.hpp"
 #include "prefetch/prefetch.hpp"
@@ -48,14 +51,25 @@ std::string_view check_name(nr::option_check c) {
   return "";
 }
 
+/// Whether D has a checked apply (docs/validation.md) on the reference IR: its MLIR pass then has
+/// the `verify-rewrites` option and neuronrw-opt checks it under --verify-rewrites.
+template <nr::pass_descriptor D>
+constexpr bool checked() {
+  if constexpr (D::input == nr::pass_input::ops)
+    return nr::checked_pass<D, nr::ref::module, nr::ref::plan_printer>;
+  else
+    return false;
+}
+
 template <nr::pass_descriptor D>
 void dump(bool last) {
   std::printf(
       "  {\"name\": %s, \"display\": %s, \"summary\": %s, \"input\": %s, \"mlir_name\": %s, \"mlir_summary\": %s, "
-      "\"dry_run_help\": %s, \"options\": [\n",
+      "\"dry_run_help\": %s, \"checked\": %s, \"verify_rewrites_help\": %s, \"options\": [\n",
       json(D::name).c_str(), json(D::display).c_str(), json(D::summary).c_str(),
       D::input == nr::pass_input::ops ? "\"ops\"" : "\"host\"", json(nr::descriptor_mlir_name<D>()).c_str(),
-      json(nr::descriptor_mlir_summary<D>()).c_str(), json(nr::descriptor_dry_run_help<D>()).c_str());
+      json(nr::descriptor_mlir_summary<D>()).c_str(), json(nr::descriptor_dry_run_help<D>()).c_str(),
+      checked<D>() ? "true" : "false", json(nr::verify_rewrites_help).c_str());
   const auto& schema = nr::option_schema_v<typename D::options>;
   for (std::size_t i = 0; i < schema.size(); ++i) {
     const auto& f = schema[i];

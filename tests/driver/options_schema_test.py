@@ -108,6 +108,8 @@ if mlir_opt:
                 break
             got[m.group(1)] = (m.group(2) or "", m.group(3))
         expected = {o["name"]: (TYPE_TEXT[o["type"]], o["mlir_help"]) for o in p["options"] if o["mlir"]}
+        if p["checked"]:  # a checked apply: the run-level verify-rewrites option (docs/validation.md)
+            expected["verify-rewrites"] = ("", p["verify_rewrites_help"])
         check(f"{arg}'s options in --help are the schema's (names, types, help)", got == expected,
               f"expected {expected}\n     got {got}")
     # Defaults, as MLIR prints the pipeline.
@@ -119,6 +121,8 @@ if mlir_opt:
         m = re.search(r"^  " + re.escape(p["mlir_name"]) + r"\{([^}]*)\}", r.stderr, re.M)
         got = dict(kv.split("=", 1) for kv in m.group(1).split()) if m else None
         expected = {o["name"]: o["descriptor_default"] for o in p["options"] if o["mlir"]}
+        if p["checked"]:
+            expected["verify-rewrites"] = "false"
         check(f"{p['mlir_name']}'s defaults in --dump-pass-pipeline are the schema's", got == expected,
               f"expected {expected}\n     got {got}")
 
@@ -162,6 +166,8 @@ for header, names in [("| ScheduleFusion option (both flavours) |", ["schedule-f
     got = {r[0].strip("`"): r[1] for r in rows}
     for n in names:
         opts = [o for o in by_name[n]["options"] if o["mlir"]]
+        if by_name[n]["checked"]:
+            opts = opts + [{"name": "verify-rewrites", "default": "false"}]
         check(f"docs/mlir.md: {n}'s options are the schema's", sorted(got) == sorted(o["name"] for o in opts),
               f"expected {sorted(o['name'] for o in opts)}\n     got {sorted(got)}")
         for o in opts:

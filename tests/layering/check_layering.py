@@ -7,7 +7,7 @@ Builds the graph of every header under INCLUDE_ROOT/neuronrw: one edge per
 `#include <neuronrw/...>` and per `#include "..."` (resolved like a compiler does: next to the
 including file first, then under INCLUDE_ROOT). Fails when
 
-  * a header of a generic layer (concepts/, descriptors/, algorithms/, passes/) reaches, directly
+  * a header of a generic layer (concepts/, descriptors/, algorithms/, passes/, validate/) reaches, directly
     or through any chain of includes, a header of a concrete layer (ir/, adapters/): the generic
     layers must compile without the reference IR or any adapter (docs/concepts.md, "Layers");
   * an include names a file that does not exist;
@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-GENERIC_LAYERS = ("concepts", "descriptors", "algorithms", "passes")
+GENERIC_LAYERS = ("concepts", "descriptors", "algorithms", "passes", "validate")
 CONCRETE_LAYERS = ("ir", "adapters")
 HEADER_SUFFIXES = (".hpp", ".h", ".hh", ".ipp", ".inc")
 SOURCE_SUFFIXES = HEADER_SUFFIXES + (".cpp", ".cc")

@@ -74,6 +74,11 @@
 //       that it sweeps instead of the IR, rebuilt when the version moves on and only once the
 //       walks in that block and version have swept as many ops as the block holds (so at most
 //       twice the cost of never building it). Without it: the walk always follows prev_op.
+//   O8. `static std::uint64_t op_digest(const G&, op_handle)` — a digest of what the op computes
+//       apart from its operands and regions: its name, attributes and result types. Two ops with
+//       equal digests are taken to compute the same function of their operands; a clone keeps
+//       the digest. Lets the rewrite checks (validate/) tell a decomposition's op from another
+//       op of the same kind. Without it: the checks compare kind tags only.
 // Every requirement and capability has a forwarding function in namespace `ir`
 // (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
 // traits directly.
@@ -261,6 +266,9 @@ template <class G> concept has_version = requires(const G& g, typename ir_traits
   { ir_traits<G>::version(g) } -> std::convertible_to<std::uint64_t>;
   { ir_traits<G>::block_size(g, b) } -> std::convertible_to<std::size_t>;
 };
+template <class G> concept has_op_digest = requires(const G& g, typename ir_traits<G>::op_handle o) {
+  { ir_traits<G>::op_digest(g, o) } -> std::convertible_to<std::uint64_t>;
+};
 template <class G> concept has_begin_transaction = requires(G& g) { ir_traits<G>::begin_transaction(g); };
 template <class G> concept has_transaction =
     has_begin_transaction<G> &&  // first, so the token's type below is only asked when it exists
@@ -324,6 +332,10 @@ concept operand_defs_ir = read_ir<G> && concepts_detail::has_operand_defs<G>;
 /// Optional capability O7: the IR counts its mutations and knows its blocks' sizes.
 template <class G>
 concept versioned_ir = ordered_ir<G> && concepts_detail::has_version<G>;
+
+/// O8: the IR digests what an op computes (name, attributes, result types).
+template <class G>
+concept digest_ir = read_ir<G> && concepts_detail::has_op_digest<G>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).
@@ -512,6 +524,14 @@ template <class G> std::optional<std::size_t> num_block_arguments(const G& g, bl
   } else {
     return std::nullopt;
   }
+}
+
+/// O8: the op's digest, or nullopt when the IR has none (the checks then compare kinds only).
+template <class G> std::optional<std::uint64_t> op_digest(const G& g, op_handle_t<G> o) {
+  if constexpr (concepts_detail::has_op_digest<std::remove_cvref_t<G>>)
+    return static_cast<std::uint64_t>(traits<G>::op_digest(g, o));
+  else
+    return std::nullopt;
 }
 
 /// O3: true when `o` terminates its block: the IR's answer when it has one, else kind == return_.

@@ -56,6 +56,7 @@
 // applying is linear in the cloned bodies on the reference IR.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -74,6 +75,8 @@
 #include <neuronrw/concepts/attribute.hpp>
 #include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/composite_lowering.hpp>
+#include <neuronrw/validate/check.hpp>
+#include <neuronrw/validate/composites.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/transaction.hpp>
@@ -326,8 +329,52 @@ template <class G>
 std::vector<applied_conversion<op_handle_t<G>>> apply(G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
   static_assert(require_outlinable_ir<G>());
   if (!plan.ok()) return {};
+#ifdef NEURONRW_CHECK_REWRITES  // the tests' builds: checked, aborting on a mismatch (docs/validation.md)
+  if constexpr (block_arguments_ir<G>) {
+    rewrite_check<op_handle_t<G>> check;
+    auto made = lower_to_composites_checked(g, plan.conversions, plan.composite_op_name,
+                                            validate_detail::anonymous_printer<G>{g}, check);
+    if (!check.ok()) validate_detail::rewrite_check_failed(check);
+    return made;
+  }
+#endif
   txn_detail::unchecked_steps steps;
   return lower_to_composites(g, plan.conversions, plan.composite_op_name, steps);
+}
+
+/// The checked apply (docs/validation.md): the same steps, each conversion checked right after
+/// its lowering against a snapshot taken right before it (validate/composites.hpp). A plan with
+/// refusals applies nothing and checks nothing. `printer` (describe()'s) names ops and values in
+/// the mismatches.
+template <class G, class Printer>
+checked_result<std::vector<applied_conversion<op_handle_t<G>>>, op_handle_t<G>> apply_checked(
+    G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan, Printer&& printer) {
+  static_assert(require_outlinable_ir<G>());
+  checked_result<std::vector<applied_conversion<op_handle_t<G>>>, op_handle_t<G>> r;
+  if (!plan.ok()) return r;
+  r.applied = lower_to_composites_checked(g, plan.conversions, plan.composite_op_name, printer, r.check);
+  return r;
+}
+
+/// The same, naming ops by kind id in the mismatches.
+template <class G>
+checked_result<std::vector<applied_conversion<op_handle_t<G>>>, op_handle_t<G>> apply_checked(
+    G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
+  return apply_checked(g, plan, validate_detail::anonymous_printer<G>{g});
+}
+
+/// What the check of `plan` will cover, without applying it: the fusions' ops (each body and the
+/// fusion) and the largest snapshot it holds at once, in bytes.
+template <class G>
+rewrite_check<op_handle_t<G>> check_scope(const G& g, const fusion_to_composite_plan<op_handle_t<G>>& plan) {
+  rewrite_check<op_handle_t<G>> r;
+  if (!plan.ok()) return r;
+  for (const auto& c : plan.conversions) {
+    const auto snap = snapshot_composite(g, c);
+    r.ops += snap.ops();
+    r.bytes = std::max(r.bytes, snap.bytes());
+  }
+  return r;
 }
 
 /// The gated apply (passes/transaction.hpp): the same steps (outline_region, replace_op, erase_op
@@ -450,6 +497,15 @@ struct basic_fusion_to_composite {
   template <class G, class Printer>
   static std::string describe(const G& g, const plan_type<G>& p, Printer&& printer) {
     return neuronrw::describe(g, p, std::forward<Printer>(printer));
+  }
+  /// The checked apply and what its check covers (above).
+  template <class G, class Printer>
+  static auto apply_checked(G& g, const plan_type<G>& p, Printer&& printer) {
+    return neuronrw::apply_checked(g, p, std::forward<Printer>(printer));
+  }
+  template <class G>
+  static auto check_scope(const G& g, const plan_type<G>& p) {
+    return neuronrw::check_scope(g, p);
   }
 
   template <class G>

@@ -34,6 +34,11 @@
 //   D::dry_run_help                    what its `NAME-dry-run` flag does (default: print the plan;
 //                                      empty: no such flag); only a pass with a `dry-run` option
 //   D::statistics(g, plan, applied)    its counters (pass_statistic), as the tools print them
+//   D::apply_checked(g, plan, printer) the apply with its rewrite check (validate/,
+//                                      docs/validation.md): a checked_result {applied, check};
+//                                      the driver's --verify-rewrites and the MLIR passes'
+//                                      verify-rewrites option use it
+//   D::check_scope(g, plan)            what that check will cover (ops, snapshot bytes)
 // and, when the pass splits into per-function parts the way MLIR nests function passes
 // (`partitioned_pass`):
 //   D::units(g)                        the units (functions), in module order
@@ -147,6 +152,13 @@ constexpr std::string_view descriptor_dry_run_help() {
     return "print the plan; change nothing";
 }
 
+/// The run-level option every pass with a checked apply (D::apply_checked) gets in the MLIR passes
+/// (`verify-rewrites`, docs/validation.md), beside its options schema; neuronrw-opt offers it as
+/// one flag for the whole pipeline, `--verify-rewrites`.
+inline constexpr std::string_view verify_rewrites_option = "verify-rewrites";
+inline constexpr std::string_view verify_rewrites_help =
+    "Check that the rewrite preserved the program's dataflow; a failed check is an error (docs/validation.md)";
+
 /// The counters of a run of D on g with `plan` (`applied`: the plan is applied, not a dry run):
 /// D::statistics(g, plan, applied), else none.
 template <pass_descriptor D, class G, class Plan>
@@ -172,6 +184,10 @@ concept partitioned_pass =
 /// The plan type of descriptor D for the IR G.
 template <class D, class G>
 using pass_plan_t = decltype(D::plan(std::declval<const G&>(), std::declval<const typename D::options&>()));
+
+/// D offers a checked apply for the IR G, printing with Printer (see the header comment).
+template <class D, class G, class Printer>
+concept checked_pass = requires(G& g, const pass_plan_t<D, G>& p, Printer pr) { D::apply_checked(g, p, pr); };
 
 /// A partitioned pass whose plan can be applied one function at a time (see the header comment).
 template <class D, class G>

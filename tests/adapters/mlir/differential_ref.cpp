@@ -5,8 +5,13 @@
 #define DIFF_REF_HALF
 #include "adapters/mlir/differential_support.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <random>
+
 #include <neuronrw/ir/ref/fusion_to_composite.hpp>
 #include <neuronrw/ir/ref/parse.hpp>
+#include <neuronrw/ir/ref/plan_printer.hpp>
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/ir/ref/verify.hpp>
@@ -14,6 +19,8 @@
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "passes/schedule_fusion_random_function.hpp"
+#include "validate/fault_injector.hpp"
+#include "validate/ref_fault_primitives.hpp"
 
 #ifndef NEURONRW_SOURCE_DIR
 #error "the build defines NEURONRW_SOURCE_DIR (tests/adapters/mlir/meson.build)"
@@ -117,6 +124,20 @@ ref_outcome run_ref_random(std::uint32_t seed, pipeline p, const scenario& s) {
   }
   run_on(gen.m, r, p, s);
   return r;
+}
+
+std::optional<std::string> ref_fault_codes(std::string_view text, int fault, std::uint32_t rng_seed) {
+  auto parsed = ref::parse(text, "-");
+  if (!parsed.ok()) return std::string("the reference IR cannot parse the input: ") + parsed.error.str();
+  ref::module& m = *parsed.value;
+  std::mt19937 rng(rng_seed);
+  const auto f = static_cast<fault_injection::fault>(fault);
+  const bool schedule = std::find(std::begin(fault_injection::schedule_faults), std::end(fault_injection::schedule_faults), f) !=
+                        std::end(fault_injection::schedule_faults);
+  const auto c = schedule ? fault_injection::schedule_fault_check(m, f, rng, ref::plan_printer{m})
+                          : fault_injection::composite_fault_check(m, f, rng, ref::plan_printer{m});
+  if (!c) return std::nullopt;
+  return fault_injection::codes(*c);
 }
 
 std::string source_dir() { return NEURONRW_SOURCE_DIR; }

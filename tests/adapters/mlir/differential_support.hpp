@@ -101,6 +101,12 @@ struct ref_outcome {
   std::vector<refusal> refused;
 };
 
+/// One wrong rewrite (tests/validate/fault_injector.hpp: fault number `fault`, its choices drawn
+/// from std::mt19937(rng_seed)) made on `text` through the reference IR and checked: the check's
+/// codes, one per line; nullopt when no fault was made (no cluster or conversion, or nothing for
+/// the fault to act on).
+std::optional<std::string> ref_fault_codes(std::string_view text, int fault, std::uint32_t rng_seed);
+
 /// Runs `p` on `text` (named `file` in diagnostics) through the reference IR.
 ref_outcome run_ref(std::string_view text, std::string_view file, pipeline p, const scenario& s);
 
@@ -141,17 +147,20 @@ inline void register_all() {
 }
 
 /// The textual pass pipeline of `p` for scenario `s`; `sf_extra` goes into the ScheduleFusion
-/// pass's options (`remarks=true`, `dry-run=true`).
-inline std::string pipeline_text(pipeline p, const scenario& s, std::string_view sf_extra = {}) {
+/// pass's options (`remarks=true`, `dry-run=true`); `verify` turns on every pass's rewrite check
+/// (`verify-rewrites=true`, docs/validation.md).
+inline std::string pipeline_text(pipeline p, const scenario& s, std::string_view sf_extra = {}, bool verify = false) {
   std::string opts;
   if (s.budget) opts += "budget=" + std::to_string(*s.budget);
   if (!sf_extra.empty()) opts += (opts.empty() ? "" : " ") + std::string(sf_extra);
+  if (verify) opts += (opts.empty() ? "" : " ") + std::string("verify-rewrites=true");
   if (!opts.empty()) opts = "{" + opts + "}";
   const std::string sf = std::string(s.moe ? "neuronrw-test-moe" : "neuronrw-schedule-fusion");
+  const std::string f2c = std::string("neuronrw-fusion-to-composite") + (verify ? "{verify-rewrites=true}" : "");
   switch (p) {
     case pipeline::schedule_fusion: return "builtin.module(" + sf + opts + ")";
-    case pipeline::fusion_to_composite: return "builtin.module(neuronrw-fusion-to-composite)";
-    case pipeline::schedule_then_f2c: return "builtin.module(" + sf + opts + ",neuronrw-fusion-to-composite)";
+    case pipeline::fusion_to_composite: return "builtin.module(" + f2c + ")";
+    case pipeline::schedule_then_f2c: return "builtin.module(" + sf + opts + "," + f2c + ")";
     case pipeline::composites: return "builtin.module(" + sf + "-composites" + opts + ")";
   }
   return {};

@@ -8,7 +8,9 @@
 //   - the MLIR pass's output, printed by MLIR, equals the reference IR's output reparsed and
 //     printed by MLIR (both texts printed on a mismatch);
 //   - mlir::verify accepts the output and every use is properly dominated (DominanceInfo and the
-//     library's view agree).
+//     library's view agree);
+//   - every pass runs with verify-rewrites=true: the rewrite checks (docs/validation.md) raise no
+//     alarm through the adapter (a mismatch would be an error diagnostic and a failed pass).
 // Two runs, as the reference IR's random test: an unbounded budget, and budgets 0..3 (which make
 // budget_exceeded refusals); every fifth function also runs the composites flavour.
 // Deterministic: the seeds are fixed; a failure names the seed and prints the input.
@@ -63,7 +65,7 @@ void run_one(mlir::MLIRContext& ctx, std::uint32_t seed, diff::pipeline p, const
 
   // The pass.
   std::vector<diff::diag> ds;
-  CHECK(diff::run(*m, diff::pipeline_text(p, s), ds));
+  CHECK(diff::run(*m, diff::pipeline_text(p, s, {}, /*verify=*/true), ds));  // every rewrite checked
   CHECK(diff::str(ds) == "");
   const std::string got = mlir_test::print(m->getOperation());
   auto ref_out = mlir_test::parse(ctx, r.output, &errors);

@@ -41,6 +41,7 @@
 #include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/options.hpp>
 #include <neuronrw/passes/protocol.hpp>
+#include <neuronrw/validate/check.hpp>
 
 namespace neuronrw::mlir_adapter {
 
@@ -228,7 +229,26 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
       for (const auto& d : ds) mlir_adapter::emit(d);
     }
     if (failed) return this->signalPassFailure();
+    const bool verify = verify_rewrites_ && verify_rewrites_->getValue();
+    if constexpr (checkable)
+      if (verify && dry) {
+        const auto scope = D::check_scope(cg, plan);
+        this->getOperation()->emitRemark() << this->getArgument() << ": verify-rewrites: the check will cover " << scope.ops
+                                           << " ops (a snapshot of " << scope.bytes << " bytes)";
+      }
     if (dry || !plan.has_changes()) return this->markAllAnalysesPreserved();
+    if constexpr (checkable)
+      if (verify) {
+        auto r = D::apply_checked(g, plan, op_printer{});
+        if (r.check.ok()) return;
+        for (auto d : to_diagnostics(cg, r.check, op_locator{}, std::string_view(this->getArgument()))) {
+          if (!d.loc) d.loc = this->getOperation();
+          for (auto& n : d.notes)
+            if (!n.loc) n.loc = this->getOperation();
+          mlir_adapter::emit(d);
+        }
+        return this->signalPassFailure();
+      }
     D::apply(g, plan);
   }
 
@@ -249,6 +269,13 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
     for (std::size_t i = 0; i < stats.size() && i < stats_.size(); ++i) *stats_[i] += stats[i].value;
   }
 
+  /// D has a checked apply (docs/validation.md): the pass then has a `verify-rewrites` option.
+  static constexpr bool checkable = checked_pass<D, ir, op_printer>;
+  std::unique_ptr<mlir::Pass::Option<bool>> verify_rewrites_ =
+      checkable ? std::make_unique<mlir::Pass::Option<bool>>(*this, mlir_adapter::ref(verify_rewrites_option),
+                                                             llvm::cl::desc(mlir_adapter::ref(verify_rewrites_help)),
+                                                             llvm::cl::init(false))
+                : nullptr;
   mlir::Pass::Option<bool>* remarks_ = options_.find_flag("remarks");
   mlir::Pass::Option<bool>* dry_run_ = options_.find_flag("dry-run");
   std::vector<std::unique_ptr<std::string>> names_, descriptions_;

@@ -14,11 +14,17 @@
 // Customization points: none.
 #pragma once
 
+#include <string>
+
 #include <llvm/ADT/Twine.h>
+#include <llvm/Support/raw_ostream.h>
+#include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/Location.h>
 #include <mlir/IR/MLIRContext.h>
 #include <mlir/IR/Operation.h>
+#include <mlir/IR/OperationSupport.h>
+#include <mlir/IR/Value.h>
 
 #include <neuronrw/diagnostic.hpp>
 
@@ -28,6 +34,26 @@ namespace neuronrw::mlir_adapter {
 /// basic_diagnostic<mlir::Operation*>, emitted at the op).
 struct op_locator {
   mlir::Operation* operator()(mlir::Operation* op) const noexcept { return op; }
+};
+
+/// describe()'s printer (passes/protocol.hpp) on the MLIR adapter, which the rewrite checks name
+/// ops and values with: an op as `'NAME' (LINE:COL)` (its name alone without a file location), a
+/// value as its function prints it (`%0`, `%arg1`).
+struct op_printer {
+  std::string operator()(mlir::Operation* op) const {
+    if (!op) return "<none>";
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "'" << op->getName() << "'";
+    if (auto l = mlir::dyn_cast<mlir::FileLineColLoc>(op->getLoc())) os << " (" << l.getLine() << ":" << l.getColumn() << ")";
+    return s;
+  }
+  std::string value(mlir::Value v) const {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    v.printAsOperand(os, mlir::OpPrintingFlags().useLocalScope());
+    return s;
+  }
 };
 
 namespace emit_detail {

@@ -619,9 +619,17 @@ struct neuronrw::ir_traits<neuronrw::mlir_adapter::ir> {
     return nullptr;
   }
   static bool is_terminator(const G& g, op_handle o) { return mlir_adapter::is_terminator(g, o); }
+  /// O8: the op's name, attributes (inherent and discardable, one uniqued dictionary) and result
+  /// types; MLIR uniques all three, so equal ops give equal digests within one context.
+  static std::uint64_t op_digest(const G&, op_handle o) {
+    llvm::hash_code h = llvm::hash_combine(o->getName().getAsOpaquePointer(), o->getAttrDictionary().getAsOpaquePointer());
+    for (mlir::Type t : o->getResultTypes()) h = llvm::hash_combine(h, t.getAsOpaquePointer());
+    return static_cast<std::uint64_t>(static_cast<std::size_t>(h));
+  }
 };
 
 static_assert(neuronrw::outlinable_ir<neuronrw::mlir_adapter::ir>);
 static_assert(neuronrw::argument_block_ir<neuronrw::mlir_adapter::ir>);
 static_assert(neuronrw::terminator_aware_ir<neuronrw::mlir_adapter::ir>);
 static_assert(neuronrw::indexed_ir<neuronrw::mlir_adapter::ir>);
+static_assert(neuronrw::digest_ir<neuronrw::mlir_adapter::ir>);

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/detail/fnv1a.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/rewrite.hpp>
 #include <neuronrw/ir/ref/string_literal.hpp>
@@ -89,6 +90,16 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   static std::uint64_t version(const G& g) noexcept { return g.version(); }
   static std::size_t block_size(const G& g, block_handle b) { return g.size(b); }
 
+  // optional: what the op computes apart from its operands and regions (O8): its name,
+  // properties, attributes and result types, so a clone has the digest of its original
+  static std::uint64_t op_digest(const G& g, op_handle o) {
+    detail::fnv1a_64 h;
+    h.update(g.name(o)).update_byte(0).update(g.properties_text(o)).update_byte(0);
+    for (const auto& a : g.attributes(o)) h.update(a.name).update_byte(1).update(a.value).update_byte(0);
+    for (auto r : g.results(o)) h.update(g.type_text(r)).update_byte(2);
+    return h.value();
+  }
+
   // optional: dense numbering
   static std::size_t op_index(const G&, op_handle o) noexcept { return o.id; }
   static std::size_t op_index_bound(const G& g) noexcept { return g.op_capacity(); }
@@ -99,3 +110,4 @@ static_assert(neuronrw::indexed_ir<neuronrw::ref::module>);
 static_assert(neuronrw::transactional_ir<neuronrw::ref::module>);
 static_assert(neuronrw::operand_defs_ir<neuronrw::ref::module>);
 static_assert(neuronrw::versioned_ir<neuronrw::ref::module>);
+static_assert(neuronrw::digest_ir<neuronrw::ref::module>);

@@ -153,13 +153,24 @@ std::vector<op_handle_t<G>> apply_composites(G& g, const schedule_fusion_plan_t<
   return sf_detail::composites(g, plan, groups, composite_op_name, steps);
 }
 
+namespace sf_detail {
+/// The checked apply that aborts on a mismatch (passes/schedule_fusion/checked.hpp), what apply
+/// does in a build that defines NEURONRW_CHECK_REWRITES.
+template <class G>
+std::vector<op_handle_t<G>> apply_or_abort(G& g, const schedule_fusion_plan_t<G>& plan);
+}  // namespace sf_detail
+
 /// Applies a plan: every move, then every grouping (collect-then-execute, docs/schedule-fusion.md
 /// §"Semantics"), then, for a plan of plan_schedule_fusion_composites, the lowering to composites. Returns the grouping
-/// ops (or the composites) in cluster order.
+/// ops (or the composites) in cluster order. With NEURONRW_CHECK_REWRITES defined (the tests'
+/// builds), checked as apply_checked does, aborting on a mismatch (docs/validation.md).
 /// @pre the plan was made on this IR, unchanged since.
 template <class G>
 std::vector<op_handle_t<G>> apply(G& g, const schedule_fusion_plan_t<G>& plan) {
   static_assert(require_groupable_ir<G>());
+#ifdef NEURONRW_CHECK_REWRITES
+  if constexpr (block_arguments_ir<G>) return sf_detail::apply_or_abort(g, plan);
+#endif
   txn_detail::unchecked_steps steps;
   return sf_detail::apply_all(g, plan, steps);
 }
@@ -221,3 +232,7 @@ schedule_fusion_plan_t<G> schedule_fusion_composites(G& g, const schedule_fusion
 }
 
 }  // namespace neuronrw
+
+#ifdef NEURONRW_CHECK_REWRITES
+#include <neuronrw/passes/schedule_fusion/checked.hpp>  // sf_detail::apply_or_abort
+#endif

@@ -29,6 +29,7 @@
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/schedule_fusion/apply.hpp>
+#include <neuronrw/passes/schedule_fusion/checked.hpp>
 #include <neuronrw/passes/schedule_fusion/describe.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
 #include <neuronrw/passes/schedule_fusion/planner.hpp>
@@ -103,6 +104,15 @@ struct basic_schedule_fusion {
   template <class G, class Printer>
   static std::string describe(const G& g, const plan_type<G>& p, Printer&& printer) {
     return neuronrw::describe(g, p, std::forward<Printer>(printer));
+  }
+  /// The checked apply and what its check covers (passes/schedule_fusion/checked.hpp).
+  template <class G, class Printer>
+  static auto apply_checked(G& g, const plan_type<G>& p, Printer&& printer) {
+    return neuronrw::apply_checked(g, p, std::forward<Printer>(printer));
+  }
+  template <class G>
+  static auto check_scope(const G& g, const plan_type<G>& p) {
+    return neuronrw::check_scope(g, p);
   }
 
   // ------------------------------------------------------------------------ per-function parts
