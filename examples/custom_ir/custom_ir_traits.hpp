@@ -10,7 +10,6 @@
 #include <iterator>
 #include <memory>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -111,8 +110,10 @@ struct neuronrw::ir_traits<mini::Module> {
 
   // ---- optional O4: a block's parameters, in order (the rewrite checks follow a fusion's
   // parameters to its operands with it)
-  static auto block_arguments(const G&, block_handle b) {
-    return b->params | std::views::transform([](const std::unique_ptr<mini::Value>& p) { return p.get(); });
+  static std::vector<value_handle> block_arguments(const G&, block_handle b) {
+    std::vector<value_handle> out;
+    for (const auto& p : b->params) out.push_back(p.get());
+    return out;
   }
 
   // ---- groupable: a fusion instruction whose body holds the run
