@@ -6,7 +6,9 @@
 //
 // `expected-(error|warning|remark|note)(-re)?(@+N|@-N|@N|@above|@below|@unknown)? {{TEXT}}` at the
 // end of a line; TEXT is a substring of the message (with `-re`, `{{regex}}` parts inside TEXT
-// are POSIX extended regexes, the rest literal). No designator: this line; @+N / @-N: N lines
+// are POSIX extended regexes, the rest literal). The regexes run on RE2: linear in the message,
+// no recursion, a bounded program size, so a hostile pattern or message cannot hang or crash the
+// driver (std::regex backtracks and recurses per character). No designator: this line; @+N / @-N: N lines
 // below / above; @N: line N of the file (clang's form; MLIR has none); @above / @below: the
 // nearest line above / below that holds no expectation; @unknown: a diagnostic without location.
 //
@@ -23,13 +25,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <re2/re2.h>
 
 #include "diagnostics_render.hpp"
 
@@ -41,11 +45,11 @@ struct expectation {
   std::uint32_t at_line = 0; ///< where it is written
   std::uint32_t at_col = 0;  ///< column of `expected-`
   std::string text;
-  std::optional<std::regex> re;
+  std::shared_ptr<const re2::RE2> re;  ///< `-re` only
   bool matched = false;
 
   bool match(std::string_view message) const {
-    if (re) return std::regex_search(message.begin(), message.end(), *re);
+    if (re) return re2::RE2::PartialMatch(re2::StringPiece(message.data(), message.size()), *re);
     return message.find(text) != std::string_view::npos;
   }
 };
@@ -54,8 +58,14 @@ namespace verify_detail {
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/// `text` with `{{re}}` parts as regexes and the rest escaped (MLIR's computeRegex).
-inline std::optional<std::regex> to_regex(std::string_view text, std::string& why) {
+/// RE2's program size limit for one expectation (its default is 8 MiB; an expectation is one
+/// line of a comment, so 1 MiB is far above any real one and bounds a hostile one).
+inline constexpr std::int64_t regex_max_mem = std::int64_t{1} << 20;
+
+/// `text` with `{{re}}` parts as regexes and the rest escaped (MLIR's computeRegex), compiled
+/// with POSIX extended syntax (no Perl classes or lookarounds, as llvm::Regex); nullptr and `why`
+/// when it does not compile.
+inline std::shared_ptr<const re2::RE2> to_regex(std::string_view text, std::string& why) {
   std::string rx;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -67,16 +77,21 @@ inline std::optional<std::regex> to_regex(std::string_view text, std::string& wh
     }
     if (open == std::string_view::npos) break;
     const auto close = text.find("}}", open + 2);
-    if (close == std::string_view::npos) return why = "found start of regex with no end '}}'", std::nullopt;
+    if (close == std::string_view::npos) return why = "found start of regex with no end '}}'", nullptr;
     rx += "(" + std::string(text.substr(open + 2, close - open - 2)) + ")";
     i = close + 2;
   }
-  try {
-    return std::regex(rx, std::regex::extended);
-  } catch (const std::regex_error& e) {
-    why = std::string("invalid regex: ") + e.what();
-    return std::nullopt;
+  re2::RE2::Options options;
+  options.set_posix_syntax(true);
+  options.set_longest_match(false);
+  options.set_log_errors(false);
+  options.set_max_mem(regex_max_mem);
+  auto compiled = std::make_shared<const re2::RE2>(rx, options);
+  if (!compiled->ok()) {
+    why = "invalid regex: " + compiled->error();
+    return nullptr;
   }
+  return compiled;
 }
 
 }  // namespace verify_detail
