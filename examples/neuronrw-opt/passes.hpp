@@ -146,14 +146,22 @@ concept checkable = requires(Doc& doc, const Plan& plan) {
   D::apply_checked(doc, plan, nr::ref::plan_printer{doc});
 };
 
+/// A descriptor with a checked apply on host programs (MaterializeCommDomainScopes).
+template <class D, class Doc, class Plan>
+concept host_checkable = std::same_as<Doc, nr::host::program> && requires(Doc& doc, const Plan& plan) {
+  D::apply_checked(doc, plan);
+};
+
 /// What the dry run of a checked pass adds to its plan: the text's last line, or the JSON's
-/// `verified` and `check` members (docs/plan-format.md §"verified").
+/// `verified` and `check` members (docs/plan-format.md §"verified"). A host program's check
+/// covers statements, not ops (`unit`).
 template <class Op>
-void add_check_summary(std::string& plan, const nr::rewrite_check<Op>& check, plan_format format) {
+void add_check_summary(std::string& plan, const nr::rewrite_check<Op>& check, plan_format format,
+                       std::string_view unit = "ops") {
   const std::string n = std::to_string(check.ops), b = std::to_string(check.bytes),
                     k = std::to_string(check.mismatches.size() + check.unrecorded);
   if (format == plan_format::text) {
-    plan += "verify-rewrites: the check covered " + n + " ops (a snapshot of " + b + " bytes): " +
+    plan += "verify-rewrites: the check covered " + n + " " + std::string(unit) + " (a snapshot of " + b + " bytes): " +
             (check.ok() ? std::string("ok") : k + " mismatches") + "\n";
     return;
   }
@@ -185,6 +193,25 @@ auto apply_verified(nr::ref::module& m, const Plan& plan, const std::string& nam
   return std::move(r.check);
 }
 
+/// apply_verified on a host program: the same, in the program's own transaction.
+template <class D, class Plan>
+auto apply_verified(nr::host::program& p, const Plan& plan, const std::string& name, bool keep, pass_context& cx) {
+  using T = nr::host_traits<nr::host::program>;
+  const auto token = T::begin_transaction(p);
+  auto r = D::apply_checked(p, plan);
+  nr::diagnostics ds;
+  if (!r.check.ok())
+    ds = nr::to_diagnostics(p, r.check, [&](const nr::source_loc& l) { return nr::diagnostic_location<nr::source_loc>{p.file, l}; }, name);
+  if (!keep)
+    for (auto& d : ds) d.sev = severity::warning;
+  if (keep && r.check.ok())
+    T::commit(p, token);
+  else
+    T::rollback(p, token);
+  for (auto& d : ds) cx.emit(std::move(d));
+  return std::move(r.check);
+}
+
 /// Any registered pass D on its input `doc`: plan; under remarks=true (or always, for a pass
 /// without a `remarks` option) its refusals as diagnostics; its counters; then, unless it failed
 /// (a plan that is not ok(), or an error), the dry run's printed plan or the apply. False: the
@@ -209,14 +236,15 @@ bool run_descriptor(Doc& doc, const pass_instance& p, pass_context& cx) {
   cx.stats = nr::descriptor_statistics<D>(cdoc, plan, !dry);
   if constexpr (requires { plan.ok(); }) failed = !plan.ok();
   if (failed) return false;
-  constexpr bool can_check = checkable<D, Doc, decltype(plan)>;
+  constexpr bool can_check = checkable<D, Doc, decltype(plan)> || host_checkable<D, Doc, decltype(plan)>;
+  constexpr std::string_view unit = std::same_as<Doc, nr::host::program> ? "statements" : "ops";
   if (cx.verify_rewrites && !can_check && plan.has_changes())
     cx.emit(diagnostic{source_name(cdoc), {}, name + ": --verify-rewrites: this pass has no rewrite check; its output is not checked",
                        severity::warning});
   if (dry) {
     cx.plan = render_plan<D>(doc, plan, cx.format);
     if constexpr (can_check)
-      if (cx.verify_rewrites) add_check_summary(*cx.plan, apply_verified<D>(doc, plan, name, false, cx), cx.format);
+      if (cx.verify_rewrites) add_check_summary(*cx.plan, apply_verified<D>(doc, plan, name, false, cx), cx.format, unit);
   } else {
     cx.changed = plan.has_changes();
     bool checked = false;

@@ -526,6 +526,26 @@ struct neuronrw::host_traits<neuronrw::archetype::host_at<L, W>>
     p.wrap(f.id, r.name, std::vector<std::int64_t>(r.devices.begin(), r.devices.end()), std::move(slots));
   }
 
+  // ---- optional capability S1 (validate/host.hpp), with the rewritable layer: what the
+  // MaterializeCommDomainScopes rewrite check reads ------------------------------------------
+  static const std::vector<std::int64_t>& scope_devices(const P& p, S s)
+      NEURONRW_HOST_ARCHETYPE_HAS(rewritable, has_wrap_body) {
+    return p.stmts[idx(s.id)].devices;
+  }
+  static std::vector<Win> scope_slots(const P& p, S s) NEURONRW_HOST_ARCHETYPE_HAS(rewritable, has_wrap_body) {
+    std::vector<Win> out;
+    for (int w : p.stmts[idx(s.id)].slots) out.push_back({w});
+    return out;
+  }
+  static std::optional<Win> var_window(const P& p, Var v) NEURONRW_HOST_ARCHETYPE_HAS(rewritable, has_attach_window) {
+    const int w = p.vars[idx(v.id)].window;
+    if (w < 0) return std::nullopt;
+    return Win{w};
+  }
+  static Var window_base(const P& p, const Win& w) NEURONRW_HOST_ARCHETYPE_HAS(rewritable, has_window_factory) {
+    return {p.windows[idx(w.id)].base};
+  }
+
   // ---- optional capabilities B1, F1 (buildable layer only) ----------------------------------
   static host_binary<E> binary(const P& p, E e) NEURONRW_HOST_ARCHETYPE_OPT(binary) {
     const auto& d = p.exprs[idx(e.id)];

@@ -36,6 +36,8 @@
 #include <neuronrw/passes/parallel.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
+#include <neuronrw/validate/comm_domain_scopes.hpp>
+#include <neuronrw/validate/host.hpp>
 
 #include "archetype/archetype_ir.hpp"
 #include "archetype/host_archetype.hpp"
@@ -413,6 +415,26 @@ TEST_CASE("MaterializeCommDomainScopes: planned on a host_program, applied on a 
         "  dispatch chip at 9:1: devices {7}, allocs [buf]\n"
         "  collective pld.tensor.allreduce at 10:1: target buf, inherits sig\n"
         "  scope comm_d0: devices [0, 1, 2, 7], slots [buf, sig]\n");
+  static_assert(nr::scope_inspectable_host_program<a::host_program>);
+  {  // the rewrite check (validate/comm_domain_scopes.hpp) on the archetype: a correct apply passes,
+     // a scope with another device set does not
+    a::host_program checked(fx.p);
+    const auto r = nr::apply_checked(checked, nr::plan_comm_domain_scopes(std::as_const(checked)));
+    CHECK(r.applied);
+    CHECK(r.check.ok());
+    CHECK(r.check.ops > 0);
+    a::host_program wrong(fx.p);
+    const auto wrong_plan = nr::plan_comm_domain_scopes(std::as_const(wrong));
+    const auto snap = nr::snapshot_host(std::as_const(wrong));
+    nr::apply_comm_domain_scopes(wrong, wrong_plan);
+    for (auto& st : wrong.stmts)
+      if (st.kind == nr::host_stmt_kind::comm_domain_scope) st.devices.push_back(8);
+    const auto check = nr::check_comm_domain_rewrite(std::as_const(wrong), wrong_plan, snap);
+    REQUIRE(check.mismatches.size() == 2);  // buf's scope and sig's: the same scope
+    CHECK(check.mismatches[0].code == nr::rewrite_fault::scope_mismatch);
+    CHECK(check.mismatches[0].input_had == "devices [0, 1, 2, 7] (recomputed)");
+    CHECK(check.mismatches[0].output_has == "devices [0, 1, 2, 7, 8]");
+  }
   nr::apply_comm_domain_scopes(out, full);
   REQUIRE(out.windows.size() == 2);
   CHECK(out.windows[0].base == fx.buf);

@@ -58,6 +58,9 @@
 //                          F1. static std::string_view function_type(const P&, function_handle)
 //                              — pypto's FunctionType ("Orchestration", "Graph", "InCore", ...;
 //                              empty when none); a `Graph` function is never a dispatch target
+//                          S1. scope_devices / scope_slots / var_window / window_base — what
+//                              the MaterializeCommDomainScopes rewrite check reads (declared with
+//                              it: validate/host.hpp, scope_inspectable_host_program)
 //   buildable_host_program (SynthesizeAllReduceSignals: it inserts statements)
 //                          18. static var_handle new_var(P&, std::string_view name, source_loc)
 //                          19. static expr_handle make_int / make_string / make_symbol /

@@ -52,6 +52,7 @@
 #include <neuronrw/passes/diagnostics.hpp>
 #include <neuronrw/passes/protocol.hpp>
 #include <neuronrw/passes/options.hpp>
+#include <neuronrw/validate/check.hpp>
 
 namespace neuronrw {
 
@@ -393,11 +394,17 @@ allreduce_signal_plan<P> plan_allreduce_signals(const P& p, const allreduce_sign
   return plan;
 }
 
-/// Performs a plan without refusals, computed on `p` as it is now; never fails.
-/// O(rewrites) builder calls.
+namespace allreduce_signal_detail {
+
+/// The checked apply that aborts on a mismatch (validate/allreduce_signals.hpp, included at the
+/// end of this header): what apply_allreduce_signals does in a build that defines
+/// NEURONRW_CHECK_REWRITES.
 template <class P>
-void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan, const allreduce_signal_options& o) {
-  static_assert(require_buildable_host_program<P>());
+void apply_or_abort(P& p, const allreduce_signal_plan<P>& plan, const allreduce_signal_options& o);
+
+/// The apply itself.
+template <class P>
+void apply_unchecked(P& p, const allreduce_signal_plan<P>& plan, const allreduce_signal_options& o) {
   using traits = host_traits<std::remove_cvref_t<P>>;
   using expr_t = host_expr_t<P>;
   using plan_t = allreduce_signal_plan<P>;
@@ -429,6 +436,21 @@ void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan, const a
       traits::set_return_value(p, r.stmt, r.ret_index, traits::make_var_ref(p, res, at));
     }
   }
+}
+
+}  // namespace allreduce_signal_detail
+
+/// Performs a plan without refusals, computed on `p` as it is now; never fails.
+/// O(rewrites) builder calls. With NEURONRW_CHECK_REWRITES defined (the tests' builds), checked
+/// as apply_checked does, aborting on a mismatch (docs/validation.md).
+template <class P>
+void apply_allreduce_signals(P& p, const allreduce_signal_plan<P>& plan, const allreduce_signal_options& o) {
+  static_assert(require_buildable_host_program<P>());
+#ifdef NEURONRW_CHECK_REWRITES
+  return allreduce_signal_detail::apply_or_abort(p, plan, o);
+#else
+  allreduce_signal_detail::apply_unchecked(p, plan, o);
+#endif
 }
 
 /// apply_allreduce_signals with the options the plan was made with.
@@ -471,6 +493,17 @@ std::string describe(const P&, const allreduce_signal_plan<P>& plan) {
 }
 
 }  // namespace neuronrw
+
+namespace neuronrw {
+// The checked apply and what its check covers (validate/allreduce_signals.hpp, included below:
+// it needs the plan and the apply above, the descriptor below names them).
+template <class P>
+checked_result<bool, source_loc> apply_checked(P& p, const allreduce_signal_plan<P>& plan);
+template <class P>
+rewrite_check<source_loc> check_scope(const P& p, const allreduce_signal_plan<P>& plan);
+}  // namespace neuronrw
+
+#include <neuronrw/validate/allreduce_signals.hpp>
 
 namespace neuronrw::passes {
 
@@ -517,6 +550,15 @@ struct synthesize_allreduce_signals {
   template <class P>
   static std::string describe(const P& p, const plan_type<P>& plan) {
     return neuronrw::describe(p, plan);
+  }
+  /// The apply with its rewrite check (validate/allreduce_signals.hpp).
+  template <class P>
+  static auto apply_checked(P& p, const plan_type<P>& plan) {
+    return neuronrw::apply_checked(p, plan);
+  }
+  template <class P>
+  static auto check_scope(const P& p, const plan_type<P>& plan) {
+    return neuronrw::check_scope(p, plan);
   }
 
   /// The one unit: the whole program.

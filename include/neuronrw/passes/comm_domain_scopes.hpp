@@ -35,6 +35,7 @@
 
 #include <neuronrw/passes/comm_domain_scopes/analysis.hpp>
 #include <neuronrw/passes/comm_domain_scopes/apply.hpp>
+#include <neuronrw/passes/comm_domain_scopes/checked.hpp>
 #include <neuronrw/passes/comm_domain_scopes/collective_spec.hpp>
 #include <neuronrw/passes/comm_domain_scopes/describe.hpp>
 #include <neuronrw/passes/comm_domain_scopes/options.hpp>

@@ -1,8 +1,7 @@
 // --verify-rewrites (docs/validation.md): every ScheduleFusion and FusionToComposite rewrite is
 // checked against a snapshot of its input. On a correct run the output is the unchecked run's,
 // byte for byte, and nothing is reported; a dry run applies the plan inside a transaction, checks
-// it, rolls it back and ends its plan with the verdict (text and JSON); a pass without a check
-// runs unchecked and says so.
+// it, rolls it back and ends its plan with the verdict (text and JSON).
 //
 // RUN: neuronrw-opt %s --schedule-fusion --fusion-to-composite -o %t.plain
 // RUN: neuronrw-opt %s --schedule-fusion --fusion-to-composite --verify-rewrites -o %t.checked 2>&1 | count 0
@@ -30,11 +29,28 @@
 // UNCHANGED-NEXT: %b = "mhlo.multiply"
 // UNCHANGED-NOT:  mhlo.fusion
 //
-// A pass that rewrites without a check of its own (the host passes, for now) warns; one that
-// changes nothing (validate-kinds) says nothing.
-// RUN: neuronrw-opt %examples/host/pipeline.py --materialize-comm-domain-scopes --verify-rewrites -o /dev/null 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=NOCHECK
-// NOCHECK: pipeline.py: warning: materialize-comm-domain-scopes: --verify-rewrites: this pass has no rewrite check; its output is not checked
+// The host passes are checked too: the pipeline pypto runs gives the unchecked output and says
+// nothing; their dry runs end with the verdict, in statements.
+// RUN: neuronrw-opt %examples/host/dsl_allreduce.py -o %t.host.plain \
+// RUN:   --pass-pipeline='host.program(synthesize-allreduce-signals,materialize-comm-domain-scopes)'
+// RUN: neuronrw-opt %examples/host/dsl_allreduce.py --verify-rewrites -o %t.host.checked \
+// RUN:   --pass-pipeline='host.program(synthesize-allreduce-signals,materialize-comm-domain-scopes)' 2>&1 | count 0
+// RUN: diff -u %t.host.plain %t.host.checked
+// RUN: neuronrw-opt %examples/host/pipeline.py --materialize-comm-domain-scopes-dry-run --verify-rewrites \
+// RUN:   | FileCheck %s --check-prefix=HOST-DRY
+// HOST-DRY: verify-rewrites: the check covered {{[1-9][0-9]*}} statements (a snapshot of {{[0-9]+}} bytes): ok
+// RUN: neuronrw-opt %examples/host/dsl_allreduce.py --synthesize-allreduce-signals=dry-run --verify-rewrites \
+// RUN:   --plan-format=json | FileCheck %s --check-prefix=HOST-JSON
+// HOST-JSON:      "verified": true,
+// HOST-JSON-NEXT: "check": {"ops": {{[1-9][0-9]*}}, "snapshot_bytes": {{[0-9]+}}, "mismatches": 0}
+// The checked dry run of SynthesizeAllReduceSignals is rolled back: the program after it is the
+// input.
+// RUN: neuronrw-opt %examples/host/dsl_allreduce.py --synthesize-allreduce-signals=dry-run --verify-rewrites \
+// RUN:   --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOST-UNCHANGED
+// HOST-UNCHANGED:     return pld.tensor.allreduce(partial, op=pld.ReduceOp.Sum)
+// HOST-UNCHANGED-NOT: __allreduce_signal
+//
+// A pass that changes nothing (validate-kinds) says nothing.
 // RUN: neuronrw-opt %s --validate-kinds --verify-rewrites -o /dev/null 2>&1 | count 0
 
 func.func @f(%w: tensor<4x8xf32>, %x: tensor<16x8xf32>) -> (tensor<4x8xf32>, tensor<16x8xf32>) {

@@ -269,7 +269,8 @@ struct program {
   }
 
   // Transactions (concepts/ir.hpp O5, for host programs): while one is open, the rewrites of
-  // host_traits (attach_window, wrap_body) record their inverse here; rollback replays them
+  // host_traits (attach_window, wrap_body; the builders insert_assign_before, append_call_arg,
+  // take_return_value, set_return_value) record their inverse here; rollback replays them
   // newest first, so the program prints as before and every node pointer means the same node
   // (nodes are heap objects the rewrites only move between owners). Tokens are journal
   // positions; transactions nest. Outside a transaction a rewrite costs one branch more.

@@ -208,9 +208,27 @@ struct neuronrw::host_traits<neuronrw::host::program> {
     f->body.push_back(std::move(scope));
   }
 
+  // optional S1 (validate/host.hpp): the rewrite check reads scopes and WindowBuffers
+  static const std::vector<std::int64_t>& scope_devices(const program&, stmt_handle s) {
+    static const std::vector<std::int64_t> none;
+    return s->scope ? s->scope->devices : none;
+  }
+  static const std::vector<window_handle>& scope_slots(const program&, stmt_handle s) {
+    static const std::vector<window_handle> none;
+    return s->scope ? s->scope->slots : none;
+  }
+  static std::optional<window_handle> var_window(const program&, var_handle v) {
+    if (v && v->type.window) return v->type.window;
+    return std::nullopt;
+  }
+  static var_handle window_base(const program&, const window_handle& w) {
+    return w ? const_cast<var_handle>(w->base) : nullptr;
+  }
+
   // buildable_host_program (18-25): new nodes wait in program::loose_exprs / loose_vars until a
-  // builder places them. Not recorded for rollback: SynthesizeAllReduceSignals applies only a
-  // plan without refusals, and its apply never fails.
+  // builder places them. Inside a transaction the builders that change the program (20-22)
+  // record their inverse, so a checked SynthesizeAllReduceSignals can be rolled back (new loose
+  // nodes are not undone: nothing refers to them once their users are gone).
   static var_handle new_var(program& p, std::string_view name, source_loc loc) {
     p.loose_vars.push_back(host::make_var(std::string(name), {}, loc));
     return p.loose_vars.back().get();
@@ -253,20 +271,36 @@ struct neuronrw::host_traits<neuronrw::host::program> {
         if (k.name == "name" && k.value && k.value->kind == host::expr_kind::str_const && k.value->text == v->name)
           k.value->flags |= host::expr_flags::implicit;
     auto s = host::make_assign(std::move(v), std::move(e), at->loc);
+    const host::stmt* made = s.get();
     for (auto& f : p.functions)
-      if (insert_before(f->body, at, s)) return;
+      if (insert_before(f->body, at, s)) {
+        // Undo: the statement goes; its value waits in the loose pool (take_return_value's undo
+        // may put it back where it was).
+        p.on_rollback([&p, fn = f.get(), made] { erase_stmt(p, fn->body, made); });
+        return;
+      }
   }
   static void append_call_arg(program& p, expr_handle call, expr_handle arg) {
+    if (p.in_transaction())
+      p.on_rollback([call, old = call->call ? std::optional<host::type>(call->call->type) : std::nullopt] {
+        call->args.pop_back();
+        if (old) call->call->type = *old;
+      });
     call->args.push_back(take(p, arg));
     if (call->call && call->callee == host::callee_kind::op) call->call->type = host::infer_call_type(*call);
   }
   static expr_handle take_return_value(program& p, stmt_handle ret, std::size_t i) {
     if (i >= ret->values.size() || !ret->values[i]) return nullptr;
+    // Undo: the value, wherever it went (an assignment's undo returns it to the loose pool), comes
+    // back: the same node.
+    p.on_rollback([&p, ret, i, value = ret->values[i].get()] { ret->values[i] = take(p, value); });
     p.loose_exprs.push_back(std::move(ret->values[i]));
     return p.loose_exprs.back().get();
   }
   static void set_return_value(program& p, stmt_handle ret, std::size_t i, expr_handle e) {
-    if (i < ret->values.size()) ret->values[i] = take(p, e);
+    if (i >= ret->values.size()) return;
+    p.on_rollback([ret, i] { ret->values[i].reset(); });
+    ret->values[i] = take(p, e);
   }
   static std::string_view var_name(const program&, var_handle v) { return v ? std::string_view(v->name) : std::string_view(); }
   static host::ptr_range<host::var> params(const program&, function_handle f) { return host::ptr_range<host::var>(f->params); }
@@ -314,6 +348,17 @@ struct neuronrw::host_traits<neuronrw::host::program> {
         return out;
       }
     return host::make_var(v ? v->name : std::string(), v ? v->type : host::type{}, v ? v->loc : source_loc{});
+  }
+  static bool erase_stmt(program& p, std::vector<host::stmt_ptr>& body, const host::stmt* s) {
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      if (body[i].get() == s) {
+        if (body[i]->value) p.loose_exprs.push_back(std::move(body[i]->value));
+        body.erase(body.begin() + static_cast<std::ptrdiff_t>(i));
+        return true;
+      }
+      if (erase_stmt(p, body[i]->body, s)) return true;
+    }
+    return false;
   }
   static bool insert_before(std::vector<host::stmt_ptr>& body, stmt_handle at, host::stmt_ptr& s) {
     for (std::size_t i = 0; i < body.size(); ++i) {

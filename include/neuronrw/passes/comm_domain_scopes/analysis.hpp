@@ -63,7 +63,9 @@ class analysis {
   plan_t run() {
     log_.start_plan();
     for (fn_t f : host_access::functions(p_)) analyze_function(f);
-    return log_.take_plan();
+    auto plan = log_.take_plan();
+    plan.options = o_;
+    return plan;
   }
 
   /// The part of the plan that function `f` contributes (empty unless f is a host orchestrator):
@@ -75,7 +77,9 @@ class analysis {
   plan_t run_one(fn_t f) {
     log_.start_plan();
     analyze_function(f);
-    return log_.take_plan();
+    auto plan = log_.take_plan();
+    plan.options = o_;
+    return plan;
   }
 
   /// The devices of every listed comm domain this analysis has checked against

@@ -16,6 +16,7 @@
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/passes/comm_domain_scopes/plan.hpp>
 #include <neuronrw/passes/transaction.hpp>
+#include <neuronrw/validate/host.hpp>
 
 namespace neuronrw {
 
@@ -58,6 +59,15 @@ void apply_steps(P& p, const comm_domain_plan<P>& plan, Steps& steps) {
     if (!apply_function_steps(p, fp, steps)) return;
 }
 
+/// The checked apply that aborts on a mismatch (passes/comm_domain_scopes/checked.hpp): what
+/// apply_comm_domain_scopes does in a build that defines NEURONRW_CHECK_REWRITES.
+template <class P>
+void apply_or_abort(P& p, const comm_domain_plan<P>& plan);
+
+/// The program offers what the check reads (optional capability S1, validate/host.hpp).
+template <class P>
+concept self_checking = scope_inspectable_host_program<P>;
+
 }  // namespace comm_detail
 
 /// Materializes one function's part of a plan (apply_comm_domain_scopes does this for each, in
@@ -73,10 +83,15 @@ void apply_comm_domain_function(P& p, const typename comm_domain_plan<P>::functi
 /// Materializes a plan: one WindowBuffer(base, size, false, false) per allocation, shared by all its
 /// views (each view variable and its defining call re-typed with it), and the function body wrapped
 /// in the plan's scopes, the first outermost. Never fails.
+/// With NEURONRW_CHECK_REWRITES defined (the tests' builds), checked as apply_checked does,
+/// aborting on a mismatch (docs/validation.md).
 /// @pre plan.ok(), and the plan was computed on `p` as it is now. O(allocations + views + scopes).
 template <class P>
 void apply_comm_domain_scopes(P& p, const comm_domain_plan<P>& plan) {
   static_assert(require_rewritable_host_program<P>());
+#ifdef NEURONRW_CHECK_REWRITES
+  if constexpr (comm_detail::self_checking<P>) return comm_detail::apply_or_abort(p, plan);
+#endif
   txn_detail::unchecked_steps steps;
   comm_detail::apply_steps(p, plan, steps);
 }

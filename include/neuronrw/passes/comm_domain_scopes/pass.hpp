@@ -25,6 +25,7 @@
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/comm_domain_scopes/analysis.hpp>
 #include <neuronrw/passes/comm_domain_scopes/apply.hpp>
+#include <neuronrw/passes/comm_domain_scopes/checked.hpp>
 #include <neuronrw/passes/comm_domain_scopes/describe.hpp>
 #include <neuronrw/passes/comm_domain_scopes/options.hpp>
 #include <neuronrw/passes/comm_domain_scopes/plan.hpp>
@@ -104,6 +105,15 @@ struct materialize_comm_domain_scopes {
   static std::string describe(const P& p, const plan_type<P>& plan) {
     return neuronrw::describe(p, plan);
   }
+  /// The apply with its rewrite check (passes/comm_domain_scopes/checked.hpp).
+  template <class P>
+  static auto apply_checked(P& p, const plan_type<P>& plan) {
+    return neuronrw::apply_checked(p, plan);
+  }
+  template <class P>
+  static auto check_scope(const P& p, const plan_type<P>& plan) {
+    return neuronrw::check_scope(p, plan);
+  }
 
   template <class P>
   static std::vector<host_function_t<P>> units(const P& p) {
@@ -134,6 +144,7 @@ struct materialize_comm_domain_scopes {
     for (const auto& part : parts)
       if ((total += part.checked) > o.max_total_listed_devices) return plan_comm_domain_scopes(p, o);
     plan_type<P> out;
+    out.options = o;
     out.file = std::string(host_access::source_file(p));
     for (auto& part : parts) {
       for (auto& f : part.plan.functions) out.functions.push_back(std::move(f));

@@ -18,6 +18,7 @@
 
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/descriptors/device_coverage.hpp>
+#include <neuronrw/passes/comm_domain_scopes/options.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/protocol.hpp>
 
@@ -142,6 +143,9 @@ struct comm_domain_plan {
     }
   };
 
+  /// The options it was planned with (the rewrite check recomputes the device sets with them);
+  /// their views must outlive the plan (the defaults are literals).
+  comm_domain_options options;
   std::string file;                      ///< the program's source_file: where `loc`s point
   std::vector<function_plan> functions;  ///< every host orchestrator, in program order
   std::vector<refusal_record> refused;   ///< in program order; non-empty: apply must not run
