@@ -8,9 +8,10 @@
 // end of a line; TEXT is a substring of the message (with `-re`, `{{regex}}` parts inside TEXT
 // are POSIX extended regexes, the rest literal). The regexes run on RE2: linear in the message,
 // no recursion, a bounded program size, so a hostile pattern or message cannot hang or crash the
-// driver (std::regex backtracks and recurses per character). No designator: this line; @+N / @-N: N lines
-// below / above; @N: line N of the file (clang's form; MLIR has none); @above / @below: the
-// nearest line above / below that holds no expectation; @unknown: a diagnostic without location.
+// driver (std::regex backtracks and recurses per character). No designator: this line; @+N /
+// @-N: N lines below / above; @N: line N of the file (clang's form; MLIR has none); @above /
+// @below: the nearest line above / below that holds no expectation; @unknown: a diagnostic
+// without location.
 //
 // Every produced diagnostic (notes too, each on its own) is matched against the expectations of
 // its line: same severity and substring → matched (one expectation may match several identical

@@ -413,6 +413,20 @@ host::expr* signalled_call(host::program& p, const host::var* sig) {
   return nullptr;
 }
 
+/// The variables of the synthesized signal views (`__allreduce_signal_N`), in program order.
+std::vector<const host::var*> signal_views(host::program& p) {
+  std::vector<stmt_list*> ls;
+  for (auto& f : p.functions) lists(f->body, ls);
+  std::vector<const host::var*> out;
+  for (auto* l : ls)
+    for (auto& x : *l)
+      if (x->kind == host::stmt_kind::assign && x->target->name.starts_with("__allreduce_signal_") &&
+          !x->target->name.starts_with("__allreduce_signal_buf_") &&
+          !x->target->name.starts_with("__allreduce_signal_world_size_"))
+        out.push_back(x->target.get());
+  return out;
+}
+
 std::vector<fault_kind> allreduce_faults() {
   std::vector<fault_kind> ks;
   ks.push_back({"a synthesized statement dropped", rewrite_fault::statement_changed, [](host::program& p, const auto&) {
@@ -435,35 +449,19 @@ std::vector<fault_kind> allreduce_faults() {
     return true;
   }});
   ks.push_back({"the signal argument dropped", rewrite_fault::plan_not_realized, [](host::program& p, const auto&) {
-    auto* s = find_assign(p, "__allreduce_signal_");
-    while (s && (s->target->name.starts_with("__allreduce_signal_buf_") || s->target->name.starts_with("__allreduce_signal_world_size_")))
-      s = nullptr;
-    if (!s) {
-      std::vector<stmt_list*> ls;
-      for (auto& f : p.functions) lists(f->body, ls);
-      for (auto* l : ls)
-        for (auto& x : *l)
-          if (!s && x->kind == host::stmt_kind::assign && x->target->name.starts_with("__allreduce_signal_") &&
-              !x->target->name.starts_with("__allreduce_signal_buf_") && !x->target->name.starts_with("__allreduce_signal_world_size_"))
-            s = x.get();
-    }
-    if (!s) return false;
-    auto* call = signalled_call(p, s->target.get());
-    if (!call) return false;
-    call->args.pop_back();
-    return true;
+    for (auto* sig : signal_views(p))
+      if (auto* call = signalled_call(p, sig)) {
+        call->args.pop_back();
+        return true;
+      }
+    return false;
   }});
   ks.push_back({"the signal argument rewired", rewrite_fault::plan_not_realized, [](host::program& p, const auto&) {
-    std::vector<stmt_list*> ls;
-    for (auto& f : p.functions) lists(f->body, ls);
-    for (auto* l : ls)
-      for (auto& x : *l)
-        if (x->kind == host::stmt_kind::assign && x->target->name.starts_with("__allreduce_signal_") &&
-            !x->target->name.starts_with("__allreduce_signal_buf_") && !x->target->name.starts_with("__allreduce_signal_world_size_"))
-          if (auto* call = signalled_call(p, x->target.get()); call && call->args.size() >= 2) {
-            call->args.back()->ref = call->args.front()->ref;  // the data for the signal
-            return true;
-          }
+    for (auto* sig : signal_views(p))
+      if (auto* call = signalled_call(p, sig); call && call->args.size() >= 2) {
+        call->args.back()->ref = call->args.front()->ref;  // the data for the signal
+        return true;
+      }
     return false;
   }});
   ks.push_back({"the returned result rewired", rewrite_fault::statement_changed, [](host::program& p, const auto&) {

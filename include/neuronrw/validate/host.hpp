@@ -47,6 +47,7 @@
 #include <utility>
 #include <vector>
 
+#include <neuronrw/algorithms/host_walk.hpp>
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/detail/fnv1a.hpp>
 #include <neuronrw/diagnostic.hpp>
@@ -85,30 +86,15 @@ struct unscoped_program {
 };
 
 namespace host_check_detail {
-/// `stmts` with every comm-domain scope replaced by its body, recursively, without recursion.
+/// `stmts` with every comm-domain scope replaced by its body, recursively.
 template <class P, class Range>
 std::vector<host_stmt_t<P>> flatten_scopes(const P& p, Range&& stmts) {
   std::vector<host_stmt_t<P>> out;
-  std::vector<std::vector<host_stmt_t<P>>> pending;  // scope bodies, innermost last
-  pending.emplace_back();
-  for (auto s : stmts) pending.back().push_back(s);
-  std::vector<std::size_t> at{0};
-  while (!pending.empty()) {
-    if (at.back() == pending.back().size()) {
-      pending.pop_back();
-      at.pop_back();
-      continue;
-    }
-    const auto s = pending.back()[at.back()++];
-    if (host_access::stmt_kind(p, s) != host_stmt_kind::comm_domain_scope) {
-      out.push_back(s);
-      continue;
-    }
-    std::vector<host_stmt_t<P>> body;
-    for (auto c : host_access::stmt_body(p, s)) body.push_back(c);
-    pending.push_back(std::move(body));
-    at.push_back(0);
-  }
+  walk_host_stmts(p, std::forward<Range>(stmts), [&](host_stmt_t<P> s) {
+    if (host_access::stmt_kind(p, s) == host_stmt_kind::comm_domain_scope) return host_walk::advance;
+    out.push_back(s);
+    return host_walk::skip;
+  });
   return out;
 }
 }  // namespace host_check_detail
@@ -308,44 +294,34 @@ std::uint64_t stmt_digest(const P& p, host_stmt_t<P> s, const expr_digest<P>& ed
   return h.value();
 }
 
-/// Every statement of `f` in program order with its depth; scopes are transparent and reported
-/// to `on_scope(scope_stmt, enclosing_scope_index)` as met (their index is the call's order), and
-/// each statement gets the index of its innermost scope (npos: none) through `on_stmt(stmt,
-/// depth, scope)`.
+/// Every statement of `f` in program order with its depth (algorithms/host_walk.hpp); scopes are
+/// transparent and reported to `on_scope(scope_stmt, enclosing_scope_index)` as met (their index
+/// is the call's order), and each statement gets the index of its innermost scope (npos: none)
+/// through `on_stmt(stmt, depth, scope)`.
 template <class P, class OnScope, class OnStmt>
 void walk_function(const P& p, host_function_t<P> f, OnScope&& on_scope, OnStmt&& on_stmt) {
   constexpr std::size_t npos = static_cast<std::size_t>(-1);
-  struct frame {
-    std::vector<host_stmt_t<P>> stmts;
-    std::size_t at = 0;
-    std::uint32_t depth = 0;
-    std::size_t scope = npos;
-  };
-  std::vector<frame> stack;
-  stack.push_back({{}, 0, 0, npos});
-  for (auto s : host_access::body(p, f)) stack.back().stmts.push_back(s);
+  std::vector<std::size_t> open;  // the scopes around the walk, innermost last
+  std::uint32_t depth = 0;
   std::size_t scopes = 0;
-  while (!stack.empty()) {
-    frame& top = stack.back();
-    if (top.at == top.stmts.size()) {
-      stack.pop_back();
-      continue;
-    }
-    const auto s = top.stmts[top.at++];
-    const std::uint32_t depth = top.depth;
-    const std::size_t scope = top.scope;
-    const host_stmt_kind k = host_access::stmt_kind(p, s);
-    frame inner{{}, 0, depth, scope};
-    if (k == host_stmt_kind::comm_domain_scope) {
-      on_scope(s, scope);
-      inner.scope = scopes++;
-    } else {
-      on_stmt(s, depth, scope);
-      inner.depth = depth + 1;
-    }
-    for (auto c : host_access::stmt_body(p, s)) inner.stmts.push_back(c);
-    if (!inner.stmts.empty()) stack.push_back(std::move(inner));
-  }
+  walk_host_function(
+      p, f,
+      [&](host_stmt_t<P> s) {
+        const std::size_t scope = open.empty() ? npos : open.back();
+        if (host_access::stmt_kind(p, s) == host_stmt_kind::comm_domain_scope) {
+          on_scope(s, scope);
+          open.push_back(scopes++);
+        } else {
+          on_stmt(s, depth, scope);
+          ++depth;
+        }
+      },
+      [&](host_stmt_t<P> s) {
+        if (host_access::stmt_kind(p, s) == host_stmt_kind::comm_domain_scope)
+          open.pop_back();
+        else
+          --depth;
+      });
 }
 
 inline std::string_view stmt_words(host_stmt_kind k) {

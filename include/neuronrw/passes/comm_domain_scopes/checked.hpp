@@ -48,7 +48,6 @@ checked_result<bool, source_loc> apply_checked(P& p, const comm_domain_plan<P>& 
   return r;
 }
 
-
 namespace comm_detail {
 template <class P>
 void apply_or_abort(P& p, const comm_domain_plan<P>& plan) {
