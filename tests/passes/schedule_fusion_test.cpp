@@ -442,3 +442,136 @@ TEST_CASE("the shipped examples are rewritten into valid modules") {
     check_dataflow(m, flow, original_ops, plan.clusters.size());
   }
 }
+
+// ------------------------------------------------------------------ patterns from a pipeline
+namespace {
+std::string describe_ref(const ref::module& m, const ref_schedule_fusion_plan& p) {
+  return describe(m, p, ref::plan_printer{m});
+}
+}  // namespace
+
+TEST_CASE("a run-time all_to_all -> all_to_all pattern plans and applies as the C++ one") {
+  const std::string text = read_file(corpus_dir() / "23_all_to_all_instance.mlir");
+  auto cpp = parse_verified(text);
+  auto run = parse_verified(text);
+  const schedule_fusion_options rt{.fusion_kind = "MoEOverlap", .producer = "all_to_all", .consumer = "AllToAll"};
+  CHECK_FALSE(check_schedule_fusion_options(rt).has_value());
+  const auto pc = plan_schedule_fusion<moe_pattern>(cpp);
+  const auto pr = plan_schedule_fusion(run, rt);
+  CHECK(pr.producer_kind == "all_to_all");
+  CHECK(pr.consumer_kind == "all_to_all");
+  CHECK(describe_ref(run, pr) == describe_ref(cpp, pc));
+  apply(cpp, pc);
+  apply(run, pr);
+  CHECK(printed(run) == printed(cpp));
+  // The same through the descriptor, as both drivers run it.
+  auto viad = parse_verified(text);
+  const auto pd = passes::schedule_fusion::plan(viad, rt);
+  CHECK(describe_ref(viad, pd) == describe_ref(parse_verified(text), plan_schedule_fusion<moe_pattern>(parse_verified(text))));
+}
+
+TEST_CASE("a run-time boundary changes where the walk stops, exactly as a C++ boundary set does") {
+  // A boundary of only all_gather and reduce_scatter lets the walk cross an all_reduce.
+  using narrow = co_schedule_pattern<kinds::all_gather, kinds::reduce_scatter,
+                                     boundary_set<kinds::all_gather, kinds::reduce_scatter>, 100, "ScheduleFusion">;
+  std::vector<fs::path> inputs;
+  for (const auto& e : fs::directory_iterator(corpus_dir()))
+    if (e.path().extension() == ".mlir" && e.path().stem().extension() != ".expected") inputs.push_back(e.path());
+  std::sort(inputs.begin(), inputs.end());
+  REQUIRE(inputs.size() >= 30);
+  std::size_t differs = 0;  // inputs where the narrow boundary changes the plan
+  for (const auto& file : inputs) {
+    const std::string name = file.filename().string();
+    CAPTURE(name);
+    const std::string text = read_file(file);
+    REQUIRE(!text.empty());
+    auto a = parse_verified(text);
+    auto b = parse_verified(text);
+    const auto pc = plan_schedule_fusion<narrow>(a);
+    const auto pr = plan_schedule_fusion(b, {.boundary = "reduce_scatter,all-gather"});
+    CHECK(describe_ref(b, pr) == describe_ref(a, pc));
+    differs += describe_ref(a, pc) != describe_ref(a, plan_schedule_fusion(a));
+  }
+  CHECK(differs == 0);  // the corpus never puts an all_reduce on a walk; this module does:
+  const std::string walk_crosses = R"(func.func @f(%x: tensor<4xf32>, %y: tensor<16xf32>) -> tensor<4xf32> {
+  %g = "mhlo.all_gather"(%x) {all_gather_dim = 0 : i64} : (tensor<4xf32>) -> tensor<16xf32>
+  %a = "mhlo.all_reduce"(%y) : (tensor<16xf32>) -> tensor<16xf32>
+  %m = "mhlo.multiply"(%a, %a) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %r = "mhlo.reduce_scatter"(%g, %m) {scatter_dimension = 0 : i64} : (tensor<16xf32>, tensor<16xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+)";
+  for (const std::size_t budget : {1u, 2u, 100u}) {
+    CAPTURE(budget);
+    auto a = parse_verified(walk_crosses);
+    auto b = parse_verified(walk_crosses);
+    const auto pc = plan_schedule_fusion<narrow>(a, {.budget = budget});
+    const auto pr = plan_schedule_fusion(b, {.budget = budget, .boundary = "reduce_scatter,all-gather"});
+    CHECK(describe_ref(b, pr) == describe_ref(a, pc));
+    // With budget 1 the default set stops at the all_reduce (one op visited); the narrow one
+    // visits it too and exceeds the budget.
+    CHECK((plan_schedule_fusion(a, {.budget = budget}).clusters.size() == 1));
+    CHECK(pr.clusters.size() == (budget == 1 ? 0u : 1u));
+  }
+  // Naming the default set's kinds (in any order and spelling) is the compile-time path.
+  auto m = parse_verified(read_file(corpus_dir() / "16_several_pairs_one_function.mlir"));
+  CHECK(describe_ref(m, plan_schedule_fusion(m, {.boundary = "AllToAll,all_reduce,reduce-scatter,all_gather"})) ==
+        describe_ref(m, plan_schedule_fusion(m)));
+}
+
+TEST_CASE("a run-time pattern is checked like co_schedule_pattern's static_asserts") {
+  auto problem = [](schedule_fusion_options o) {
+    auto p = check_schedule_fusion_options(o);
+    return p ? std::string(p->option) + ": " + p->message : std::string("ok");
+  };
+  CHECK(problem({}) == "ok");
+  CHECK(problem({.producer = "all_to_all"}) == "ok");  // boundary: the pattern's plus the two kinds
+  CHECK(problem({.producer = "my_collective", .consumer = "reduce_scatter"}) == "ok");
+  CHECK(problem({.boundary = "all_gather"}) ==
+        "boundary: must contain the consumer kind 'reduce_scatter', or the dependence walk would reach across "
+        "another consumer of the pattern");
+  CHECK(problem({.producer = "all_to_all", .boundary = "all_gather,reduce_scatter"}) ==
+        "boundary: must contain the producer kind 'all_to_all', or the dependence walk would reach across "
+        "another producer of the pattern");
+  CHECK(problem({.boundary = "all_gather,,reduce_scatter"}) ==
+        "boundary: has an empty kind name (kinds are separated by single commas)");
+  CHECK(problem({.boundary = "all_gather,reduce_scatter,AllGather"}) == "boundary: lists the kind 'all_gather' twice");
+  CHECK(problem({.producer = "all gather!"}) ==
+        "producer: must be a kind name (letters, digits, '_' and '-', e.g. all_gather), not 'all gather!'");
+  CHECK(problem({.consumer = "9lives"}) ==
+        "consumer: must be a kind name (letters, digits, '_' and '-', e.g. all_gather), not '9lives'");
+  CHECK(passes::schedule_fusion::check_options({.boundary = "x"}).has_value());
+}
+
+TEST_CASE("a kind table makes another dialect's spellings the pattern's kinds") {
+  const std::string text = read_file(corpus_dir() / "16_several_pairs_one_function.mlir");
+  REQUIRE(!text.empty());
+  std::string renamed = text;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"mhlo.all_gather", "mycc.gather_all"},
+                          {"mhlo.reduce_scatter", "mycc.scatter_reduce"}})
+    for (std::size_t at = renamed.find(from); at != std::string::npos; at = renamed.find(from, at + to.size()))
+      renamed.replace(at, from.size(), to);
+  REQUIRE(renamed != text);
+  auto plain = parse_verified(text);
+  auto m = parse_verified(renamed);
+  CHECK(plan_schedule_fusion(m).candidates() == 0);
+  auto kinds = kind_map::parse("# mycc\nmycc.gather_all  all_gather\nmycc.scatter_reduce ReduceScatter\n", "k.txt");
+  REQUIRE(kinds.ok());
+  m.set_kinds(std::make_shared<const kind_map>(*kinds.map));
+  const auto p = plan_schedule_fusion(m);
+  const auto q = plan_schedule_fusion(plain);
+  CHECK(p.clusters.size() == q.clusters.size());
+  CHECK(p.candidates() == q.candidates());
+  CHECK(!p.clusters.empty());
+  apply(m, p);
+  apply(plain, q);
+  std::string expect = printed(plain);
+  for (auto [from, to] : {std::pair<std::string, std::string>{"mhlo.all_gather", "mycc.gather_all"},
+                          {"mhlo.reduce_scatter", "mycc.scatter_reduce"}})
+    for (std::size_t at = expect.find(from); at != std::string::npos; at = expect.find(from, at + to.size()))
+      expect.replace(at, from.size(), to);
+  CHECK(printed(m) == expect);
+  // Back to the built-in rule.
+  m.set_kinds(nullptr);
+  CHECK(plan_schedule_fusion(m).candidates() == 0);
+}

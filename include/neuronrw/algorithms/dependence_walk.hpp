@@ -4,9 +4,10 @@
 // original compiler's worklist BFS, docs/sources.md §"ScheduleFusion").
 //
 // Customization points:
-//   - BoundarySet (template parameter): any type with `static bool contains(kind_id)`, normally a
+//   - BoundarySet (template parameter): any type with `bool contains(kind_id)`, normally a
 //     neuronrw::boundary_set<...>; default `default_boundary_set` (the four collectives). Use
-//     `boundary_set<>` for a walk that never stops early.
+//     `boundary_set<>` for a walk that never stops early. A set known only at run time
+//     (runtime_boundary_set) is passed as the first argument: dependence_walk(set, scratch, g, op).
 //   - walk_options (aggregate, designated initializers): budget (default 100 visited ops,
 //     nullopt = unbounded) and window_floor (ops positioned before it are not visited).
 // Needs ordered_ir; takes faster paths on indexed_ir, and on versioned_ir too (see below).
@@ -102,10 +103,12 @@ struct walk_result {
   bool complete() const noexcept { return status == walk_status::complete; }
 };
 
-/// A type usable as the walk's boundary set.
+/// A type usable as the walk's boundary set: `contains(kind_id)`, static (boundary_set<...>, a
+/// compile-time set) or a member of an object the walk is given (runtime_boundary_set, a set
+/// read from a pipeline string). Default-constructible: a walk given no object uses `S{}`.
 template <class S>
-concept boundary_set_like = requires(kind_id k) {
-  { S::contains(k) } -> std::convertible_to<bool>;
+concept boundary_set_like = std::default_initializable<S> && requires(const S& s, kind_id k) {
+  { s.contains(k) } -> std::convertible_to<bool>;
 };
 
 namespace walk_detail {
@@ -121,8 +124,10 @@ class walker {
   static constexpr bool dense = indexed_ir<G>;
 
  public:
-  walker(block_scratch<G>& s, const G& g, block_handle_t<G> block, const walk_options<G>& opts)
-      : scratch_(s),
+  walker(block_scratch<G>& s, const G& g, block_handle_t<G> block, const walk_options<G>& opts,
+         const BoundarySet& boundary = BoundarySet{})
+      : boundary_(boundary),
+        scratch_(s),
         g_(g),
         block_(block),
         opts_(opts),
@@ -358,7 +363,7 @@ class walker {
           continue;
         }
         const op o = c.at();
-        if (BoundarySet::contains(ir::kind(g, o))) {
+        if (boundary_.contains(ir::kind(g, o))) {
           e = event::boundary;
           break;
         }
@@ -476,7 +481,7 @@ class walker {
   // Classifies a newly met op of the block (BFS): queued for expansion, boundary, or ignored.
   bool admit(op d) {
     if (opts_.window_floor && ir::is_before_in_block(g_, d, *opts_.window_floor)) return true;
-    if (BoundarySet::contains(ir::kind(g_, d))) {
+    if (boundary_.contains(ir::kind(g_, d))) {
       r_.boundary.push_back(d);
       return true;
     }
@@ -523,9 +528,10 @@ class walker {
     r_.ops.clear();
     r_.boundary.clear();
     for (auto it = found.rbegin(); it != found.rend(); ++it)
-      (BoundarySet::contains(ir::kind(g_, *it)) ? r_.boundary : r_.ops).push_back(*it);
+      (boundary_.contains(ir::kind(g_, *it)) ? r_.boundary : r_.ops).push_back(*it);
   }
 
+  BoundarySet boundary_;
   block_scratch<G>& scratch_;
   const G& g_;
   block_handle_t<G> block_;
@@ -556,6 +562,14 @@ walk_result<op_handle_t<G>> dependence_walk(block_scratch<G>& scratch, const G& 
                                             const walk_options<G>& opts = {}) {
   static_assert(require_ordered_ir<G>());
   return walk_detail::walker<BoundarySet, G>(scratch, g, ir::block_of(g, start), opts).from_op(start);
+}
+
+/// The same walk with a boundary set object (runtime_boundary_set: kinds known only at run time).
+template <boundary_set_like BoundarySet, class G>
+walk_result<op_handle_t<G>> dependence_walk(const BoundarySet& boundary, block_scratch<G>& scratch, const G& g,
+                                            op_handle_t<G> start, const walk_options<G>& opts = {}) {
+  static_assert(require_ordered_ir<G>());
+  return walk_detail::walker<BoundarySet, G>(scratch, g, ir::block_of(g, start), opts, boundary).from_op(start);
 }
 
 template <boundary_set_like BoundarySet = default_boundary_set, class G>

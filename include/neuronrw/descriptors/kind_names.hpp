@@ -211,6 +211,57 @@ inline std::string printable(std::string_view s) {
 }
 }  // namespace kind_names_detail
 
+// ================================================================== run-time boundary sets
+
+/// A boundary set known at run time (a pipeline's `boundary=all_gather,reduce_scatter`): what the
+/// dependence walk takes as its first argument when a pattern is declared in a pipeline string
+/// instead of in C++ (passes/schedule_fusion/pattern.hpp, docs/schedule-fusion.md §"Patterns
+/// from a pipeline"). At most max_kinds kinds; membership is a scan of at most that many ids.
+struct runtime_boundary_set {
+  static constexpr std::size_t max_kinds = 32;
+  std::array<kind_id, max_kinds> ids{};
+  std::size_t count = 0;
+
+  constexpr bool contains(kind_id k) const noexcept {
+    for (std::size_t i = 0; i < count; ++i)
+      if (ids[i] == k) return true;
+    return false;
+  }
+  /// Adds `k` unless it is a member; false when the set is full.
+  constexpr bool add(kind_id k) noexcept {
+    if (contains(k)) return true;
+    if (count == max_kinds) return false;
+    ids[count++] = k;
+    return true;
+  }
+};
+
+/// Reads a comma-separated list of kind names (`all_gather,reduce_scatter`, each in its canonical
+/// form) into `out`; the problem in words when an element is empty or not a kind name, a kind is
+/// listed twice, two kinds share an id, or there are more than runtime_boundary_set::max_kinds.
+inline std::optional<std::string> parse_kind_list(std::string_view text, std::vector<std::string>& out) {
+  out.clear();
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string_view raw = text.substr(pos, comma - pos);
+    std::string kind = canonical_kind_name(raw);
+    if (raw.empty()) return std::string("has an empty kind name (kinds are separated by single commas)");
+    if (!is_canonical_kind_name(kind))
+      return "has '" + kind_names_detail::printable(raw) + "', which is not a kind name (letters, digits, '_' and '-')";
+    for (const auto& k : out) {
+      if (k == kind) return "lists the kind '" + kind + "' twice";
+      if (kind_id_of(k) == kind_id_of(kind))
+        return "lists '" + k + "' and '" + kind + "', whose kind ids collide (rename one of them)";
+    }
+    out.push_back(std::move(kind));
+    if (out.size() > runtime_boundary_set::max_kinds)
+      return "lists more than " + std::to_string(runtime_boundary_set::max_kinds) + " kinds";
+    if (comma == text.size()) return std::nullopt;
+    pos = comma + 1;
+  }
+}
+
 inline kind_map_parse_result kind_map::parse(std::string_view text, std::string_view file) {
   using kind_names_detail::printable;
   constexpr std::size_t max_errors = 20;  // a binary file given by mistake says so in 21 lines

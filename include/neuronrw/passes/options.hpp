@@ -34,6 +34,9 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
+
+#include <neuronrw/descriptors/kind_names.hpp>
 
 namespace neuronrw {
 
@@ -55,6 +58,8 @@ enum class option_check : std::uint8_t {
   none,
   op_name,    ///< `dialect.op`: an op the pass creates (MLIR needs the dialect prefix)
   non_empty,  ///< a non-empty string
+  kind_name,  ///< a kind name (`all_gather`, read canonically: `AllGather`, `all-gather`), or empty
+  kind_list,  ///< comma-separated kind names (descriptors/kind_names.hpp, parse_kind_list), or empty
 };
 
 /// The tools that offer an option (a bit set): neuronrw-opt, the MLIR passes.
@@ -113,6 +118,24 @@ struct option_info {
 template <class Options>
 constexpr option_info info_of(const option_field<Options>& f) noexcept {
   return {f.name, f.alias, f.type, f.default_text, f.help, f.check, static_cast<bool>(f.member), f.tools, f.mlir_help};
+}
+
+/// A problem with a pass's options as a whole (a rule between options, beyond each value's own
+/// check): the option to point at and what is wrong, worded to follow "option 'NAME' ".
+/// A descriptor that has such rules offers `static std::optional<option_problem>
+/// check_options(const options&)`; the tools call it after each value passed its own check.
+struct option_problem {
+  std::string_view option;
+  std::string message;
+};
+
+/// D::check_options(o) when D has it; nullopt otherwise.
+template <class D, class Options>
+std::optional<option_problem> descriptor_check_options(const Options& o) {
+  if constexpr (requires { { D::check_options(o) } -> std::convertible_to<std::optional<option_problem>>; })
+    return D::check_options(o);
+  else
+    return std::nullopt;
 }
 
 /// The options schema of an options struct: a std::array of option_field<Options>. Specialize it
@@ -262,6 +285,12 @@ inline std::optional<std::string> check_option_value(const option_info& o, std::
   if (o.check == option_check::op_name && !is_op_name(*value))
     return "must be an op name 'dialect.op', not '" + *value + "'";
   if (o.check == option_check::non_empty && value->empty()) return std::string("must not be empty");
+  if (o.check == option_check::kind_name && !value->empty() && !is_canonical_kind_name(canonical_kind_name(*value)))
+    return "must be a kind name (letters, digits, '_' and '-', e.g. all_gather), not '" + *value + "'";
+  if (o.check == option_check::kind_list && !value->empty()) {
+    std::vector<std::string> kinds;
+    if (auto why = parse_kind_list(*value, kinds)) return *why;
+  }
   canonical = std::move(*value);
   return std::nullopt;
 }

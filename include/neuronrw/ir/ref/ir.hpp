@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,7 @@
 
 #include <neuronrw/algorithms/order.hpp>
 #include <neuronrw/algorithms/walk.hpp>
+#include <neuronrw/descriptors/kind_names.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/detail/assert.hpp>
 #include <neuronrw/diagnostic.hpp>
@@ -77,13 +79,12 @@ struct result_group_hint {
   friend bool operator==(const result_group_hint&, const result_group_hint&) = default;
 };
 
-/// The kind of an op of the reference IR: its name without the dialect prefix
-/// ("mhlo.all_gather" and "stablehlo.all_gather" → all_gather; "func.return" → return).
-/// A user whose dialect spells an all_gather differently writes an adapter instead.
-constexpr kind_id classify_op_name(std::string_view name) noexcept {
-  auto dot = name.find('.');
-  return kind_id_of(dot == std::string_view::npos ? name : name.substr(dot + 1));
-}
+/// The kind of an op of the reference IR by the built-in rule (descriptors/kind_names.hpp,
+/// op_name_kind): its name without the dialect prefix, in canonical spelling ("mhlo.all_gather",
+/// "stablehlo.all_gather", "xla.all-gather" → all_gather; "func.return" → return). A dialect that
+/// spells an all_gather otherwise gives the module a kind table (module::set_kinds, the driver's
+/// --kinds=FILE).
+constexpr kind_id classify_op_name(std::string_view name) noexcept { return op_name_kind(name); }
 
 /// Function-specific data of a `func.func` op (kept apart so ordinary ops stay small).
 struct func_info {
@@ -164,7 +165,7 @@ class module {
                    source_loc loc = {}) {
     const auto id = static_cast<std::uint32_t>(hot_.size());
     order_.add_node();
-    hot_.push_back(op_hot{classify_op_name(name), static_cast<std::uint32_t>(use_value_.size()),
+    hot_.push_back(op_hot{kinds_ ? kinds_->lookup(name) : classify_op_name(name), static_cast<std::uint32_t>(use_value_.size()),
                           static_cast<std::uint32_t>(operands.size()), block_ref{}});
     op_block_.push_back(npos);
     op_result_begin_.push_back(static_cast<std::uint32_t>(value_def_.size()));
@@ -313,6 +314,19 @@ class module {
   std::size_t op_capacity() const noexcept { return hot_.size(); }
   std::string_view name(op_ref op) const { return strings_.text(cold_[op.id].name); }
   kind_id kind(op_ref op) const noexcept { return hot_[op.id].kind; }
+  /// Classifies ops through `kinds` (a kinds file's table, descriptors/kind_names.hpp) instead of
+  /// the built-in rule: every op the module has now, and every op created later (a pass's fusions
+  /// and composites). Null: back to the built-in rule. O(ops · log table). Not journaled: set it
+  /// before a pass runs, not inside a transaction.
+  void set_kinds(std::shared_ptr<const kind_map> kinds) {
+    kinds_ = std::move(kinds);
+    for (std::size_t i = 0; i < hot_.size(); ++i) {
+      const std::string_view n = strings_.text(cold_[i].name);
+      hot_[i].kind = kinds_ ? kinds_->lookup(n) : classify_op_name(n);
+    }
+  }
+  /// The kind table the module classifies through (null: the built-in rule).
+  const std::shared_ptr<const kind_map>& kinds() const noexcept { return kinds_; }
   source_loc loc(op_ref op) const { return cold_[op.id].loc; }
   void set_loc(op_ref op, source_loc l) {
     if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].loc](module& m) { m.cold_[op.id].loc = old; });
@@ -804,6 +818,7 @@ class module {
     block_ref region;
   };
   std::vector<op_hot> hot_;
+  std::shared_ptr<const kind_map> kinds_;  ///< null: the built-in rule (set_kinds)
   std::vector<std::uint32_t> op_block_;
   std::vector<std::uint32_t> op_result_begin_, op_result_count_;
   std::vector<op_cold> cold_;

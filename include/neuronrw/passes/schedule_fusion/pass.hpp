@@ -49,7 +49,15 @@ struct basic_schedule_fusion {
   /// The defaults the schema leaves open (passes/options.hpp): the pattern's budget and kind.
   static std::string option_default(std::string_view option) {
     if (option == "budget") return std::to_string(Pattern::budget);
+    if (option == "producer") return std::string(Pattern::producer::name);
+    if (option == "consumer") return std::string(Pattern::consumer::name);
+    if (option == "boundary") return sf_detail::pattern_boundary_text<Pattern>();
     return option == "fusion-kind" ? std::string(Pattern::fusion_kind) : std::string();
+  }
+  /// The rules between options: a run-time pattern held to the compile-time one's
+  /// (check_schedule_fusion_options).
+  static std::optional<option_problem> check_options(const options& o) {
+    return check_schedule_fusion_options<Pattern>(o);
   }
   /// The MLIR passes' description (docs/mlir.md).
   static constexpr std::string_view mlir_summary =

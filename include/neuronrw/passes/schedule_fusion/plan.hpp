@@ -37,6 +37,14 @@ struct schedule_fusion_options {
   std::string_view skip_functions_with = "genComposite";
   /// plan_schedule_fusion_composites only: decompositions are named <composite_prefix><N>.
   std::string_view composite_prefix = "hilo.FusedComposite.";
+  /// The pattern from a pipeline string (docs/schedule-fusion.md §"Patterns from a pipeline"):
+  /// override the pattern's producer and consumer kinds (kind names, read canonically) and its
+  /// boundary set (comma-separated kind names). Empty = the pattern's. A boundary left empty while
+  /// the producer or consumer is given is the pattern's plus those two kinds.
+  /// check_schedule_fusion_options says what is wrong with them.
+  std::string_view producer = {};
+  std::string_view consumer = {};
+  std::string_view boundary = {};
 };
 
 /// The options neuronrw-opt and the MLIR passes offer, declared once (passes/options.hpp).
@@ -48,6 +56,16 @@ inline constexpr auto option_schema_v<schedule_fusion_options> = std::array{
         .member = option_member<&schedule_fusion_options::budget>,
         .mlir_help = "Most ops the dependence walk may visit per candidate (default: the pattern's)",
         .open_default = true},
+    option_field<schedule_fusion_options>{
+        .name = "boundary", .type = option_type::string,
+        .default_text = "all_gather,reduce_scatter,all_reduce,all_to_all",  // the pattern's
+        .help = "The kinds the dependence walk stops at, comma-separated (must hold producer and consumer)",
+        .check = option_check::kind_list, .member = option_member<&schedule_fusion_options::boundary>,
+        .open_default = true},
+    option_field<schedule_fusion_options>{
+        .name = "consumer", .type = option_type::string, .default_text = "reduce_scatter",  // the pattern's
+        .help = "The kind of the collective that uses the producer", .check = option_check::kind_name,
+        .member = option_member<&schedule_fusion_options::consumer>, .open_default = true},
     option_field<schedule_fusion_options>{
         .name = "dry-run", .type = option_type::boolean, .default_text = "false",
         .help = "Print the plan (clusters, moves, refusals) instead of the program; change nothing",
@@ -63,6 +81,10 @@ inline constexpr auto option_schema_v<schedule_fusion_options> = std::array{
         .name = "group-op", .type = option_type::string, .default_text = "mhlo.fusion",
         .help = "The grouping op each cluster becomes", .check = option_check::op_name,
         .member = option_member<&schedule_fusion_options::group_op_name>},
+    option_field<schedule_fusion_options>{
+        .name = "producer", .type = option_type::string, .default_text = "all_gather",  // the pattern's
+        .help = "The kind of the collective the consumer uses", .check = option_check::kind_name,
+        .member = option_member<&schedule_fusion_options::producer>, .open_default = true},
     option_field<schedule_fusion_options>{
         .name = "remarks", .type = option_type::boolean, .default_text = "false",
         .help = "Emit a remark for every refused candidate, naming the reason"},
@@ -162,7 +184,7 @@ struct schedule_fusion_plan {
     repair_refusal repair = repair_refusal::none;  ///< reschedule_refused: the repair's reason
   };
 
-  std::string_view producer_kind, consumer_kind;  ///< the pattern's kind names
+  std::string producer_kind, consumer_kind;  ///< the pattern's kind names (the options', when they override it)
   std::string fusion_kind;
   std::string group_op_name, terminator_name;
   std::size_t budget = 0;                         ///< the effective budget

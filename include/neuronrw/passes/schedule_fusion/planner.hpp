@@ -62,6 +62,7 @@
 #include <neuronrw/algorithms/scheduled_view.hpp>
 #include <neuronrw/algorithms/walk.hpp>
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/descriptors/kind_names.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 #include <neuronrw/passes/composite_lowering.hpp>
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
@@ -82,6 +83,54 @@ concept has_attribute_query = requires(const G& g, op_handle_t<G> o) {
   { ir_traits<G>::has_attribute(g, o, std::string_view{}) } -> std::convertible_to<bool>;
 };
 
+/// The boundary set of a pattern given (in part) by the options, or nullopt when the pattern's
+/// compile-time set is the one to use: no override, or one that names the same kinds. The set
+/// always holds the producer and consumer kinds (check_schedule_fusion_options makes an explicit
+/// boundary say so; an implicit one is the pattern's plus them).
+template <co_schedule_pattern_like Pattern>
+struct pattern_boundary {
+  /// The run-time set: the listed kinds, or (nothing listed) the pattern's set through `base`.
+  struct set {
+    runtime_boundary_set listed;
+    bool (*base)(kind_id) = nullptr;
+    bool contains(kind_id k) const noexcept { return listed.contains(k) || (base != nullptr && base(k)); }
+  };
+  static bool pattern_contains(kind_id k) noexcept { return typename Pattern::boundary{}.contains(k); }
+
+  static std::optional<set> of(const schedule_fusion_options& opt, kind_id producer, kind_id consumer) {
+    set s;
+    if (!opt.boundary.empty()) {
+      std::vector<std::string> kinds;
+      (void)parse_kind_list(opt.boundary, kinds);  // checked before (check_schedule_fusion_options)
+      for (const auto& k : kinds) s.listed.add(kind_id_of(k));
+      s.listed.add(producer);
+      s.listed.add(consumer);
+      if constexpr (requires { Pattern::boundary::ids(); }) {
+        const auto& ids = Pattern::boundary::ids();
+        bool same = s.listed.count == ids.size();
+        for (const kind_id id : ids) same = same && s.listed.contains(id);
+        if (same) return std::nullopt;
+      }
+      return s;
+    }
+    if (pattern_contains(producer) && pattern_contains(consumer)) return std::nullopt;
+    s.base = &pattern_contains;
+    s.listed.add(producer);
+    s.listed.add(consumer);
+    return s;
+  }
+};
+
+/// The pattern's boundary names joined by commas (the `boundary` option's default text), or empty
+/// when the boundary set type does not list its names.
+template <co_schedule_pattern_like Pattern>
+std::string pattern_boundary_text() {
+  std::string out;
+  if constexpr (requires { Pattern::boundary::names(); })
+    for (const auto& n : Pattern::boundary::names()) out += (out.empty() ? "" : ",") + std::string(n);
+  return out;
+}
+
 template <co_schedule_pattern_like Pattern, class G>
 class planner {
   using op = op_handle_t<G>;
@@ -95,8 +144,11 @@ class planner {
  public:
   planner(const G& g, const schedule_fusion_options& opt, bool emit_composites)
       : g_(g), view_(g), scratch_(view_) {
-    plan_.producer_kind = Pattern::producer::name;
-    plan_.consumer_kind = Pattern::consumer::name;
+    plan_.producer_kind = opt.producer.empty() ? std::string(Pattern::producer::name) : canonical_kind_name(opt.producer);
+    plan_.consumer_kind = opt.consumer.empty() ? std::string(Pattern::consumer::name) : canonical_kind_name(opt.consumer);
+    producer_ = kind_id_of(plan_.producer_kind);
+    consumer_ = kind_id_of(plan_.consumer_kind);
+    boundary_ = pattern_boundary<Pattern>::of(opt, producer_, consumer_);
     plan_.fusion_kind = std::string(opt.fusion_kind.empty() ? Pattern::fusion_kind : opt.fusion_kind);
     plan_.group_op_name = std::string(opt.group_op_name);
     plan_.terminator_name = std::string(opt.terminator_name);
@@ -126,7 +178,7 @@ class planner {
     }
     // Over G's original order: the view's moves never change which candidates there are.
     walk<walk_order::pre>(g_, root, [&](op o) {
-      if (ir::kind(g_, o) == kind_id_v<typename Pattern::consumer>) consider(o, unit);
+      if (ir::kind(g_, o) == consumer_) consider(o, unit);
     });
   }
 
@@ -217,7 +269,7 @@ class planner {
     std::optional<refusal_type> why;
     for (auto&& v : ir::operands(g_, consumer)) {
       const op d = ir::defining_op(g_, v);
-      if (ir::is_null<G>(d) || ir::kind(g_, d) != kind_id_v<typename Pattern::producer>) continue;
+      if (ir::is_null<G>(d) || ir::kind(g_, d) != producer_) continue;
       if (!(ir::block_of(g_, d) == b)) {
         if (!why) why = make_refusal(unit, schedule_refusal::different_block, consumer, d);
         continue;
@@ -239,7 +291,8 @@ class planner {
     walk_options<view> wo;
     wo.budget = plan_.budget == unbounded_budget ? std::nullopt : std::optional<std::size_t>(plan_.budget);
     wo.window_floor = producer;
-    const auto walk = dependence_walk<typename Pattern::boundary>(scratch_, view_, consumer, wo);
+    const auto walk = boundary_ ? dependence_walk(*boundary_, scratch_, view_, consumer, wo)
+                                : dependence_walk<typename Pattern::boundary>(scratch_, view_, consumer, wo);
     if (!walk.complete()) return refuse(make_refusal(unit, schedule_refusal::budget_exceeded, consumer, consumer));
 
     // 4. legality
@@ -470,11 +523,39 @@ class planner {
   std::unordered_map<op, std::size_t, handle_hash<op>> member_;  // op -> its cluster (claimed)
   std::size_t candidate_ = 0;
   std::string_view composite_prefix_;
+  kind_id producer_ = unknown_kind, consumer_ = unknown_kind;  // the pattern's, or the options'
+  std::optional<typename pattern_boundary<Pattern>::set> boundary_;  // nullopt: Pattern::boundary
 };
 
 }  // namespace sf_detail
 
 // ============================================================================== plan / apply
+
+/// What is wrong with the options' run-time pattern for the compile-time Pattern (the rules
+/// co_schedule_pattern's static_asserts hold a C++ pattern to, as option errors): a producer or
+/// consumer that is not a kind name, a boundary that is not a list of distinct kind names, or one
+/// that lacks the producer or consumer kind (the walk would then reach across another producer
+/// or consumer of the pattern). Names the option concerned; nullopt when all hold.
+template <co_schedule_pattern_like Pattern = schedule_fusion_pattern>
+std::optional<option_problem> check_schedule_fusion_options(const schedule_fusion_options& opt) {
+  for (auto [name, text] : {std::pair<std::string_view, std::string_view>{"producer", opt.producer},
+                            std::pair<std::string_view, std::string_view>{"consumer", opt.consumer}})
+    if (!text.empty() && !is_canonical_kind_name(canonical_kind_name(text)))
+      return option_problem{name, "must be a kind name (letters, digits, '_' and '-', e.g. all_gather), not '" +
+                                      std::string(text) + "'"};
+  if (opt.boundary.empty()) return std::nullopt;
+  std::vector<std::string> kinds;
+  if (auto why = parse_kind_list(opt.boundary, kinds)) return option_problem{"boundary", std::move(*why)};
+  const std::string producer = opt.producer.empty() ? std::string(Pattern::producer::name) : canonical_kind_name(opt.producer);
+  const std::string consumer = opt.consumer.empty() ? std::string(Pattern::consumer::name) : canonical_kind_name(opt.consumer);
+  for (auto [role, kind] : {std::pair<std::string_view, const std::string*>{"producer", &producer},
+                            std::pair<std::string_view, const std::string*>{"consumer", &consumer}})
+    if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
+      return option_problem{"boundary", "must contain the " + std::string(role) + " kind '" + *kind +
+                                            "', or the dependence walk would reach across another " +
+                                            std::string(role) + " of the pattern"};
+  return std::nullopt;
+}
 
 /// Plans the pattern over the ops nested in `roots` (blocks: function bodies, typically), each
 /// walked in pre-order. For IRs without `functions(g)`; nothing is changed.
