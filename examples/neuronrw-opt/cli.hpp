@@ -59,6 +59,7 @@ struct options {
   bool dump_pass_pipeline = false;
   bool remarks = false;
   bool verify_rewrites = false;  ///< --verify-rewrites: check every pass's rewrite (docs/validation.md)
+  std::string kinds_file;        ///< --kinds=FILE: which op names are which kinds (docs/kinds.md)
   bool quiet = false;
   unsigned progress_delay_ms = 1000;
   plan_format plans = plan_format::text;  ///< --plan-format: how dry runs print their plans
@@ -89,7 +90,7 @@ inline std::vector<std::string_view> known_names(const pass_registry& reg) {
                                      "pass-pipeline", "dump-pass-pipeline", "split-input-file", "output-split-marker",
                                      "verify-diagnostics", "mlir-print-ir-before-all", "mlir-print-ir-after-all",
                                      "mlir-print-ir-after-change", "mlir-print-ir-after-failure", "mlir-timing",
-                                     "mlir-pass-statistics", "remarks", "quiet", "progress-delay", "plan-format"};
+                                     "mlir-pass-statistics", "remarks", "quiet", "progress-delay", "plan-format", "kinds"};
   for (const auto& p : reg.names()) n.push_back(p.name);
   return n;
 }
@@ -168,6 +169,9 @@ inline void print_help(std::ostream& os, const pass_registry& reg = default_regi
         "  --list-passes                           list the passes and their options, and exit\n"
         "  --dump-pass-pipeline                    print the pipeline with every option to stderr\n"
         "  --remarks                               every pass that can reports remarks (remarks=true)\n"
+        "  --kinds=FILE                            which op names are which kinds: one 'OP-NAME KIND'\n"
+        "                                          line per name, e.g. 'mycc.all_gather all_gather'\n"
+        "                                          (docs/kinds.md); every pass over ops reads it\n"
         "  --plan-format=text|json                 how dry runs print their plans (default text; json:\n"
         "                                          docs/plan-format.md)\n"
         "  --split-input-file[=MARKER]             split the input at lines '// -----' ('# -----' for\n"
@@ -330,6 +334,12 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
       auto n = v ? pipeline_detail::canonical_value(option_type::uint64, *v, why) : std::nullopt;
       if (!n || n->size() > 9) return usage_error(err, "--progress-delay takes a number of milliseconds");
       opt.progress_delay_ms = static_cast<unsigned>(std::stoul(*n));
+      continue;
+    }
+    if (name == "kinds") {
+      auto v = take_value();
+      if (!v || v->empty()) return usage_error(err, "option '--kinds' needs a file, e.g. --kinds=mycc.kinds");
+      opt.kinds_file = *v;
       continue;
     }
     if (name == "verify-rewrites") {

@@ -61,6 +61,7 @@ struct run_env {
   diagnostic_verifier* verifier = nullptr;  ///< --verify-diagnostics: the current chunk's
   std::string where;                        ///< " (chunk 2/5)" for progress lines, or empty
   bool failed = false;                      ///< an error was reported in the current chunk
+  std::shared_ptr<const neuronrw::kind_map> kinds = nullptr;  ///< --kinds=FILE's table, or null
 
   void emit(diagnostic d) {
     if (d.sev == severity::error) failed = true;
@@ -178,6 +179,8 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
   timing.add("Parser", seconds_since(t0));
   if (!parsed || env.failed) return finish(std::nullopt);
   auto& doc = *parsed;
+  if constexpr (K == input_kind::mlir)
+    if (env.kinds) doc.set_kinds(env.kinds);
 
   std::optional<std::string> plan_text;
   std::optional<std::string> dot;
@@ -198,6 +201,7 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
     cx.emit = [&](diagnostic d) { env.emit(std::move(d)); };
     cx.format = opt.plans;
     cx.verify_rewrites = opt.verify_rewrites;
+    cx.kinds = env.kinds;
     if constexpr (K == input_kind::mlir) cx.dot_plan = &dot_plan;
     t0 = timing_report::clock::now();
     bool ok;
@@ -423,7 +427,15 @@ int run(const options& opt, std::ostream& err) {
 
   const source_text src(file_name, text);
   progress prog(!opt.quiet, opt.progress_delay_ms);
-  run_env env{opt, src, err, prog, nullptr, {}, false};
+  run_env env{opt, src, err, prog, nullptr, {}, false, nullptr};
+  if (!opt.kinds_file.empty()) {
+    bool bad = false;
+    env.kinds = pass_detail::read_kinds_file(opt.kinds_file, [&](diagnostic d) {
+      bad = true;
+      render(err, d, nullptr);
+    });
+    if (bad || !env.kinds) return 1;
+  }
   const std::vector<chunk> chunks =
       opt.split ? split_chunks(text, opt.split_marker) : std::vector<chunk>{chunk{0, text.size(), 1, src.line_count()}};
   bool all_ok = true, all_verified = true;

@@ -59,7 +59,8 @@ struct pass_spec {
   std::string_view display;  ///< what IR dumps, timing and statistics call it (D::display)
   input_kind kind;
   std::string_view help;     ///< D::summary
-  std::span<const option_spec> options;
+  std::span<const option_spec> options;  ///< views own_options
+  std::vector<option_spec> own_options;   ///< the schema's, and `kinds` for a pass over ops
   std::string alias;         ///< the MLIR pass's name (descriptor_mlir_name), or empty
   std::string dry_run_help;  ///< the `NAME-dry-run` line of --list-passes, or empty: no such name
   /// Runs the pass on the reference IR / a host program (the one of its input kind is set).
@@ -68,6 +69,8 @@ struct pass_spec {
   /// The plan --emit-dot=before draws (passes that have one: ScheduleFusion).
   std::optional<neuronrw::ref_schedule_fusion_plan> (*plan_for_dot)(const neuronrw::ref::module&,
                                                                      const pass_instance&) = nullptr;
+  /// The rules between the options of an instance (D::check_options), or null.
+  std::optional<neuronrw::option_problem> (*check_options)(const pass_instance&) = nullptr;
 };
 
 /// A name the driver accepts for a pass: the canonical one, a dry-run name, or an alias.

@@ -20,7 +20,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
 #include <functional>
+#include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +66,8 @@ struct pass_context {
   plan_format format = plan_format::text;  ///< how a dry run prints its plan (--plan-format)
   bool changed = false;            ///< the pass changed the IR
   bool verify_rewrites = false;    ///< --verify-rewrites: check the rewrite (docs/validation.md)
+  /// --kinds=FILE's table (null: none); a pass's own `kinds=FILE` adds to it for that pass.
+  std::shared_ptr<const nr::kind_map> kinds;
   /// The plan of a ScheduleFusion run (for --emit-dot), when its handles stay valid.
   std::optional<nr::ref_schedule_fusion_plan>* dot_plan = nullptr;
 };
@@ -117,11 +122,39 @@ namespace pass_detail {
 
 /// The options struct of `p`, filled by its schema (neuronrw/passes/options.hpp) from the
 /// pipeline's checked values; its strings view `p`'s values.
+/// A field whose default the struct leaves open (the pattern's budget, kinds, FusionKind) is set
+/// only when the pipeline gave it, so a pass registered with another pattern keeps its own.
 template <class Options>
 Options options_of(const pass_instance& p) {
   Options o;
-  nr::set_options(o, nr::option_schema_v<Options>, p.values);
+  std::size_t k = 0;
+  for (const auto& f : nr::option_schema_v<Options>) {
+    if (!nr::offers(f.tools, nr::option_tools::driver)) continue;
+    if (f.member && (!f.open_default || p.explicitly_set[k])) f.member.set(o, std::string_view(p.values[k]));
+    ++k;
+  }
   return o;
+}
+
+/// The rules between the options of `p` (D::check_options).
+template <class D>
+std::optional<nr::option_problem> check_options(const pass_instance& p) {
+  return nr::descriptor_check_options<D>(options_of<typename D::options>(p));
+}
+
+/// Reads the kinds file `path` (docs/kinds.md); its errors are emitted. Null when it failed.
+inline std::shared_ptr<const nr::kind_map> read_kinds_file(const std::string& path,
+                                                          const std::function<void(diagnostic)>& emit) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    emit(diagnostic{path, {}, "cannot open the kinds file"});
+    return nullptr;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto r = nr::kind_map::parse(text, path);
+  for (auto& d : r.errors) emit(std::move(d));
+  if (!r.ok()) return nullptr;
+  return std::make_shared<const nr::kind_map>(std::move(*r.map));
 }
 
 /// The refusals of `plan` as the driver reports them (neuronrw/passes/diagnostics.hpp): located
@@ -221,10 +254,41 @@ bool run_descriptor(Doc& doc, const pass_instance& p, pass_context& cx) {
   using ext = driver_extension<D>;
   const Doc& cdoc = doc;
   const auto o = options_of<typename D::options>(p);
+  // The pass's own kinds file, over --kinds's table, for this pass only.
+  std::shared_ptr<const nr::kind_map> restore;
+  bool own_kinds = false;
+  if constexpr (std::same_as<Doc, nr::ref::module>)
+    if (p.has(nr::kinds_option) && !p.str(nr::kinds_option).empty()) {
+      auto file = read_kinds_file(p.str(nr::kinds_option), cx.emit);
+      if (!file) return false;
+      auto merged = std::make_shared<nr::kind_map>(cx.kinds ? *cx.kinds : nr::kind_map{});
+      merged->merge(*file);
+      restore = doc.kinds();
+      doc.set_kinds(std::move(merged));
+      own_kinds = true;
+    }
+  struct reset {
+    Doc& d;
+    bool on;
+    std::shared_ptr<const nr::kind_map> old;
+    ~reset() {
+      if constexpr (std::same_as<Doc, nr::ref::module>)
+        if (on) d.set_kinds(std::move(old));
+    }
+  } reset_kinds{doc, own_kinds, std::move(restore)};
   auto plan = D::plan(cdoc, o);
   const std::string name(p.spec->name);
   const bool dry = p.dry_run();
   bool failed = false;
+  const bool remarks = p.has("remarks") ? p.flag("remarks") : dry;
+  if constexpr (std::same_as<Doc, nr::ref::module>)
+    if (remarks) {
+      const auto missing = nr::descriptor_missing_kinds<D>(cdoc, plan);
+      if (!missing.empty()) {
+        const auto known = cdoc.kinds() ? cdoc.kinds()->known_kinds() : nr::kind_map{}.known_kinds();
+        cx.emit(diagnostic{source_name(cdoc), {1, 1}, nr::nothing_found_message(name, missing, known), severity::remark});
+      }
+    }
   if (!p.has("remarks") || p.flag("remarks")) {
     if constexpr (requires { ext::dry_run_remarks(cdoc, plan, name, cx); })
       if (dry) ext::dry_run_remarks(cdoc, plan, name, cx);

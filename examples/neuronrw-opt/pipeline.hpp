@@ -62,9 +62,20 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
   const std::string pass(inst.spec->name);
   auto sep = [&](char c) { return is_space(c) || (commas && c == ','); };
   std::size_t i = 0;
+  std::vector<std::size_t> value_cols(inst.spec->options.size(), 0);  // where each option given here was
   while (true) {
     while (i < text.size() && sep(text[i])) ++i;
-    if (i >= text.size()) return std::nullopt;
+    if (i >= text.size()) {
+      // The rules between options (a run-time pattern's boundary must hold its producer...).
+      if (inst.spec->check_options)
+        if (auto problem = inst.spec->check_options(inst)) {
+          const std::size_t k = inst.index_of(problem->option);
+          const std::size_t col = k < value_cols.size() && value_cols[k] != 0 ? value_cols[k] : base_col;
+          return located_error{col, "option '" + std::string(problem->option) + "' of pass '" + pass + "' " +
+                                        problem->message};
+        }
+      return std::nullopt;
+    }
     const std::size_t key_at = i;
     while (i < text.size() && !sep(text[i]) && text[i] != '=') ++i;
     const std::string_view key = text.substr(key_at, i - key_at);
@@ -113,6 +124,7 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
       return located_error{base_col + value_at, what + " " + *problem};
     inst.values[index] = std::move(value);
     inst.explicitly_set[index] = true;
+    value_cols[index] = base_col + value_at;
   }
 }
 

@@ -36,6 +36,7 @@ class pass_registry {
   pass_registry& operator=(const pass_registry& o) {
     if (this != &o) {
       specs_ = o.specs_;
+      for (auto& s : specs_) s.options = s.own_options;  // the copies' own storage
       rebuild_names();
     }
     return *this;
@@ -50,9 +51,19 @@ class pass_registry {
                 D::display,
                 D::input == nr::pass_input::ops ? input_kind::mlir : input_kind::host,
                 D::summary,
-                nr::option_infos_v<typename D::options, nr::option_tools::driver>,
+                {},
+                {},
                 {},
                 {}};
+    {
+      const auto& schema = nr::option_infos_v<typename D::options, nr::option_tools::driver>;
+      s.own_options.assign(schema.begin(), schema.end());
+      if (D::input == nr::pass_input::ops)
+        s.own_options.push_back(nr::option_info{nr::kinds_option, {}, nr::option_type::string, {}, nr::kinds_help,
+                                                nr::option_check::none, false, nr::option_tools::all, {}});
+      s.options = s.own_options;
+    }
+    s.check_options = &pass_detail::check_options<D>;
     if (D::input == nr::pass_input::ops) s.alias = nr::descriptor_mlir_name<D>();
     bool dry = false;
     for (const auto& o : s.options) dry |= o.name == "dry-run";

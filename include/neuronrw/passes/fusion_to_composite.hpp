@@ -478,6 +478,13 @@ struct basic_fusion_to_composite {
   template <class G>
   using plan_type = fusion_to_composite_plan<op_handle_t<G>>;
   static constexpr std::string_view dry_run_help = "print the plan (conversions, refusals); change nothing";
+  /// The kinds it found no op of (the tools' "no op of kind fusion" remark): fusion, when the
+  /// plan has neither a conversion nor a refusal.
+  template <class G>
+  static std::vector<std::string> missing_kinds(const G&, const plan_type<G>& p) {
+    if (!p.conversions.empty() || !p.refused.empty()) return {};
+    return {std::string(kinds::fusion::name)};
+  }
 
   /// Its counters: the composites created and the fusions refused.
   template <class G>

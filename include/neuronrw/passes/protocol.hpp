@@ -159,6 +159,34 @@ inline constexpr std::string_view verify_rewrites_option = "verify-rewrites";
 inline constexpr std::string_view verify_rewrites_help =
     "Check that the rewrite preserved the program's dataflow; a failed check is an error (docs/validation.md)";
 
+/// The run-level option every pass over ops gets in both tools (`kinds`, docs/kinds.md), beside
+/// its options schema: a kinds file whose `OP-NAME KIND` lines say which op names are which kinds
+/// for this pass (over the tool-wide --kinds=FILE, which every pass reads).
+inline constexpr std::string_view kinds_option = "kinds";
+inline constexpr std::string_view kinds_help =
+    "A kinds file: one `OP-NAME KIND` line per op name (docs/kinds.md); adds to --kinds";
+
+/// What a remark says when a pass finds nothing to work on, so a dialect the kind table does not
+/// know is not skipped silently: `no op of kind K1 / K2 in this module (kinds known: ...); see
+/// --kinds`. `missing` names the kinds the pass looked for and did not find.
+inline std::string nothing_found_message(std::string_view pass, const std::vector<std::string>& missing,
+                                         const std::vector<std::string>& known) {
+  std::string s = std::string(pass) + ": no op of kind ";
+  for (std::size_t i = 0; i < missing.size(); ++i) s += (i ? " / " : "") + missing[i];
+  s += " in this module (kinds known: ";
+  for (std::size_t i = 0; i < known.size(); ++i) s += (i ? ", " : "") + known[i];
+  return s + "); see --kinds";
+}
+
+/// The kinds D looked for and found no op of in g (D::missing_kinds(g, plan)), else none.
+template <pass_descriptor D, class G, class Plan>
+std::vector<std::string> descriptor_missing_kinds(const G& g, const Plan& plan) {
+  if constexpr (requires { { D::missing_kinds(g, plan) } -> std::convertible_to<std::vector<std::string>>; })
+    return D::missing_kinds(g, plan);
+  else
+    return {};
+}
+
 /// The counters of a run of D on g with `plan` (`applied`: the plan is applied, not a dry run):
 /// D::statistics(g, plan, applied), else none.
 template <pass_descriptor D, class G, class Plan>

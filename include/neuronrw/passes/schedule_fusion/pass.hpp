@@ -54,6 +54,23 @@ struct basic_schedule_fusion {
     if (option == "boundary") return sf_detail::pattern_boundary_text<Pattern>();
     return option == "fusion-kind" ? std::string(Pattern::fusion_kind) : std::string();
   }
+  /// The kinds it found no op of (the tools' "no op of kind all_gather / reduce_scatter"
+  /// remark): none when it had a candidate (an op of the consumer kind) or skipped a function;
+  /// else the consumer kind, after the producer kind when no op has that either.
+  template <class G>
+  static std::vector<std::string> missing_kinds(const G& g, const schedule_fusion_plan_t<G>& plan) {
+    if (plan.candidates() != 0 || !plan.skipped_functions.empty()) return {};
+    bool producer = false;
+    const kind_id pid = kind_id_of(plan.producer_kind);
+    if constexpr (requires { ir::functions(g); })
+      for (auto&& f : ir::functions(g))
+        for (auto&& b : ir::regions(g, f))
+          walk<walk_order::pre>(g, b, [&](op_handle_t<G> o) { producer = producer || ir::kind(g, o) == pid; });
+    std::vector<std::string> out;
+    if (!producer && plan.producer_kind != plan.consumer_kind) out.push_back(plan.producer_kind);
+    out.push_back(plan.consumer_kind);
+    return out;
+  }
   /// The rules between options: a run-time pattern held to the compile-time one's
   /// (check_schedule_fusion_options).
   static std::optional<option_problem> check_options(const options& o) {
