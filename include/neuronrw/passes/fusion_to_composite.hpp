@@ -107,7 +107,7 @@ inline constexpr auto option_schema_v<fusion_to_composite_options> = std::array{
     option_field<fusion_to_composite_options>{
         .name = "dry-run", .type = option_type::boolean, .default_text = "false",
         .help = "Print the plan (conversions, refusals) instead of the program; change nothing",
-        .tools = option_tools::driver},
+        .mlir_help = "Emit the plan as remarks (conversions and refusals); change nothing"},
     option_field<fusion_to_composite_options>{
         .name = "symbol-prefix", .type = option_type::string, .default_text = "hilo.FusedComposite.",
         .help = "Decompositions are named <symbol-prefix><N>", .check = option_check::non_empty,

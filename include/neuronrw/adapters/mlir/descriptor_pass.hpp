@@ -35,6 +35,8 @@
 #include <mlir/Pass/Pass.h>
 #include <mlir/Pass/PassRegistry.h>
 #include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <mlir/IR/Location.h>
 
 #include <neuronrw/adapters/mlir/diagnostics.hpp>
 #include <neuronrw/adapters/mlir/traits.hpp>
@@ -53,6 +55,31 @@ inline bool& remarks_default() {
 }
 inline void set_remarks_default(bool on) { remarks_default() = on; }
 
+/// The kinds file every neuronrw pass reads (neuronrw-mlir-opt's --kinds=FILE; docs/kinds.md),
+/// before its own `kinds=FILE`: a process-wide setting, read when a pass runs. Empty: none.
+inline std::string& kinds_file_default() {
+  static std::string file;
+  return file;
+}
+inline void set_kinds_file_default(std::string file) { kinds_file_default() = std::move(file); }
+
+/// Reads kinds file `path` into `out`; false after emitting its errors (located in the file) at
+/// `anchor`'s context.
+inline bool read_kinds_file(mlir::Operation* anchor, const std::string& path, kind_map& out) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    anchor->emitError() << path << ": cannot open the kinds file: " << buffer.getError().message();
+    return false;
+  }
+  const llvm::StringRef text = (*buffer)->getBuffer();
+  auto r = kind_map::parse(std::string_view(text.data(), text.size()), path);
+  for (const auto& d : r.errors)
+    mlir::emitError(mlir::FileLineColLoc::get(anchor->getContext(), path, d.loc.line, d.loc.col)) << d.message;
+  if (!r.ok()) return false;
+  out.merge(*r.map);
+  return true;
+}
+
 /// The MLIR Option<>s of a pass, made from its options schema (neuronrw/passes/options.hpp) when
 /// the pass is constructed, one per field the MLIR passes offer, in schema order (MLIR prints and
 /// lists them sorted by name): `Option<std::uint64_t>`, `Option<std::string>` or `Option<bool>`,
@@ -70,7 +97,7 @@ class schema_options {
       const llvm::StringRef name(f.name.data(), f.name.size());
       const auto help = f.mlir_help.empty() ? f.help : f.mlir_help;
       const auto desc = llvm::cl::desc(llvm::StringRef(help.data(), help.size()));
-      slot s{&f, nullptr, nullptr, nullptr};
+      slot s{&f, nullptr, nullptr, nullptr, nullptr};
       switch (f.type) {
         case option_type::uint64: {
           std::uint64_t v = 0;
@@ -80,6 +107,11 @@ class schema_options {
         }
         case option_type::string:
           s.str = std::make_unique<mlir::Pass::Option<std::string>>(pass, name, desc, llvm::cl::init(def));
+          // Another accepted name (`kind` for `fusion-kind`), as in neuronrw-opt: empty unless given.
+          if (!f.alias.empty())
+            s.alias = std::make_unique<mlir::Pass::Option<std::string>>(
+                pass, llvm::StringRef(f.alias.data(), f.alias.size()),
+                llvm::cl::desc("The same as " + std::string(f.name)), llvm::cl::init(std::string()));
           break;
         case option_type::boolean:
           s.flag = std::make_unique<mlir::Pass::Option<bool>>(pass, name, desc, llvm::cl::init(def == "true"));
@@ -107,7 +139,8 @@ class schema_options {
     Options o;
     for (const auto& s : slots_) {
       if (!s.field->member) continue;
-      if (s.str) s.field->member.set(o, s.str->getValue());
+      if (s.str && s.alias && !s.alias->getValue().empty()) s.field->member.set(o, s.alias->getValue());
+      else if (s.str) s.field->member.set(o, s.str->getValue());
       else if (s.u64) s.field->member.set(o, std::to_string(s.u64->getValue()));
       else s.field->member.set(o, s.flag->getValue() ? "true" : "false");
     }
@@ -149,6 +182,7 @@ class schema_options {
   struct slot {
     const option_field<Options>* field;
     std::unique_ptr<mlir::Pass::Option<std::string>> str;
+    std::unique_ptr<mlir::Pass::Option<std::string>> alias;  ///< the field's alias, when it has one
     std::unique_ptr<mlir::Pass::Option<std::uint64_t>> u64;
     std::unique_ptr<mlir::Pass::Option<bool>> flag;
   };
@@ -177,6 +211,8 @@ class module_pass : public mlir::PassWrapper<Derived, mlir::OperationPass<mlir::
  protected:
   /// The adapter over the module this run works on, mutating through `rewriter`.
   ir adapter(mlir::RewriterBase& rewriter) { return ir(this->getOperation(), kinds_, &rewriter); }
+  /// The registered kind table (to extend with kinds files for one run).
+  const kind_table& kind_table_copy() const { return kinds_; }
 
  private:
   std::string argument_, description_;
@@ -209,15 +245,33 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
 
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());
-    ir g = this->adapter(rewriter);
     if (auto problem = options_.problems()) {
       this->getOperation()->emitError() << this->getArgument() << ": " << *problem;
       return this->signalPassFailure();
     }
     const options_type opt = options_.values();
+    if (auto problem = descriptor_check_options<D>(opt)) {
+      this->getOperation()->emitError() << this->getArgument() << ": invalid options: option '" << problem->option
+                                        << "' " << problem->message;
+      return this->signalPassFailure();
+    }
+    // The kinds files: --kinds's, then the pass's own, over the registered table.
+    kind_map files;
+    for (const std::string& path : {kinds_file_default(), kinds_file_->getValue()})
+      if (!path.empty() && !read_kinds_file(this->getOperation(), path, files)) return this->signalPassFailure();
+    std::optional<kind_table> table;
+    if (!files.empty()) table.emplace(this->kind_table_copy()).add(files);
+    ir g = table ? ir(this->getOperation(), *table, &rewriter) : this->adapter(rewriter);
     const ir& cg = g;
     auto plan = D::plan(cg, opt);
     const bool dry = dry_run_ && dry_run_->getValue();
+    if (!remarks_ ? dry : (remarks_->getValue() || dry)) {
+      const auto missing = descriptor_missing_kinds<D>(cg, plan);
+      if (!missing.empty())
+        this->getOperation()->emitRemark()
+            << nothing_found_message(std::string_view(this->getArgument().data(), this->getArgument().size()), missing,
+                                     files.known_kinds());
+    }
     count(descriptor_statistics<D>(cg, plan, !dry));
     auto ds = to_diagnostics(cg, plan, op_locator{}, {.pass = std::string_view(this->getArgument())});
     bool failed = false;
@@ -276,6 +330,8 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
                                                              llvm::cl::desc(mlir_adapter::ref(verify_rewrites_help)),
                                                              llvm::cl::init(false))
                 : nullptr;
+  std::unique_ptr<mlir::Pass::Option<std::string>> kinds_file_ = std::make_unique<mlir::Pass::Option<std::string>>(
+      *this, mlir_adapter::ref(kinds_option), llvm::cl::desc(mlir_adapter::ref(kinds_help)), llvm::cl::init(std::string()));
   mlir::Pass::Option<bool>* remarks_ = options_.find_flag("remarks");
   mlir::Pass::Option<bool>* dry_run_ = options_.find_flag("dry-run");
   std::vector<std::unique_ptr<std::string>> names_, descriptions_;

@@ -68,6 +68,20 @@ struct mlir_extension<passes::basic_schedule_fusion<Pattern, Composites>> {
   }
 };
 
+/// FusionToComposite's dry run remarks on each conversion it would make, at the fusion.
+template <class Registry>
+struct mlir_extension<passes::basic_fusion_to_composite<Registry>> {
+  static void dry_run_remarks(mlir::Operation*, const ir&, const fusion_to_composite_plan<mlir::Operation*>& plan,
+                              llvm::StringRef argument) {
+    for (std::size_t i = 0; i < plan.conversions.size(); ++i) {
+      const auto& c = plan.conversions[i];
+      c.fusion->emitRemark() << argument << ": conversion " << i << ": " << plan.composite_op_name
+                             << " with CompositeKind \"" << c.composite_kind << "\" and decomposition @"
+                             << c.decomposition;
+    }
+  }
+};
+
 /// ScheduleFusion as an MLIR pass over a module. Pattern: passes/schedule_fusion/pattern.hpp.
 template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, schedule_flavour Flavour = schedule_flavour::fusion>
 using schedule_fusion_pass =
@@ -86,11 +100,28 @@ void register_schedule_fusion_pass(std::string argument, std::string description
   });
 }
 
-/// Registers the three passes under their default names.
-inline void register_passes() {
+/// Registers a FusionToComposite pass under `argument` with its own kind table (e.g. one that
+/// names `mycc.fusion` a fusion).
+template <class Registry = fusion_op_registry>
+void register_fusion_to_composite_pass(std::string argument, std::string description,
+                                       kind_table kinds = kind_table::defaults()) {
+  mlir::PassRegistration<fusion_to_composite_pass<Registry>>([=] {
+    return std::make_unique<fusion_to_composite_pass<Registry>>(argument, description, kinds);
+  });
+}
+
+/// Registers the three passes under their default names (`neuronrw-schedule-fusion`, ...) and,
+/// with `short_names`, also under neuronrw-opt's (`schedule-fusion`, ...), so one pipeline string
+/// means the same to both tools.
+inline void register_passes(bool short_names = false) {
   register_descriptor_pass<passes::schedule_fusion>();
   register_descriptor_pass<passes::schedule_fusion_composites>();
   register_descriptor_pass<passes::fusion_to_composite>();
+  if (short_names) {
+    register_descriptor_pass<passes::schedule_fusion>(std::string(passes::schedule_fusion::name));
+    register_descriptor_pass<passes::schedule_fusion_composites>(std::string(passes::schedule_fusion_composites::name));
+    register_descriptor_pass<passes::fusion_to_composite>(std::string(passes::fusion_to_composite::name));
+  }
 }
 
 inline std::unique_ptr<mlir::Pass> create_schedule_fusion_pass() { return std::make_unique<schedule_fusion_pass<>>(); }

@@ -56,6 +56,7 @@
 #include <mlir/Interfaces/FunctionInterfaces.h>
 
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/descriptors/kind_names.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
 
 namespace neuronrw::mlir_adapter {
@@ -100,6 +101,12 @@ class kind_table {
   template <kind_tag_type Tag>
   kind_table& add(std::string_view op_name) {
     return add(op_name, kind_id_v<Tag>);
+  }
+
+  /// Adds every entry of a kinds file's table (descriptors/kind_names.hpp), replacing earlier ones.
+  kind_table& add(const kind_map& m) {
+    for (const auto& e : m.entries()) add(e.op_name, e.id);
+    return *this;
   }
 
   /// The kind of an op named `op_name`.
