@@ -178,16 +178,19 @@ expect("--dump-pass-pipeline prints every option, sorted, on stderr",
        run(["--pass-pipeline=builtin.module(schedule-fusion{kind=K budget=7},fusion-to-composite{symbol-prefix=\"my fused.\"})",
             "--dump-pass-pipeline", layer]), 0, stdout=plain,
        stderr="Pass Manager with 2 passes:\nbuiltin.module(\n"
-              "  schedule-fusion{budget=7 dry-run=false fusion-kind=K group-op=mhlo.fusion remarks=false "
+              "  schedule-fusion{boundary=\"all_gather,reduce_scatter,all_reduce,all_to_all\" budget=7 consumer=reduce_scatter dry-run=false fusion-kind=K group-op=mhlo.fusion "
+              "kinds=\"\" producer=all_gather remarks=false "
               "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return},\n"
-              "  fusion-to-composite{composite-op=stablehlo.composite dry-run=false symbol-prefix=\"my fused.\" validate-fusion-kind=false}\n"
+              "  fusion-to-composite{composite-op=stablehlo.composite dry-run=false kinds=\"\" symbol-prefix=\"my fused.\" validate-fusion-kind=false}\n"
               ")\n\n")
 expect("--remarks sets remarks=true where not given", run(["--schedule-fusion", "--remarks", "--dump-pass-pipeline",
                                                             "--schedule-fusion=remarks=false", layer]), 0,
        stderr="Pass Manager with 2 passes:\nbuiltin.module(\n"
-              "  schedule-fusion{budget=100 dry-run=false fusion-kind=ScheduleFusion group-op=mhlo.fusion remarks=true "
+              "  schedule-fusion{boundary=\"all_gather,reduce_scatter,all_reduce,all_to_all\" budget=100 consumer=reduce_scatter dry-run=false fusion-kind=ScheduleFusion group-op=mhlo.fusion "
+              "kinds=\"\" producer=all_gather remarks=true "
               "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return},\n"
-              "  schedule-fusion{budget=100 dry-run=false fusion-kind=ScheduleFusion group-op=mhlo.fusion remarks=false "
+              "  schedule-fusion{boundary=\"all_gather,reduce_scatter,all_reduce,all_to_all\" budget=100 consumer=reduce_scatter dry-run=false fusion-kind=ScheduleFusion group-op=mhlo.fusion "
+              "kinds=\"\" producer=all_gather remarks=false "
               "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return}\n"
               ")\n\n"
               f"{layer}:6:3: remark: schedule-fusion refused this candidate: no_producer_operand: no operand is defined by "

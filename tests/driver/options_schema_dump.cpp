@@ -65,11 +65,11 @@ template <nr::pass_descriptor D>
 void dump(bool last) {
   std::printf(
       "  {\"name\": %s, \"display\": %s, \"summary\": %s, \"input\": %s, \"mlir_name\": %s, \"mlir_summary\": %s, "
-      "\"dry_run_help\": %s, \"checked\": %s, \"verify_rewrites_help\": %s, \"options\": [\n",
+      "\"dry_run_help\": %s, \"checked\": %s, \"verify_rewrites_help\": %s, \"kinds_help\": %s, \"options\": [\n",
       json(D::name).c_str(), json(D::display).c_str(), json(D::summary).c_str(),
       D::input == nr::pass_input::ops ? "\"ops\"" : "\"host\"", json(nr::descriptor_mlir_name<D>()).c_str(),
       json(nr::descriptor_mlir_summary<D>()).c_str(), json(nr::descriptor_dry_run_help<D>()).c_str(),
-      checked<D>() ? "true" : "false", json(nr::verify_rewrites_help).c_str());
+      checked<D>() ? "true" : "false", json(nr::verify_rewrites_help).c_str(), json(nr::kinds_help).c_str());
   const auto& schema = nr::option_schema_v<typename D::options>;
   for (std::size_t i = 0; i < schema.size(); ++i) {
     const auto& f = schema[i];

@@ -62,6 +62,8 @@ for p in passes:
             line += "alias: " + o["alias"] + "; "
         line += "default: " + (o["descriptor_default"] or '""') + ")"
         expected.append(line)
+    if p["input"] == "ops":  # the run-level kinds option every pass over ops gets (docs/kinds.md)
+        expected.append(pad("    --kinds=<string>") + "- " + p["kinds_help"] + ' (default: "")')
     at = listing.index(head) if head in listing else -1
     got = listing[at:at + len(expected)] if at >= 0 else []
     check(f"--list-passes shows {p['name']} and its options from the schema", got == expected,
@@ -108,6 +110,10 @@ if mlir_opt:
                 break
             got[m.group(1)] = (m.group(2) or "", m.group(3))
         expected = {o["name"]: (TYPE_TEXT[o["type"]], o["mlir_help"]) for o in p["options"] if o["mlir"]}
+        for o in p["options"]:  # an alias is an option of its own (`kind` for `fusion-kind`)
+            if o["mlir"] and o["alias"]:
+                expected[o["alias"]] = (TYPE_TEXT[o["type"]], "The same as " + o["name"])
+        expected["kinds"] = ("=<string>", p["kinds_help"])  # run-level, every pass (docs/kinds.md)
         if p["checked"]:  # a checked apply: the run-level verify-rewrites option (docs/validation.md)
             expected["verify-rewrites"] = ("", p["verify_rewrites_help"])
         check(f"{arg}'s options in --help are the schema's (names, types, help)", got == expected,
@@ -121,6 +127,10 @@ if mlir_opt:
         m = re.search(r"^  " + re.escape(p["mlir_name"]) + r"\{([^}]*)\}", r.stderr, re.M)
         got = dict(kv.split("=", 1) for kv in m.group(1).split()) if m else None
         expected = {o["name"]: o["descriptor_default"] for o in p["options"] if o["mlir"]}
+        for o in p["options"]:
+            if o["mlir"] and o["alias"]:
+                expected[o["alias"]] = '""'
+        expected["kinds"] = '""'
         if p["checked"]:
             expected["verify-rewrites"] = "false"
         check(f"{p['mlir_name']}'s defaults in --dump-pass-pipeline are the schema's", got == expected,
@@ -165,7 +175,7 @@ for header, names in [("| ScheduleFusion option (both flavours) |", ["schedule-f
     rows = table_rows(mlir_md, header)
     got = {r[0].strip("`"): r[1] for r in rows}
     for n in names:
-        opts = [o for o in by_name[n]["options"] if o["mlir"]]
+        opts = [o for o in by_name[n]["options"] if o["mlir"]] + [{"name": "kinds", "default": ""}]
         if by_name[n]["checked"]:
             opts = opts + [{"name": "verify-rewrites", "default": "false"}]
         check(f"docs/mlir.md: {n}'s options are the schema's", sorted(got) == sorted(o["name"] for o in opts),

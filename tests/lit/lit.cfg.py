@@ -23,6 +23,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 import lit.util
@@ -44,6 +45,10 @@ llvm_config.use_default_substitutions()
 # LLVM's not, count and split-file by name anywhere in a RUN line, as in MLIR's own suites.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 config.substitutions.append(("%examples", os.path.join(config.neuronrw_src_root, "examples")))
+# %srcroot: the source tree (docs and README, which tests/docs/pipelines_both_tools.py reads);
+# %python: the Python running lit.
+config.substitutions.append(("%srcroot", config.neuronrw_src_root))
+config.substitutions.append(("%python", sys.executable))
 
 # Sanitizer builds: a finding aborts the tool under test, which fails its RUN line.
 llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"])

@@ -35,6 +35,15 @@ def test(argv):
     def query(*args):
         return run([pkg_config] + list(args) + ["neuronrw"], env=env)[1]
 
+    # The installed tools run as installed (no build tree, no LD_LIBRARY_PATH): neuronrw-mlir-opt
+    # finds libMLIR through its install rpath.
+    bindir = common.staged(destdir, os.path.join(a["prefix"], "bin"))
+    plain_env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    for tool in ("neuronrw-opt", "neuronrw-mlir-opt"):
+        path = os.path.join(bindir, tool)
+        if os.path.exists(path):
+            run([path, "--version"], env=plain_env)
+
     check_equal("pkg-config --modversion", query("--modversion"), a["version"] + "\n")
     check_equal("pkg-config --cflags", query("--cflags").strip(),
                 "-I" + common.staged(destdir, a["includedir"]))

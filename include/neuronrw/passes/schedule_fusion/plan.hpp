@@ -94,7 +94,8 @@ inline constexpr auto option_schema_v<schedule_fusion_options> = std::array{
         .member = option_member<&schedule_fusion_options::skip_functions_with>},
     option_field<schedule_fusion_options>{
         .name = "symbol-prefix", .type = option_type::string, .default_text = "hilo.FusedComposite.",
-        .help = "Composites flavour: decompositions are named <symbol-prefix><N>", .check = option_check::non_empty,
+        .help = "Decompositions are named <symbol-prefix><N> (schedule-fusion-composites; schedule-fusion makes none)",
+        .check = option_check::non_empty,
         .member = option_member<&schedule_fusion_options::composite_prefix>},
     option_field<schedule_fusion_options>{
         .name = "terminator", .type = option_type::string, .default_text = "mhlo.return",
