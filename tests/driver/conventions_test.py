@@ -203,9 +203,9 @@ HINT = "Try 'neuronrw-opt --help'.\n"
 PIPELINE_ERRORS = [
     ("builtin.module(foo)", 16, "'foo' does not refer to a registered pass (see --list-passes)"),
     ("builtin.module(schedule-fusion{bogus=1})", 32,
-     "pass 'schedule-fusion' has no option 'bogus' (options: budget dry-run fusion-kind group-op remarks "
-     "skip-functions-with symbol-prefix terminator)"),
-    ("builtin.module(validate-kinds{x=1})", 31, "pass 'validate-kinds' has no option 'x' (it takes none)"),
+     "pass 'schedule-fusion' has no option 'bogus' (options: budget boundary consumer dry-run fusion-kind group-op "
+     "producer remarks skip-functions-with symbol-prefix terminator kinds)"),
+    ("builtin.module(validate-kinds{x=1})", 31, "pass 'validate-kinds' has no option 'x' (options: kinds)"),
     ("builtin.module(schedule-fusion{budget=abc})", 39,
      "option 'budget' of pass 'schedule-fusion' takes an unsigned integer, not 'abc'"),
     ("builtin.module(schedule-fusion{budget=-1})", 39,
@@ -243,8 +243,8 @@ for text, col, msg in PIPELINE_ERRORS:
               stderr=f"neuronrw-opt: --pass-pipeline:1:{col}: error: {msg}\n{text}\n{caret}\n{HINT}")
 FLAG_ERRORS = [
     ("--schedule-fusion=bogus=1", "--schedule-fusion", "bogus=1", 1,
-     "pass 'schedule-fusion' has no option 'bogus' (options: budget dry-run fusion-kind group-op remarks "
-     "skip-functions-with symbol-prefix terminator)"),
+     "pass 'schedule-fusion' has no option 'bogus' (options: budget boundary consumer dry-run fusion-kind group-op "
+     "producer remarks skip-functions-with symbol-prefix terminator kinds)"),
     ("--schedule-fusion=budget=3 kind=", "--schedule-fusion", "budget=3 kind=", 15,
      "option 'kind' of pass 'schedule-fusion' must not be empty"),
     ("-fusion-to-composite=validate-fusion-kind=maybe", "--fusion-to-composite", "validate-fusion-kind=maybe", 22,

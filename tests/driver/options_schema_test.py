@@ -129,8 +129,8 @@ if mlir_opt:
         expected = {o["name"]: o["descriptor_default"] for o in p["options"] if o["mlir"]}
         for o in p["options"]:
             if o["mlir"] and o["alias"]:
-                expected[o["alias"]] = '""'
-        expected["kinds"] = '""'
+                expected[o["alias"]] = ""
+        expected["kinds"] = ""
         if p["checked"]:
             expected["verify-rewrites"] = "false"
         check(f"{p['mlir_name']}'s defaults in --dump-pass-pipeline are the schema's", got == expected,

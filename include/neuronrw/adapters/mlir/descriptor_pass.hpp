@@ -97,7 +97,7 @@ class schema_options {
       const llvm::StringRef name(f.name.data(), f.name.size());
       const auto help = f.mlir_help.empty() ? f.help : f.mlir_help;
       const auto desc = llvm::cl::desc(llvm::StringRef(help.data(), help.size()));
-      slot s{&f, nullptr, nullptr, nullptr, nullptr};
+      slot s{&f, nullptr, nullptr, nullptr, nullptr, nullptr};
       switch (f.type) {
         case option_type::uint64: {
           std::uint64_t v = 0;
@@ -108,10 +108,13 @@ class schema_options {
         case option_type::string:
           s.str = std::make_unique<mlir::Pass::Option<std::string>>(pass, name, desc, llvm::cl::init(def));
           // Another accepted name (`kind` for `fusion-kind`), as in neuronrw-opt: empty unless given.
-          if (!f.alias.empty())
+          if (!f.alias.empty()) {
+            // cl::desc keeps a StringRef: the text lives in the slot, as long as the option.
+            s.alias_help = std::make_unique<std::string>("The same as " + std::string(f.name));
             s.alias = std::make_unique<mlir::Pass::Option<std::string>>(
-                pass, llvm::StringRef(f.alias.data(), f.alias.size()),
-                llvm::cl::desc("The same as " + std::string(f.name)), llvm::cl::init(std::string()));
+                pass, llvm::StringRef(f.alias.data(), f.alias.size()), llvm::cl::desc(*s.alias_help),
+                llvm::cl::init(std::string()));
+          }
           break;
         case option_type::boolean:
           s.flag = std::make_unique<mlir::Pass::Option<bool>>(pass, name, desc, llvm::cl::init(def == "true"));
@@ -183,6 +186,7 @@ class schema_options {
     const option_field<Options>* field;
     std::unique_ptr<mlir::Pass::Option<std::string>> str;
     std::unique_ptr<mlir::Pass::Option<std::string>> alias;  ///< the field's alias, when it has one
+    std::unique_ptr<std::string> alias_help;                 ///< its help text (cl::desc views it)
     std::unique_ptr<mlir::Pass::Option<std::uint64_t>> u64;
     std::unique_ptr<mlir::Pass::Option<bool>> flag;
   };
