@@ -1,8 +1,9 @@
 // neuronrw/adapters/boost_graph.hpp — a user's Boost.Graph dataflow graph as a neuronrw IR
 // (the first direction; adapters/boost_graph_view.hpp is the other): `neuronrw::bgl::dataflow_graph` makes a graph whose vertices are ops
 // and whose edges are def-use links model read_ir, ordered_ir and reschedulable_ir, so the
-// dependence walk, the convexity check and the dominance repair (include/neuronrw/algorithms/)
-// run on it unchanged.
+// dependence walk, the convexity check, the dominance repair (include/neuronrw/algorithms/) and
+// ScheduleFusion's planning run on it unchanged; given a grouping callback it also models
+// groupable_ir, and ScheduleFusion applies (docs/boost-graph.md).
 //
 // Opt-in: nothing else in neuronrw includes Boost.Graph. Needs the Boost.Graph headers only.
 //
@@ -14,7 +15,9 @@
 //             read from an edge property map the user names (default: every edge carries
 //             result 0, one result per op).
 //   kind      a vertex property map whose values convert to kind_id
-//             (e.g. kind_id_v<kinds::all_gather>).
+//             (e.g. kind_id_v<kinds::all_gather>), or kinds_from_names(name_map): op-name
+//             strings through op_name_kind / kind_map::lookup (`all-gather`, `AllGather`,
+//             `mhlo.all_gather` → all_gather; descriptors/kind_names.hpp).
 //   block     optional vertex property map (any ordered value type): ops with equal values
 //             share a block; blocks are numbered 0, 1, ... in increasing value. Default: one
 //             block holding every vertex. The graph is flat: no op has regions, parent_op is
@@ -28,27 +31,49 @@
 // direction into the other). On a bidirectional graph both operands and users come straight
 // from the graph (in_edges for one of them). On a directed graph the adapter builds, once, the
 // edges of the missing direction as a flat array (O(V + E)).
-// Operand order (what an algorithm reports "first" among several operands, e.g. a repair's
-// `dependence`): the graph's edge order — out_edges or in_edges of the op — except on a directed
-// graph with producer → consumer edges, where it is the order of vertices(g), then out_edges.
+// Operand order (what an algorithm reports "first" among several operands: ScheduleFusion's
+// producer, a repair's `dependence`): with an operand-number edge map (operand_numbers{m}),
+// increasing operand number (each op's list sorted once, at construction); otherwise the graph's
+// edge order — out_edges or in_edges of the op — except on a directed graph with producer →
+// consumer edges, where it is the order of vertices(g), then out_edges.
 //
 // Order and moves: positions are read once, at construction, into an order_maintenance
 // structure (include/neuronrw/algorithms/order.hpp, the reference IR's), so is_before_in_block
 // is O(1) and move_before / move_after are O(1) amortized. Moves update the position property
-// by writing 0, 1, 2, ... back over the blocks they changed: `sync_positions()` does it at any
-// time (O(ops of the changed blocks)), and the destructor does it when the position map is
+// through the write-back policy (position_policy: dense 0, 1, 2 ... — the default —, strided
+// 0, k, 2k ..., or between: only moved ops, between their unmoved neighbours' slots, falling back
+// to strided when there is no room) over the blocks they changed: `sync_positions()` does it at
+// any time (O(ops of the changed blocks)), and the destructor does it when the position map is
 // writable (a boost::writable_property_map_tag category, like bundled properties).
 //
+// Grouping (requirements 14, 15; docs/boost-graph.md §"Grouping"): the user's callback
+// `vertex f(Graph&, const group_contraction<vertex>&)` turns a cluster into one new vertex (the
+// contraction lists the edges it needs; contract_vertices is a ready one for MutableGraphs) and
+// returns it; the adapter then puts it in the first member's place, drops the members from its
+// order and numbering, and re-reads the cached edges of it and its neighbours. string_attribute:
+// the user's attribute reader, else the attrs of the group_ops request that made the vertex.
+// No outlinable_ir: a flat graph has no functions or regions to outline into.
+//
 // Optional capabilities: op_index (O1) — the vertex index on graphs with integral vertex
-// descriptors (vecS), otherwise a dense number given at construction (one hash lookup).
+// descriptors (vecS), otherwise a dense number given at construction (one hash lookup); a
+// grouping vertex gets a fresh number.
+//
+// Naming it: make_dataflow_graph(g, kinds, positions, options...) (property maps or bundled
+// member pointers; options in any order) and dataflow_graph_t<Graph, Args...>, its type.
+// Copies: move-constructible (the moved-from adapter refers to no graph and writes nothing
+// back), neither copyable nor assignable — two adapters over one graph would each write their
+// own order back to the same position property, and a grouping through one would leave the
+// other describing vertices that no longer exist.
 //
 // Requirements on the user: the graph's structure (vertices, edges) must not change while a
-// dataflow_graph refers to it; property values other than the position may change.
+// dataflow_graph refers to it, except through its grouping callback; property values other than
+// the position may change.
 // ADL: this header declares no function named like a Boost.Graph one. The graph's functions
-// (out_edges, in_edges, source, target, vertices) are called unqualified and found by ADL when
-// the template is instantiated, so this header needs no Boost.Graph header but graph_traits and
-// works for any graph type, Boost's or the user's; property maps go through `get`/`put` with
-// `using boost::get;` in function scope, so user overloads found by ADL still apply.
+// (out_edges, in_edges, source, target, vertices; add_vertex, add_edge, clear_vertex,
+// remove_vertex in contract_vertices) are called unqualified and found by ADL when the template
+// is instantiated, so this header needs no Boost.Graph header but graph_traits and works for any
+// graph type, Boost's or the user's; property maps go through `get`/`put` with `using boost::get;`
+// in function scope, so user overloads found by ADL still apply.
 #pragma once
 
 #include <algorithm>
