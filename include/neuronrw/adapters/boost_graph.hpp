@@ -1122,19 +1122,16 @@ auto pick(Fallback fallback, const First& first, const Rest&... rest) {
   }
 }
 // The first argument of type T, else `fallback`.
-template <class T, class... A>
-T pick_plain(T fallback, const A&... a) {
-  bool found = false;
-  (
-      [&](const auto& x) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(x)>, T>)
-          if (!found) {
-            fallback = x;
-            found = true;
-          }
-      }(a),
-      ...);
+template <class T>
+T pick_plain(T fallback) {
   return fallback;
+}
+template <class T, class First, class... Rest>
+T pick_plain(T fallback, const First& first, const Rest&... rest) {
+  if constexpr (std::is_same_v<First, T>)
+    return first;
+  else
+    return pick_plain(fallback, rest...);
 }
 template <class... A>
 using direction_of = std::conditional_t<(std::is_same_v<A, consumer_to_producer_t> || ...), consumer_to_producer_t,
