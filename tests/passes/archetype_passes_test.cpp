@@ -60,6 +60,38 @@ static_assert(nr::groupable_ir<groupable> && !nr::outlinable_ir<groupable>);
 }  // namespace
 
 // ============================================================================== ScheduleFusion
+TEST_CASE("plan_schedule_fusion asks for ordered_ir only: the same plan on an ordered archetype") {
+  // Planning reads and orders, never groups (planner.hpp's entry points assert ordered_ir), so
+  // an IR that cannot move or group ops — a Boost.Graph adapter without a grouping callback —
+  // can still be planned; apply is what needs groupable_ir.
+  using ordered = a::ir_at<layer::ordered>;
+  static_assert(nr::ordered_ir<ordered> && !nr::reschedulable_ir<ordered>);
+  program<ordered> p;
+  p.function("f", 2);
+  const int f = p.body;
+  p.add("ag", "mhlo.all_gather", {"%0"});
+  p.add("a", "foo.a", {"%1"});
+  p.add("b", "foo.b", {"ag"});
+  p.add("c", "foo.c", {"a"});
+  p.add("rs", "mhlo.reduce_scatter", {"ag", "c"});
+  p.add("e", "foo.e", {"b", "rs"});
+  p.add("ret", "func.return", {"e"});
+  const a::block_h roots[] = {{f}};
+  const auto plan = nr::plan_schedule_fusion(std::as_const(p.g), roots);
+  REQUIRE(plan.clusters.size() == 1);
+  const auto& c = plan.clusters[0];
+  strings ops, carried;
+  for (auto o : c.ops) ops.push_back(p.label(o));
+  for (auto o : c.carried) carried.push_back(p.label(o));
+  CHECK(ops == strings{"ag", "rs"});
+  CHECK(carried == strings{"b"});
+  REQUIRE(c.moves.size() == 2);
+  CHECK(c.moves[0] == nr::op_move<a::op_h>{p["ag"], nr::move_position::before, p["rs"]});
+  CHECK(c.moves[1] == nr::op_move<a::op_h>{p["b"], nr::move_position::after, p["rs"]});
+  CHECK(c.live_outs.size() == 2);
+  CHECK(plan.refused.empty());
+}
+
 TEST_CASE("ScheduleFusion on a groupable archetype: the cluster, the moves, the grouping op") {
   program<groupable> p;
   p.function("f", 2);

@@ -483,8 +483,18 @@ template <class G> bool is_null(op_handle_t<G> o) { return o == traits<G>::null_
 template <class G> auto group_ops(G& g, const group_request<op_handle_t<G>, value_handle_t<G>>& r) {
   return traits<G>::group_ops(g, r);
 }
+/// Requirement 15; nullopt on an IR without it (an ordered IR that cannot group has no grouping
+/// ops to carry attributes: planning asks only to recognise fusions, and every algorithm that
+/// needs real answers requires groupable_ir).
 template <class G> std::optional<std::string> string_attribute(const G& g, op_handle_t<G> o, std::string_view name) {
-  return traits<G>::string_attribute(g, o, name);
+  if constexpr (concepts_detail::has_string_attribute<std::remove_cvref_t<G>>) {
+    return traits<G>::string_attribute(g, o, name);
+  } else {
+    (void)g;
+    (void)o;
+    (void)name;
+    return std::nullopt;
+  }
 }
 template <class G> decltype(auto) functions(const G& g) { return traits<G>::functions(g); }
 template <class G> bool has_attribute(const G& g, op_handle_t<G> o, std::string_view name) {

@@ -21,7 +21,8 @@
 // flavour) is its own entry point, plan_schedule_fusion_composites / schedule_fusion_composites,
 // which needs outlinable_ir at compile time.
 //
-// Customization points: the IR (any groupable_ir), the pattern, the options; see the pieces.
+// Customization points: the IR (any groupable_ir; planning alone: any ordered_ir), the pattern,
+// the options; see the pieces.
 // The reference IR's entry points and printer: neuronrw/ir/ref/schedule_fusion.hpp.
 #pragma once
 

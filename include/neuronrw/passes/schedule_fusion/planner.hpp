@@ -565,7 +565,7 @@ template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G, c
   requires std::ranges::input_range<Roots> &&
            std::convertible_to<std::ranges::range_value_t<Roots>, block_handle_t<G>>
 schedule_fusion_plan_t<G> plan_schedule_fusion(const G& g, Roots&& roots, const schedule_fusion_options& opt = {}) {
-  static_assert(require_groupable_ir<G>());
+  static_assert(require_ordered_ir<G>());  // planning reads and orders; apply groups
   sf_detail::planner<Pattern, G> p(g, opt, false);
   for (auto&& b : roots) p.run_root(b);
   return p.take();
@@ -592,7 +592,7 @@ schedule_fusion_plan_t<G> plan_functions(const G& g, const schedule_fusion_optio
 /// functions carrying `opt.skip_functions_with`. Nothing is changed.
 template <co_schedule_pattern_like Pattern = schedule_fusion_pattern, class G>
 schedule_fusion_plan_t<G> plan_schedule_fusion(const G& g, const schedule_fusion_options& opt = {}) {
-  static_assert(require_groupable_ir<G>());
+  static_assert(require_ordered_ir<G>());  // planning reads and orders; apply groups
   static_assert(sf_detail::has_functions<G>,
                 "neuronrw::plan_schedule_fusion(g, options): ir_traits<G> lacks `static auto "
                 "functions(const G&)`. Fix: add it (outlinable_ir requirement 16), or pass the root "
