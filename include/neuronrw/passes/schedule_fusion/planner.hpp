@@ -3,11 +3,14 @@
 // without changing the IR (docs/schedule-fusion.md §"Semantics").
 //
 // Customization points:
-//   - the IR: any model of neuronrw::groupable_ir (ir_traits<G>, concepts/ir.hpp). Detected:
+//   - the IR: any model of neuronrw::ordered_ir (ir_traits<G>, concepts/ir.hpp): planning reads
+//     only; applying the plan needs groupable_ir (apply.hpp). Detected:
 //     `functions(g)` (+ `has_attribute`) lets the pass find the functions itself; the optional
 //     capability `argument_block` makes live-in detection exact for block arguments used inside
 //     nested regions of cluster ops (see "Live-ins" below).
-//   - the pattern (passes/schedule_fusion/pattern.hpp) and schedule_fusion_options (plan.hpp).
+//   - the pattern (passes/schedule_fusion/pattern.hpp) and schedule_fusion_options (plan.hpp),
+//     whose producer / consumer / boundary may replace the pattern's at run time
+//     (check_schedule_fusion_options; docs/schedule-fusion.md §"Patterns from a pipeline").
 //
 // Semantics, per candidate consumer C (a Consumer-kind op), in pre-order walk order (outermost
 // first, block order; each op once, in the IR's original order):
