@@ -202,6 +202,7 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
     cx.format = opt.plans;
     cx.verify_rewrites = opt.verify_rewrites;
     cx.kinds = env.kinds;
+    cx.remarks = opt.remarks;
     if constexpr (K == input_kind::mlir) cx.dot_plan = &dot_plan;
     t0 = timing_report::clock::now();
     bool ok;

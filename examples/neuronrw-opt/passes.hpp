@@ -66,6 +66,7 @@ struct pass_context {
   plan_format format = plan_format::text;  ///< how a dry run prints its plan (--plan-format)
   bool changed = false;            ///< the pass changed the IR
   bool verify_rewrites = false;    ///< --verify-rewrites: check the rewrite (docs/validation.md)
+  bool remarks = false;            ///< --remarks: also a pass without a `remarks` option remarks
   /// --kinds=FILE's table (null: none); a pass's own `kinds=FILE` adds to it for that pass.
   std::shared_ptr<const nr::kind_map> kinds;
   /// The plan of a ScheduleFusion run (for --emit-dot), when its handles stay valid.
@@ -280,7 +281,7 @@ bool run_descriptor(Doc& doc, const pass_instance& p, pass_context& cx) {
   const std::string name(p.spec->name);
   const bool dry = p.dry_run();
   bool failed = false;
-  const bool remarks = p.has("remarks") ? p.flag("remarks") : dry;
+  const bool remarks = p.has("remarks") ? p.flag("remarks") : dry || cx.remarks;
   if constexpr (std::same_as<Doc, nr::ref::module>)
     if (remarks) {
       const auto missing = nr::descriptor_missing_kinds<D>(cdoc, plan);

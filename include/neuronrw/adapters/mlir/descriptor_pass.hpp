@@ -269,7 +269,7 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
     const ir& cg = g;
     auto plan = D::plan(cg, opt);
     const bool dry = dry_run_ && dry_run_->getValue();
-    if (!remarks_ ? dry : (remarks_->getValue() || dry)) {
+    if (remarks_ ? remarks_->getValue() || dry : dry || remarks_default()) {
       const auto missing = descriptor_missing_kinds<D>(cg, plan);
       if (!missing.empty())
         this->getOperation()->emitRemark()
