@@ -70,14 +70,14 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--pass-pipeline=builtin.module(neuronrw-prefetch{max-distance=3},validate-kinds)",
             "--dump-pass-pipeline", "prefetch.mlir")
     check("--dump-pass-pipeline prints every option of prefetch, sorted",
-          "  prefetch{dry-run=false max-distance=3 remarks=false},\n" in r.stderr, r.stderr)
+          "  prefetch{dry-run=false kinds=\"\" max-distance=3 remarks=false},\n" in r.stderr, r.stderr)
     r = run("--prefetch=max-distance=x", "prefetch.mlir")
     check.expect_run("--prefetch=max-distance=x", r, 2)
     check("a bad value names the option and the pass",
           "option 'max-distance' of pass 'prefetch' takes an unsigned integer, not 'x'" in r.stderr, r.stderr)
     r = run("--pass-pipeline=builtin.module(prefetch{distance=1})", "prefetch.mlir")
     check("an unknown option lists prefetch's options",
-          "pass 'prefetch' has no option 'distance' (options: max-distance dry-run remarks)" in r.stderr, r.stderr)
+          "pass 'prefetch' has no option 'distance' (options: max-distance dry-run remarks kinds)" in r.stderr, r.stderr)
     r = run("--prefetch", "--input-kind=host", "prefetch.mlir")
     check("prefetch runs on MLIR input only", r.returncode == 2 and "does not apply to host programs" in r.stderr,
           r.stderr)
@@ -87,6 +87,7 @@ with tempfile.TemporaryDirectory() as tmp:
              "    --max-distance=<ulong>                  - Move an all_gather past at most this many ops (default: 16)",
              "    --dry-run                               - Print the moves instead of the program; change nothing (default: false)",
              "    --remarks                               - Emit a remark for every all_gather left in place (default: false)",
+             "    --kinds=<string>                        - A kinds file: one `OP-NAME KIND` line per op name (docs/kinds.md); adds to --kinds (default: \"\")",
              "  --prefetch-dry-run                        -   prefetch{dry-run=true}: print the plan; change nothing"]
     at = listing.index(entry[0]) if entry[0] in listing else -1
     check("--list-passes lists prefetch, its options and its dry run from the descriptor",
@@ -94,7 +95,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check("--list-passes lists its MLIR name as an alias",
           "  --neuronrw-prefetch                       -   prefetch" in listing, "\n".join(listing))
     builtin = run("--list-passes", exe=neuronrw_opt).stdout.splitlines()
-    rest = [l for l in listing if l not in entry and l != "  --neuronrw-prefetch                       -   prefetch"]
+    # prefetch's lines removed where they are (its `--kinds` line is every pass's too)
+    rest = [l for l in (listing[:at] + listing[at + len(entry):] if at >= 0 else listing)
+            if l != "  --neuronrw-prefetch                       -   prefetch"]
     check("the built-in passes' listing is neuronrw-opt's", rest == builtin)
     check("--help lists prefetch too", entry[0] in run("--help").stdout.splitlines())
     r = run("--prefetc", "prefetch.mlir")

@@ -41,9 +41,11 @@ std::string join(const nr::diagnostics& ds) {
   return s;
 }
 
-template <class Plan>
-void record(ref_outcome& r, const Plan& plan) {
+template <class Pattern, class Plan>
+void record(const ref::module& m, ref_outcome& r, const Plan& plan) {
   r.candidates = plan.candidates();
+  // What the tools' "no op of kind ..." remark says (docs/kinds.md), by the generic hook.
+  r.missing_kinds = nr::passes::basic_schedule_fusion<Pattern>::missing_kinds(m, plan);
   r.clusters = plan.clusters.size();
   for (const auto& x : plan.refused) r.refused.push_back({std::string(nr::to_string(x.code)), x.message});
 }
@@ -52,7 +54,7 @@ template <class Pattern>
 void schedule(ref::module& m, ref_outcome& r, bool composites, const nr::schedule_fusion_options& opt) {
   auto plan = composites ? nr::plan_schedule_fusion_composites<Pattern>(std::as_const(m), opt)
                          : nr::plan_schedule_fusion<Pattern>(std::as_const(m), opt);
-  record(r, plan);
+  record<Pattern>(m, r, plan);
   nr::apply(m, plan);
 }
 

@@ -99,6 +99,7 @@ struct ref_outcome {
   // The ScheduleFusion plan (pipelines that run it).
   std::size_t candidates = 0, clusters = 0;
   std::vector<refusal> refused;
+  std::vector<std::string> missing_kinds;  ///< the kinds ScheduleFusion found no op of (its remark)
 };
 
 /// One wrong rewrite (tests/validate/fault_injector.hpp: fault number `fault`, its choices drawn

@@ -60,7 +60,7 @@ TEST_CASE("descriptor_pass<prefetch>: argument, description and options from the
   std::string text;
   llvm::raw_string_ostream os(text);
   pass.printAsTextualPipeline(os);
-  CHECK(os.str() == "neuronrw-prefetch{dry-run=false max-distance=16 remarks=false}");
+  CHECK(os.str() == "neuronrw-prefetch{dry-run=false kinds= max-distance=16 remarks=false}");
 }
 
 TEST_CASE("neuronrw-prefetch runs through a PassManager as the reference IR's pass does") {
