@@ -186,6 +186,16 @@ concept host_checkable = std::same_as<Doc, nr::host::program> && requires(Doc& d
   D::apply_checked(doc, plan);
 };
 
+/// Whether D offers a checked apply on the input it runs on (its pass then has a
+/// `verify-rewrites` option, as the MLIR passes do).
+template <class D>
+constexpr bool offers_check() {
+  if constexpr (D::input == nr::pass_input::ops)
+    return checkable<D, nr::ref::module, nr::pass_plan_t<D, nr::ref::module>>;
+  else
+    return host_checkable<D, nr::host::program, nr::pass_plan_t<D, nr::host::program>>;
+}
+
 /// What the dry run of a checked pass adds to its plan: the text's last line, or the JSON's
 /// `verified` and `check` members (docs/plan-format.md §"verified"). A host program's check
 /// covers statements, not ops (`unit`).
@@ -302,19 +312,21 @@ bool run_descriptor(Doc& doc, const pass_instance& p, pass_context& cx) {
   if constexpr (requires { plan.ok(); }) failed = !plan.ok();
   if (failed) return false;
   constexpr bool can_check = checkable<D, Doc, decltype(plan)> || host_checkable<D, Doc, decltype(plan)>;
+  // --verify-rewrites, or the pass's own verify-rewrites=true (the MLIR passes' option).
+  const bool verify = cx.verify_rewrites || (p.has(nr::verify_rewrites_option) && p.flag(nr::verify_rewrites_option));
   constexpr std::string_view unit = std::same_as<Doc, nr::host::program> ? "statements" : "ops";
-  if (cx.verify_rewrites && !can_check && plan.has_changes())
+  if (verify && !can_check && plan.has_changes())
     cx.emit(diagnostic{source_name(cdoc), {}, name + ": --verify-rewrites: this pass has no rewrite check; its output is not checked",
                        severity::warning});
   if (dry) {
     cx.plan = render_plan<D>(doc, plan, cx.format);
     if constexpr (can_check)
-      if (cx.verify_rewrites) add_check_summary(*cx.plan, apply_verified<D>(doc, plan, name, false, cx), cx.format, unit);
+      if (verify) add_check_summary(*cx.plan, apply_verified<D>(doc, plan, name, false, cx), cx.format, unit);
   } else {
     cx.changed = plan.has_changes();
     bool checked = false;
     if constexpr (can_check)
-      if (cx.verify_rewrites) {
+      if (verify) {
         checked = true;
         if (!apply_verified<D>(doc, plan, name, true, cx).ok()) return false;
       }

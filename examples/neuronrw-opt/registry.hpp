@@ -61,6 +61,10 @@ class pass_registry {
       if (D::input == nr::pass_input::ops)
         s.own_options.push_back(nr::option_info{nr::kinds_option, {}, nr::option_type::string, {}, nr::kinds_help,
                                                 nr::option_check::none, false, nr::option_tools::all, {}});
+      if (pass_detail::offers_check<D>())
+        s.own_options.push_back(nr::option_info{nr::verify_rewrites_option, {}, nr::option_type::boolean, "false",
+                                                nr::verify_rewrites_help, nr::option_check::none, false,
+                                                nr::option_tools::all, {}});
       s.options = s.own_options;
     }
     s.check_options = &pass_detail::check_options<D>;

@@ -180,18 +180,21 @@ expect("--dump-pass-pipeline prints every option, sorted, on stderr",
        stderr="Pass Manager with 2 passes:\nbuiltin.module(\n"
               "  schedule-fusion{boundary=\"all_gather,reduce_scatter,all_reduce,all_to_all\" budget=7 consumer=reduce_scatter dry-run=false fusion-kind=K group-op=mhlo.fusion "
               "kinds=\"\" producer=all_gather remarks=false "
-              "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return},\n"
-              "  fusion-to-composite{composite-op=stablehlo.composite dry-run=false kinds=\"\" symbol-prefix=\"my fused.\" validate-fusion-kind=false}\n"
+              "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return "
+              "verify-rewrites=false},\n"
+              "  fusion-to-composite{composite-op=stablehlo.composite dry-run=false kinds=\"\" symbol-prefix=\"my fused.\" validate-fusion-kind=false verify-rewrites=false}\n"
               ")\n\n")
 expect("--remarks sets remarks=true where not given", run(["--schedule-fusion", "--remarks", "--dump-pass-pipeline",
                                                             "--schedule-fusion=remarks=false", layer]), 0,
        stderr="Pass Manager with 2 passes:\nbuiltin.module(\n"
               "  schedule-fusion{boundary=\"all_gather,reduce_scatter,all_reduce,all_to_all\" budget=100 consumer=reduce_scatter dry-run=false fusion-kind=ScheduleFusion group-op=mhlo.fusion "
               "kinds=\"\" producer=all_gather remarks=true "
-              "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return},\n"
+              "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return "
+              "verify-rewrites=false},\n"
               "  schedule-fusion{boundary=\"all_gather,reduce_scatter,all_reduce,all_to_all\" budget=100 consumer=reduce_scatter dry-run=false fusion-kind=ScheduleFusion group-op=mhlo.fusion "
               "kinds=\"\" producer=all_gather remarks=false "
-              "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return}\n"
+              "skip-functions-with=genComposite symbol-prefix=hilo.FusedComposite. terminator=mhlo.return "
+              "verify-rewrites=false}\n"
               ")\n\n"
               f"{layer}:6:3: remark: schedule-fusion refused this candidate: no_producer_operand: no operand is defined by "
               "an op of kind all_gather\n"
@@ -204,7 +207,7 @@ PIPELINE_ERRORS = [
     ("builtin.module(foo)", 16, "'foo' does not refer to a registered pass (see --list-passes)"),
     ("builtin.module(schedule-fusion{bogus=1})", 32,
      "pass 'schedule-fusion' has no option 'bogus' (options: budget boundary consumer dry-run fusion-kind group-op "
-     "producer remarks skip-functions-with symbol-prefix terminator kinds)"),
+     "producer remarks skip-functions-with symbol-prefix terminator kinds verify-rewrites)"),
     ("builtin.module(validate-kinds{x=1})", 31, "pass 'validate-kinds' has no option 'x' (options: kinds)"),
     ("builtin.module(schedule-fusion{budget=abc})", 39,
      "option 'budget' of pass 'schedule-fusion' takes an unsigned integer, not 'abc'"),
@@ -244,7 +247,7 @@ for text, col, msg in PIPELINE_ERRORS:
 FLAG_ERRORS = [
     ("--schedule-fusion=bogus=1", "--schedule-fusion", "bogus=1", 1,
      "pass 'schedule-fusion' has no option 'bogus' (options: budget boundary consumer dry-run fusion-kind group-op "
-     "producer remarks skip-functions-with symbol-prefix terminator kinds)"),
+     "producer remarks skip-functions-with symbol-prefix terminator kinds verify-rewrites)"),
     ("--schedule-fusion=budget=3 kind=", "--schedule-fusion", "budget=3 kind=", 15,
      "option 'kind' of pass 'schedule-fusion' must not be empty"),
     ("-fusion-to-composite=validate-fusion-kind=maybe", "--fusion-to-composite", "validate-fusion-kind=maybe", 22,

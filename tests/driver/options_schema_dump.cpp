@@ -16,6 +16,8 @@
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/plan_printer.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/ir/host/ir.hpp>
+#include <neuronrw/ir/host/traits.hpp>
 
 #include "neuronrw-opt/validate_kinds.hpp"
 #include "prefetch/prefetch.hpp"
@@ -63,15 +65,25 @@ constexpr bool checked() {
     return false;
 }
 
+/// Whether D has a checked apply on a host program (the host passes): neuronrw-opt then offers
+/// its `verify-rewrites` option too.
+template <nr::pass_descriptor D>
+constexpr bool host_checked() {
+  if constexpr (D::input == nr::pass_input::host)
+    return requires(nr::host::program& p, const nr::pass_plan_t<D, nr::host::program>& plan) { D::apply_checked(p, plan); };
+  else
+    return false;
+}
+
 template <nr::pass_descriptor D>
 void dump(bool last) {
   std::printf(
       "  {\"name\": %s, \"display\": %s, \"summary\": %s, \"input\": %s, \"mlir_name\": %s, \"mlir_summary\": %s, "
-      "\"dry_run_help\": %s, \"checked\": %s, \"verify_rewrites_help\": %s, \"kinds_help\": %s, \"options\": [\n",
+      "\"dry_run_help\": %s, \"checked\": %s, \"host_checked\": %s, \"verify_rewrites_help\": %s, \"kinds_help\": %s, \"options\": [\n",
       json(D::name).c_str(), json(D::display).c_str(), json(D::summary).c_str(),
       D::input == nr::pass_input::ops ? "\"ops\"" : "\"host\"", json(nr::descriptor_mlir_name<D>()).c_str(),
       json(nr::descriptor_mlir_summary<D>()).c_str(), json(nr::descriptor_dry_run_help<D>()).c_str(),
-      checked<D>() ? "true" : "false", json(nr::verify_rewrites_help).c_str(), json(nr::kinds_help).c_str());
+      checked<D>() ? "true" : "false", host_checked<D>() ? "true" : "false", json(nr::verify_rewrites_help).c_str(), json(nr::kinds_help).c_str());
   const auto& schema = nr::option_schema_v<typename D::options>;
   for (std::size_t i = 0; i < schema.size(); ++i) {
     const auto& f = schema[i];

@@ -64,6 +64,8 @@ for p in passes:
         expected.append(line)
     if p["input"] == "ops":  # the run-level kinds option every pass over ops gets (docs/kinds.md)
         expected.append(pad("    --kinds=<string>") + "- " + p["kinds_help"] + ' (default: "")')
+    if p["checked"] or p["host_checked"]:  # a checked apply: the pass's own verify-rewrites (docs/validation.md)
+        expected.append(pad("    --verify-rewrites") + "- " + p["verify_rewrites_help"] + " (default: false)")
     at = listing.index(head) if head in listing else -1
     got = listing[at:at + len(expected)] if at >= 0 else []
     check(f"--list-passes shows {p['name']} and its options from the schema", got == expected,

@@ -68,7 +68,7 @@
 // BADVALUE-NEXT: {{^                                      \^$}}
 // RUN: not neuronrw-opt %s --pass-pipeline='builtin.module(fusion-to-composite{no-such-option=1})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOOPTION
-// NOOPTION: --pass-pipeline:1:36: error: pass 'fusion-to-composite' has no option 'no-such-option' (options: composite-op dry-run symbol-prefix validate-fusion-kind kinds)
+// NOOPTION: --pass-pipeline:1:36: error: pass 'fusion-to-composite' has no option 'no-such-option' (options: composite-op dry-run symbol-prefix validate-fusion-kind kinds verify-rewrites)
 // RUN: not neuronrw-opt %s '--schedule-fusion=group-op=nodot' 2>&1 | FileCheck %s --check-prefix=INVALID
 // INVALID:      neuronrw-opt: --schedule-fusion:1:10: error: option 'group-op' of pass 'schedule-fusion' must be an op name 'dialect.op', not 'nodot'
 // INVALID-NEXT: group-op=nodot

@@ -10,6 +10,12 @@
 // RUN: neuronrw-opt %s --schedule-fusion-composites | diff -u - %t.composites
 //
 // RUN: neuronrw-opt %s --schedule-fusion-dry-run --verify-rewrites | FileCheck %s --check-prefix=DRY
+// The pass's own option (the MLIR passes' spelling) checks that pass alone, the same way.
+// RUN: neuronrw-opt %s --pass-pipeline='builtin.module(schedule-fusion{verify-rewrites=true dry-run})' \
+// RUN:   | FileCheck %s --check-prefix=DRY
+// RUN: neuronrw-opt %s --pass-pipeline='builtin.module(schedule-fusion{verify-rewrites},fusion-to-composite{verify-rewrites})' \
+// RUN:   -o %t.own 2>&1 | count 0
+// RUN: diff -u %t.plain %t.own
 // DRY:      schedule-fusion plan:
 // DRY:      verify-rewrites: the check covered 8 ops (a snapshot of {{[0-9]+}} bytes): ok
 // DRY-EMPTY:
