@@ -16,15 +16,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
+
 opt, mlir_opt_tool, mlir_opt, root, source = sys.argv[1:6]
 min_run = 3
-failures = 0
-
-
-def check(what, ok, detail=""):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what + ("" if ok else "\n     " + detail))
-    failures += not ok
+check = Checks(label="pipelines_both_tools")
 
 
 def run(args):
@@ -118,4 +115,4 @@ with tempfile.TemporaryDirectory() as tmp:
 
 check(f"at least {min_run} pipelines of the docs ran through both tools ({ran})", ran >= min_run)
 print(f"{ran} pipelines ran, {len(seen) - ran} skipped")
-sys.exit(1 if failures else 0)
+check.exit()
