@@ -79,6 +79,11 @@
 //       equal digests are taken to compute the same function of their operands; a clone keeps
 //       the digest. Lets the rewrite checks (validate/) tell a decomposition's op from another
 //       op of the same kind. Without it: the checks compare kind tags only.
+//   O9. `static constexpr bool unordered_operands = true;` — the order in which operands(o) lists
+//       an op's operands means nothing and may change when a neighbour is rewired (a graph whose
+//       edges carry no operand number). The rewrite checks (validate/) then compare an op's
+//       operands as a multiset. Without it: operand order is meaningful and compared position by
+//       position.
 // Every requirement and capability has a forwarding function in namespace `ir`
 // (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
 // traits directly.
@@ -336,6 +341,10 @@ concept versioned_ir = ordered_ir<G> && concepts_detail::has_version<G>;
 /// O8: the IR digests what an op computes (name, attributes, result types).
 template <class G>
 concept digest_ir = read_ir<G> && concepts_detail::has_op_digest<G>;
+
+/// O9: the IR's operand order carries no meaning.
+template <class G>
+concept unordered_operands_ir = read_ir<G> && requires { requires bool(ir_traits<G>::unordered_operands); };
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).
