@@ -56,7 +56,12 @@
 //
 // Optional capabilities: op_index (O1) — the vertex index on graphs with integral vertex
 // descriptors (vecS), otherwise a dense number given at construction (one hash lookup); a
-// grouping vertex gets a fresh number.
+// grouping vertex gets a fresh number. block_arguments (O4): none, the graph is flat. Without an
+// operand-number map, unordered_operands (O9): operand order is edge order, which a grouping
+// changes, so the rewrite check compares operands as multisets.
+// Checked rewrites: apply_checked (passes/schedule_fusion/checked.hpp) checks a contraction
+// with the flat form of the ScheduleFusion check (validate/schedule_fusion.hpp): the grouping
+// vertex's operands stand for the live-ins, its results for the live-outs, the members are gone.
 //
 // Naming it: make_dataflow_graph(g, kinds, positions, options...) (property maps or bundled
 // member pointers; options in any order) and dataflow_graph_t<Graph, Args...>, its type.
@@ -630,6 +635,12 @@ class dataflow_graph {
     requires groupable
   {
     NEURONRW_ASSERT(!req.ops.empty(), "neuronrw::bgl::dataflow_graph: group_ops of no op");
+    // Without a result-index map every edge carries result 0: a second live-out would be read
+    // as the first, and the users of one would silently use the other.
+    NEURONRW_CHECK((!std::is_same_v<ResultIndexMap, single_result> || req.live_outs.size() <= 1),
+                   "neuronrw::bgl::dataflow_graph: a grouping with more than one live-out "
+                   "needs a result-index edge map (bgl::result_indices{m}); without one every edge is read as "
+                   "result 0");
     const std::size_t k = req.ops.size();
     std::vector<std::uint32_t> members(k);
     for (std::size_t i = 0; i < k; ++i) members[i] = node(req.ops[i]);
@@ -1207,8 +1218,12 @@ struct neuronrw::ir_traits<neuronrw::bgl::dataflow_graph<Graph, K, P, D, R, B, O
   static bool is_before_in_block(const G& g, op_handle a, op_handle b) { return g.is_before(a, b); }
   static op_handle next_op(const G& g, op_handle o) { return g.next(o); }
   static op_handle prev_op(const G& g, op_handle o) { return g.prev(o); }
-  /// A flat graph: no op has regions.
+  /// A flat graph: no op has regions, no block has arguments (O4, empty).
   static std::span<const block_handle> regions(const G&, op_handle) noexcept { return {}; }
+  static std::span<const value_handle> block_arguments(const G&, block_handle) noexcept { return {}; }
+  /// O9: without an operand-number map, the operand order is the graph's edge order, which a
+  /// grouping changes; it carries no meaning.
+  static constexpr bool unordered_operands = !G::numbered_operands;
 
   // reschedulable
   static void move_before(G& g, op_handle o, op_handle anchor) { g.move_before(o, anchor); }

@@ -541,8 +541,10 @@ TEST_CASE("ScheduleFusion on a Boost.Graph end to end: strided keeps the spacing
 TEST_CASE("DOT of a user's graph: bgl_view::block_view over the adapter, boost::write_graphviz") {
   auto b = make_scenario(false, 5);
   graph& g = b->g;
+  // The result-index map: {g1,r1} has two results (without it both would be read as result 0).
   auto ir = bgl::make_dataflow_graph(g, bgl::kinds_from_names(boost::get(&op::name, g)), &op::slot,
-                                     bgl::operand_numbers{&use::operand}, bgl::grouping{contraction(g)});
+                                     bgl::operand_numbers{&use::operand}, bgl::result_indices{&use::result},
+                                     bgl::grouping{contraction(g)});
   nr::schedule_fusion(ir, ir.blocks());
   const nr::bgl_view::block_view view(ir, 0u);
   std::ostringstream dot;
