@@ -71,6 +71,10 @@ struct pass_spec {
                                                                      const pass_instance&) = nullptr;
   /// The rules between the options of an instance (D::check_options), or null.
   std::optional<neuronrw::option_problem> (*check_options)(const pass_instance&) = nullptr;
+  /// What option `name` of an instance stands for when it was not given and that is not its
+  /// default text (D::implied_option_text: a boundary implied by the producer and consumer), or
+  /// empty; null when the pass has no such option.
+  std::string (*implied_text)(const pass_instance&, std::string_view name) = nullptr;
 };
 
 /// A name the driver accepts for a pass: the canonical one, a dry-run name, or an alias.

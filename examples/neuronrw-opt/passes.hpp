@@ -143,6 +143,17 @@ std::optional<nr::option_problem> check_options(const pass_instance& p) {
   return nr::descriptor_check_options<D>(options_of<typename D::options>(p));
 }
 
+/// What option `name` of `p` stands for when not given (D::implied_option_text), or empty.
+template <class D>
+std::string implied_text(const pass_instance& p, std::string_view name) {
+  if constexpr (requires(const typename D::options& o) {
+                  { D::implied_option_text(o, name) } -> std::convertible_to<std::string>;
+                })
+    return D::implied_option_text(options_of<typename D::options>(p), name);
+  else
+    return {};
+}
+
 /// Reads the kinds file `path` (docs/kinds.md); its errors are emitted. Null when it failed.
 inline std::shared_ptr<const nr::kind_map> read_kinds_file(const std::string& path,
                                                           const std::function<void(diagnostic)>& emit) {

@@ -53,19 +53,38 @@ inline std::optional<std::string> canonical_value(option_type t, std::string_vie
 
 }  // namespace pipeline_detail
 
+/// Whether `v` can be written as an option value: bare, in "...", in '...' or in {...} (whose
+/// braces must balance, as the reader counts them). A value holding both quote kinds and
+/// unbalanced braces has no such form; the reader refuses it, so what it accepts prints back.
+inline bool braces_balance(std::string_view v) {
+  std::size_t depth = 0;
+  for (char c : v) {
+    if (c == '{') ++depth;
+    else if (c == '}' && depth-- == 0) return false;
+  }
+  return depth == 0;
+}
+
 /// Parses the options `text` of `inst` (the inside of `{...}`, or what follows `--pass=`).
 /// `base_col` is the column of text[0] in the text shown to the user; `commas` accepts commas as
-/// separators too.
+/// separators too. With `end`, `text` is what follows a pipeline's `{`: the options end at the
+/// first `}` where an option could start or a bare value ends, and `*end` is its index (quotes
+/// and braces are read only where a value starts, exactly as they are read without `end`).
 inline std::optional<located_error> parse_options(std::string_view text, std::size_t base_col, bool commas,
-                                                  pass_instance& inst) {
+                                                  pass_instance& inst, std::size_t* end = nullptr) {
   using namespace pipeline_detail;
   const std::string pass(inst.spec->name);
+  const bool in_braces = end != nullptr;
   auto sep = [&](char c) { return is_space(c) || (commas && c == ','); };
+  auto stop = [&](char c) { return sep(c) || (in_braces && c == '}'); };
   std::size_t i = 0;
   std::vector<std::size_t> value_cols(inst.spec->options.size(), 0);  // where each option given here was
   while (true) {
     while (i < text.size() && sep(text[i])) ++i;
-    if (i >= text.size()) {
+    if (in_braces && i >= text.size())
+      return located_error{base_col - 1, "unterminated '{' of the options of pass '" + pass + "'"};
+    if (i >= text.size() || (in_braces && text[i] == '}')) {
+      if (end) *end = i;
       // The rules between options (a run-time pattern's boundary must hold its producer...).
       if (inst.spec->check_options)
         if (auto problem = inst.spec->check_options(inst)) {
@@ -77,8 +96,9 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
       return std::nullopt;
     }
     const std::size_t key_at = i;
-    while (i < text.size() && !sep(text[i]) && text[i] != '=') ++i;
+    while (i < text.size() && !stop(text[i]) && text[i] != '=') ++i;
     const std::string_view key = text.substr(key_at, i - key_at);
+    if (key.empty()) return located_error{base_col + key_at, "expected an option name, found '='"};
     const option_spec* spec = nullptr;
     std::size_t index = 0;
     for (std::size_t k = 0; k < inst.spec->options.size(); ++k) {
@@ -108,10 +128,10 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
         raw = std::string(text.substr(i + 1, j - i - 1));
         i = j + 1;
       } else {
-        while (i < text.size() && !sep(text[i])) ++i;
+        while (i < text.size() && !stop(text[i])) ++i;
         raw = std::string(text.substr(value_at, i - value_at));
       }
-      if (i < text.size() && !sep(text[i]))
+      if (i < text.size() && !stop(text[i]))
         return located_error{base_col + i, "expected a space after the value of " + what};
     } else if (spec->type == option_type::boolean) {
       raw = "true";
@@ -122,6 +142,10 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
     std::string value;
     if (auto problem = neuronrw::check_option_value(*spec, raw, value))
       return located_error{base_col + value_at, what + " " + *problem};
+    // What is accepted must print back (quote_value): a value in none of the four forms cannot.
+    if (value.find('"') != std::string::npos && value.find('\'') != std::string::npos && !braces_balance(value))
+      return located_error{base_col + value_at,
+                           what + " holds both quote kinds and unbalanced braces: no pipeline can write it back"};
     inst.values[index] = std::move(value);
     inst.explicitly_set[index] = true;
     value_cols[index] = base_col + value_at;
@@ -150,7 +174,8 @@ inline std::optional<located_error> parse_pipeline(std::string_view text, pipeli
   };
   auto name = [&] {
     const std::size_t b = i;
-    while (i < text.size() && is_name_char(text[i])) ++i;
+    // Bytes of UTF-8 sequences too, so a message quotes a misspelt name whole ('schédule-fusion').
+    while (i < text.size() && (is_name_char(text[i]) || static_cast<unsigned char>(text[i]) >= 0x80)) ++i;
     return text.substr(b, i - b);
   };
   skip();
@@ -197,25 +222,9 @@ inline std::optional<located_error> parse_pipeline(std::string_view text, pipeli
                                          std::string(anchor_of(spec.kind)) + "(...)')"};
       pass_instance inst = make_instance(*pn);
       if (i < text.size() && text[i] == '{') {
-        const std::size_t open = i;
-        std::size_t j = i + 1;
-        char quote = 0;
-        std::size_t depth = 1;
-        for (; j < text.size(); ++j) {
-          const char c = text[j];
-          if (quote) {
-            if (c == quote) quote = 0;
-          } else if (c == '"' || c == '\'') {
-            quote = c;
-          } else if (c == '{') {
-            ++depth;
-          } else if (c == '}' && --depth == 0) {
-            break;
-          }
-        }
-        if (j >= text.size()) return located_error{open + 1, "unterminated '{' of the options of pass '" + std::string(n) + "'"};
-        if (auto e = parse_options(text.substr(open + 1, j - open - 1), open + 2, false, inst)) return e;
-        i = j + 1;
+        std::size_t close = 0;
+        if (auto e = parse_options(text.substr(i + 1), i + 2, false, inst, &close)) return e;
+        i += 1 + close + 1;
         skip();
       }
       out.passes.push_back(std::move(inst));
@@ -237,7 +246,8 @@ inline std::optional<located_error> parse_pipeline(std::string_view text, pipeli
   return std::nullopt;
 }
 
-/// An option value as the pipeline syntax reads it back: bare when it can be, else quoted.
+/// An option value as the pipeline syntax reads it back: bare when it can be, else in "...", in
+/// '...' or in {...}, the first of them that holds it (parse_options refuses a value none holds).
 inline std::string quote_value(const std::string& v) {
   bool bare = !v.empty();
   for (char c : v)
@@ -249,11 +259,16 @@ inline std::string quote_value(const std::string& v) {
   return "{" + v + "}";
 }
 
-/// `name{opt=value ...}` with every option, sorted by name as mlir-opt prints them.
+/// `name{opt=value ...}` with every option, sorted by name as mlir-opt prints them; one not given
+/// prints as its default, or as what the others imply when that differs (pass_spec::implied_text).
 inline std::string print_pass(const pass_instance& p) {
   std::vector<std::pair<std::string_view, std::string>> opts;
-  for (std::size_t i = 0; i < p.spec->options.size(); ++i)
-    opts.emplace_back(p.spec->options[i].name, quote_value(p.values[i]));
+  for (std::size_t i = 0; i < p.spec->options.size(); ++i) {
+    // An option not given stands for its default, or for what the others imply (a boundary).
+    std::string implied = !p.explicitly_set[i] && p.spec->implied_text ? p.spec->implied_text(p, p.spec->options[i].name)
+                                                                        : std::string();
+    opts.emplace_back(p.spec->options[i].name, quote_value(implied.empty() ? p.values[i] : implied));
+  }
   std::sort(opts.begin(), opts.end());
   std::string s(p.spec->name);
   if (opts.empty()) return s;

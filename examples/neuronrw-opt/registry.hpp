@@ -68,6 +68,7 @@ class pass_registry {
       s.options = s.own_options;
     }
     s.check_options = &pass_detail::check_options<D>;
+    s.implied_text = &pass_detail::implied_text<D>;
     if (D::input == nr::pass_input::ops) s.alias = nr::descriptor_mlir_name<D>();
     bool dry = false;
     for (const auto& o : s.options) dry |= o.name == "dry-run";

@@ -48,6 +48,7 @@ std::string_view check_name(nr::option_check c) {
   switch (c) {
     case nr::option_check::none: return "none";
     case nr::option_check::op_name: return "op_name";
+    case nr::option_check::terminator: return "terminator";
     case nr::option_check::non_empty: return "non_empty";
     case nr::option_check::kind_name: return "kind_name";
     case nr::option_check::kind_list: return "kind_list";

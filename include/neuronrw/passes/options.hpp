@@ -56,7 +56,9 @@ constexpr std::string_view option_type_text(option_type t) noexcept {
 /// A value check beyond the type.
 enum class option_check : std::uint8_t {
   none,
-  op_name,    ///< `dialect.op`: an op the pass creates (MLIR needs the dialect prefix)
+  op_name,    ///< `dialect.op`: an op the pass creates (MLIR needs the dialect prefix), of no
+              ///< dialect with fixed forms (created_op_problem)
+  terminator, ///< op_name, and a terminator by name: `.return`, `.yield` or `.terminator` last
   non_empty,  ///< a non-empty string
   kind_name,  ///< a kind name (`all_gather`, read canonically: `AllGather`, `all-gather`), or empty
   kind_list,  ///< comma-separated kind names (descriptors/kind_names.hpp, parse_kind_list), or empty
@@ -197,6 +199,30 @@ constexpr bool is_op_name(std::string_view n) noexcept {
   return true;
 }
 
+/// The dialects whose ops have fixed forms both tools verify: neuronrw-mlir-opt registers func,
+/// arith and scf (builtin always), and the reference IR's verifier knows func.func and
+/// func.return. An op a pass creates generically (a grouping op holding a region, its terminator,
+/// a composite) cannot take their forms, and the two tools would disagree on the result, so the
+/// options schema refuses such names in both.
+inline constexpr std::array<std::string_view, 4> fixed_form_dialects{"builtin", "func", "arith", "scf"};
+
+/// What is wrong with `name` as an op a pass creates (check op_name, or terminator with
+/// `terminator`), in the words that follow "option 'K' of pass 'P' "; nothing when it is fine.
+inline std::optional<std::string> created_op_problem(std::string_view name, bool terminator) {
+  if (!is_op_name(name)) return "must be an op name 'dialect.op', not '" + std::string(name) + "'";
+  const std::string_view dialect = name.substr(0, name.find('.'));
+  for (std::string_view d : fixed_form_dialects)
+    if (dialect == d)
+      return "must not name an op of the builtin, func, arith or scf dialects (their ops have fixed forms the op "
+             "the pass creates cannot take), not '" +
+             std::string(name) + "'";
+  if (terminator && !name.ends_with(".return") && !name.ends_with(".yield") && !name.ends_with(".terminator"))
+    return "must name a terminator, ending in '.return', '.yield' or '.terminator' (as a region's last op is "
+           "recognized), not '" +
+           std::string(name) + "'";
+  return std::nullopt;
+}
+
 /// The access of member M (`&Options::member`): string_view, std::string, bool, an unsigned
 /// integer, or an optional of one.
 template <auto M>
@@ -282,8 +308,8 @@ inline std::optional<std::string> check_option_value(const option_info& o, std::
   std::string why;
   auto value = canonical_option_text(o.type, raw, why);
   if (!value) return "takes " + why + ", not '" + std::string(raw) + "'";
-  if (o.check == option_check::op_name && !is_op_name(*value))
-    return "must be an op name 'dialect.op', not '" + *value + "'";
+  if (o.check == option_check::op_name || o.check == option_check::terminator)
+    if (auto problem = created_op_problem(*value, o.check == option_check::terminator)) return problem;
   if (o.check == option_check::non_empty && value->empty()) return std::string("must not be empty");
   if (o.check == option_check::kind_name && !value->empty() && !is_canonical_kind_name(canonical_kind_name(*value)))
     return "must be a kind name (letters, digits, '_' and '-', e.g. all_gather), not '" + *value + "'";

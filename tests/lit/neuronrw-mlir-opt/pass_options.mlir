@@ -72,9 +72,28 @@
 // NOOPTION: failed to add `neuronrw-fusion-to-composite` with options `no-such-option=1`
 // RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect --mlir-print-op-on-diagnostic=false \
 // RUN:   '--neuronrw-schedule-fusion=group-op=nodot' 2>&1 | FileCheck %s --check-prefix=INVALID
-// INVALID: error: neuronrw-schedule-fusion: invalid options: group-op and terminator must be op names `dialect.op`
-// INVALID-SAME: group-op='nodot'
+// INVALID: error: option 'group-op' of pass 'neuronrw-schedule-fusion' must be an op name 'dialect.op', not 'nodot'
 // INVALID-NOT: module
+//
+// One validation for both tools (neuronrw/passes/options.hpp): an op the pass creates is refused
+// where the options are read when it names an op of builtin, func, arith or scf, and a terminator
+// must be named as one, in the same words as neuronrw-opt (tests/lit/neuronrw-opt/pass_options.mlir).
+// RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect \
+// RUN:   --pass-pipeline='builtin.module(neuronrw-schedule-fusion{terminator=arith.constant})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIXEDFORM
+// FIXEDFORM: error: option 'terminator' of pass 'neuronrw-schedule-fusion' must not name an op of the builtin, func, arith or scf dialects (their ops have fixed forms the op the pass creates cannot take), not 'arith.constant'
+// FIXEDFORM-NOT: module
+// RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect \
+// RUN:   --pass-pipeline='builtin.module(neuronrw-schedule-fusion{group-op=func.func})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIXEDGROUP
+// FIXEDGROUP: error: option 'group-op' of pass 'neuronrw-schedule-fusion' must not name an op of the builtin, func, arith or scf dialects (their ops have fixed forms the op the pass creates cannot take), not 'func.func'
+// RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect \
+// RUN:   '--neuronrw-schedule-fusion=terminator=my.end' 2>&1 | FileCheck %s --check-prefix=NOTTERM
+// NOTTERM: error: option 'terminator' of pass 'neuronrw-schedule-fusion' must name a terminator, ending in '.return', '.yield' or '.terminator' (as a region's last op is recognized), not 'my.end'
+// RUN: not neuronrw-mlir-opt %s --allow-unregistered-dialect \
+// RUN:   --pass-pipeline='builtin.module(neuronrw-fusion-to-composite{composite-op=scf.execute_region})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIXEDCOMPOSITE
+// FIXEDCOMPOSITE: error: option 'composite-op' of pass 'neuronrw-fusion-to-composite' must not name an op of the builtin, func, arith or scf dialects
 
 func.func @budget(%w: tensor<4x8xf32>, %x: tensor<16x8xf32>) -> tensor<4x8xf32> {
   %g = "mhlo.all_gather"(%w) {all_gather_dimension = 0 : i64} : (tensor<4x8xf32>) -> tensor<16x8xf32>

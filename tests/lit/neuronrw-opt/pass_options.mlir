@@ -73,6 +73,19 @@
 // INVALID:      neuronrw-opt: --schedule-fusion:1:10: error: option 'group-op' of pass 'schedule-fusion' must be an op name 'dialect.op', not 'nodot'
 // INVALID-NEXT: group-op=nodot
 // INVALID-NEXT: {{^         \^$}}
+// The same options both tools refuse, in the same words (tests/lit/neuronrw-mlir-opt/pass_options.mlir):
+// ops of builtin, func, arith and scf, and a terminator not named as one.
+// RUN: not neuronrw-opt %s --pass-pipeline='builtin.module(schedule-fusion{terminator=arith.constant})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIXEDFORM
+// FIXEDFORM: --pass-pipeline:1:43: error: option 'terminator' of pass 'schedule-fusion' must not name an op of the builtin, func, arith or scf dialects (their ops have fixed forms the op the pass creates cannot take), not 'arith.constant'
+// RUN: not neuronrw-opt %s --pass-pipeline='builtin.module(schedule-fusion{group-op=func.func})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIXEDGROUP
+// FIXEDGROUP: --pass-pipeline:1:41: error: option 'group-op' of pass 'schedule-fusion' must not name an op of the builtin, func, arith or scf dialects (their ops have fixed forms the op the pass creates cannot take), not 'func.func'
+// RUN: not neuronrw-opt %s '--schedule-fusion=terminator=my.end' 2>&1 | FileCheck %s --check-prefix=NOTTERM
+// NOTTERM: error: option 'terminator' of pass 'schedule-fusion' must name a terminator, ending in '.return', '.yield' or '.terminator' (as a region's last op is recognized), not 'my.end'
+// RUN: not neuronrw-opt %s --pass-pipeline='builtin.module(fusion-to-composite{composite-op=scf.execute_region})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIXEDCOMPOSITE
+// FIXEDCOMPOSITE: error: option 'composite-op' of pass 'fusion-to-composite' must not name an op of the builtin, func, arith or scf dialects
 
 func.func @budget(%w: tensor<4x8xf32>, %x: tensor<16x8xf32>) -> tensor<4x8xf32> {
   %g = "mhlo.all_gather"(%w) {all_gather_dimension = 0 : i64} : (tensor<4x8xf32>) -> tensor<16x8xf32>

@@ -85,7 +85,7 @@ inline bool read_kinds_file(mlir::Operation* anchor, const std::string& path, ki
 /// lists them sorted by name): `Option<std::uint64_t>`, `Option<std::string>` or `Option<bool>`,
 /// with the field's name, MLIR help line and default (the descriptor's, when it gives one: a
 /// pattern's budget). values() fills the options struct from them; problems() checks the
-/// schema's constraints.
+/// schema's constraints, in neuronrw-opt's words.
 template <class Options>
 class schema_options {
  public:
@@ -150,35 +150,21 @@ class schema_options {
     return o;
   }
 
-  /// What is wrong with the options' values, as one sentence naming the constrained options and
-  /// their values (`invalid options: group-op and terminator must be op names `dialect.op`, ...
-  /// (group-op='x' ...)`); nothing when all hold.
-  std::optional<std::string> problems() const {
-    std::vector<std::string_view> ops, non_empty;
-    std::string values;
-    bool bad = false;
-    for (auto check : {option_check::op_name, option_check::non_empty})
-      for (const auto& s : slots_) {
-        if (s.field->check != check || !s.str) continue;
-        const std::string& v = s.str->getValue();
-        (check == option_check::op_name ? ops : non_empty).push_back(s.field->name);
-        bad |= check == option_check::op_name ? !is_op_name(v) : v.empty();
-        values += (values.empty() ? "" : " ") + std::string(s.field->name) + "='" + v + "'";
-      }
-    if (!bad) return std::nullopt;
-    auto names = [](const std::vector<std::string_view>& ns) {
-      std::string out;
-      for (std::size_t i = 0; i < ns.size(); ++i) out += (i ? " and " : "") + std::string(ns[i]);
-      return out;
-    };
-    std::vector<std::string> clauses;
-    if (!ops.empty())
-      clauses.push_back(names(ops) + (ops.size() == 1 ? " must be an op name `dialect.op`" : " must be op names `dialect.op`"));
-    if (!non_empty.empty()) clauses.push_back(names(non_empty) + " must not be empty");
-    const bool several = ops.size() > 1 || non_empty.size() > 1;
-    std::string msg = "invalid options: ";
-    for (std::size_t i = 0; i < clauses.size(); ++i) msg += (i ? (several ? ", " : " and ") : "") + clauses[i];
-    return msg + " (" + values + ")";
+  /// The first value that breaks its option's check (neuronrw/passes/options.hpp's
+  /// check_option_value, in schema order), worded exactly as neuronrw-opt words it for pass
+  /// `pass`: `option 'terminator' of pass 'P' must name a terminator, ... not 'x'`. Nothing when
+  /// every value holds. One check for both tools: they accept and refuse the same options.
+  std::optional<std::string> problems(std::string_view pass) const {
+    for (const auto& s : slots_) {
+      if (!s.str) continue;  // integers and flags: LLVM's parser took them
+      const bool by_alias = s.alias && !s.alias->getValue().empty();
+      const std::string& v = by_alias ? s.alias->getValue() : s.str->getValue();
+      std::string canonical;
+      if (auto problem = check_option_value(info_of(*s.field), v, canonical))
+        return "option '" + std::string(by_alias ? s.field->alias : s.field->name) + "' of pass '" + std::string(pass) +
+               "' " + *problem;
+    }
+    return std::nullopt;
   }
 
  private:
@@ -247,18 +233,33 @@ class descriptor_pass : public module_pass<descriptor_pass<D>> {
   }
   descriptor_pass(const descriptor_pass& o) : base(o) {}
 
+  /// The options of a pipeline (`pass{k=v}`) or pass flag, refused where they are read when a
+  /// value breaks its schema check or the options break the descriptor's rules: the same options
+  /// and the same words as neuronrw-opt (which prints them with a caret; mlir-opt, at the pipeline).
+  mlir::LogicalResult initializeOptions(llvm::StringRef options,
+                                        llvm::function_ref<mlir::LogicalResult(const llvm::Twine&)> error_handler) override {
+    if (mlir::failed(base::initializeOptions(options, error_handler))) return mlir::failure();
+    if (auto problem = options_problem()) return error_handler(*problem);
+    return mlir::success();
+  }
+
+  /// What is wrong with the options, in neuronrw-opt's words; nothing when they hold.
+  std::optional<std::string> options_problem() const {
+    const std::string_view pass(this->getArgument().data(), this->getArgument().size());
+    if (auto problem = options_.problems(pass)) return problem;
+    if (auto problem = descriptor_check_options<D>(options_.values()))
+      return "option '" + std::string(problem->option) + "' of pass '" + std::string(pass) + "' " + problem->message;
+    return std::nullopt;
+  }
+
   void runOnOperation() override {
     mlir::IRRewriter rewriter(&this->getContext());
-    if (auto problem = options_.problems()) {
-      this->getOperation()->emitError() << this->getArgument() << ": " << *problem;
+    // Options set in code (not through a pipeline, which initializeOptions checked) are checked here.
+    if (auto problem = options_problem()) {
+      this->getOperation()->emitError() << *problem;
       return this->signalPassFailure();
     }
     const options_type opt = options_.values();
-    if (auto problem = descriptor_check_options<D>(opt)) {
-      this->getOperation()->emitError() << this->getArgument() << ": invalid options: option '" << problem->option
-                                        << "' " << problem->message;
-      return this->signalPassFailure();
-    }
     // The kinds files: --kinds's, then the pass's own, over the registered table.
     kind_map files;
     for (const std::string& path : {kinds_file_default(), kinds_file_->getValue()})

@@ -15,6 +15,7 @@
 // O(plan size) to merge.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -75,6 +76,25 @@ struct basic_schedule_fusion {
   /// (check_schedule_fusion_options).
   static std::optional<option_problem> check_options(const options& o) {
     return check_schedule_fusion_options<Pattern>(o);
+  }
+  /// What an option left open stands for, given the others, when that is not its default text:
+  /// an open boundary is the pattern's plus the producer and consumer (planner.hpp's
+  /// pattern_boundary), so a printed pipeline that sets it reads back with the same meaning.
+  /// Empty: the default text.
+  static std::string implied_option_text(const options& o, std::string_view name) {
+    if (name != "boundary" || !o.boundary.empty()) return {};
+    std::string text = sf_detail::pattern_boundary_text<Pattern>();
+    if (text.empty()) return {};
+    std::vector<std::string> kinds;
+    if (parse_kind_list(text, kinds)) return {};
+    const std::string producer = o.producer.empty() ? std::string(Pattern::producer::name) : canonical_kind_name(o.producer);
+    const std::string consumer = o.consumer.empty() ? std::string(Pattern::consumer::name) : canonical_kind_name(o.consumer);
+    for (const std::string* k : {&producer, &consumer})
+      if (std::find(kinds.begin(), kinds.end(), *k) == kinds.end()) {
+        kinds.push_back(*k);
+        text += "," + *k;
+      }
+    return text;
   }
   /// The MLIR passes' description (docs/mlir.md).
   static constexpr std::string_view mlir_summary =

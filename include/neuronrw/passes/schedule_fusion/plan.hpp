@@ -99,7 +99,7 @@ inline constexpr auto option_schema_v<schedule_fusion_options> = std::array{
         .member = option_member<&schedule_fusion_options::composite_prefix>},
     option_field<schedule_fusion_options>{
         .name = "terminator", .type = option_type::string, .default_text = "mhlo.return",
-        .help = "The terminator of the grouping op's region", .check = option_check::op_name,
+        .help = "The terminator of the grouping op's region", .check = option_check::terminator,
         .member = option_member<&schedule_fusion_options::terminator_name>},
 };
 static_assert(check_option_defaults(option_schema_v<schedule_fusion_options>));
