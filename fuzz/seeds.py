@@ -43,6 +43,35 @@ def host_texts():
     return texts("*.py", lambda d: b"@pl.program" in d)
 
 
+PIPELINE = re.compile(rb"(?:builtin\.module|host\.program)\([^'\"\n]*\)")
+FLAG = re.compile(rb"'--(schedule-fusion|schedule-fusion-composites|fusion-to-composite|validate-kinds|"
+                  rb"materialize-comm-domain-scopes|synthesize-allreduce-signals)=([^'\n]*)'")
+# neuronrw-opt's passes in registration order (examples/neuronrw-opt/registry.hpp's builtin_passes).
+PASSES = [b"schedule-fusion", b"schedule-fusion-composites", b"fusion-to-composite", b"validate-kinds",
+          b"materialize-comm-domain-scopes", b"synthesize-allreduce-signals"]
+
+
+def pipeline_seeds():
+    """Pipelines and pass-flag option texts written in the tests and docs, each with its option
+    byte (fuzz_pipeline.cpp): 0 for a pipeline, (pass index << 2) | 1 (| 2 for commas) for a flag."""
+    out = set()
+    for top in SEARCH + ["docs"]:
+        for path in sorted((ROOT / top).rglob("*")):
+            if not path.is_file() or path.suffix not in (".mlir", ".test", ".py", ".md", ".txt"):
+                continue
+            data = path.read_bytes()
+            for m in PIPELINE.finditer(data):
+                out.add(b"\x00" + m.group(0))
+            for m in FLAG.finditer(data):
+                i = PASSES.index(m.group(1))
+                out.add(bytes([(i << 2) | 1]) + m.group(2))
+                out.add(bytes([(i << 2) | 3]) + m.group(2))
+    # The red team's value with both quote kinds, on a flag and in a pipeline.
+    out.add(b"\x03fusion-kind={a\"b'c}")
+    out.add(b"\x00builtin.module(schedule-fusion{fusion-kind={a\"b'c} budget=3})")
+    return sorted(out)
+
+
 # target -> (texts, option bytes each text is written with: (index, text) -> list of bytes;
 # None: the target reads no option byte)
 TARGETS = {
@@ -53,6 +82,8 @@ TARGETS = {
     "passes": (mlir_texts, lambda i: [i % 8, (i + 3) % 8]),
     # bit 1 renames scopes, 2 lowers max_listed_devices
     "comm_domain": (host_texts, lambda i: [0, 1 + (i % 3)]),
+    # the option byte is part of each seed (pipeline_seeds)
+    "pipeline": (pipeline_seeds, None),
 }
 
 

@@ -334,7 +334,10 @@ inline int write_in_place(const std::string& path, const std::string& target, co
 /// - otherwise the output goes to a new temporary file `<target>.XXXXXX` created by mkstemp in
 ///   the target's directory (O_EXCL: no planted name can redirect it), given the old file's mode
 ///   (or 0666 & ~umask for a new file), fsynced, and renamed over the target, so a failure never
-///   leaves a partial file and leaves an existing one untouched.
+///   leaves a partial file and leaves an existing one untouched;
+/// - when no temporary file can be made there (a read-only directory) but the file exists and
+///   may be written, it is written in place, as mlir-opt does (the run had succeeded; only a
+///   failing write, a full disk, can then leave it partial).
 /// Every failure names `path` with the system's reason, removes the temporary file, and returns 1.
 inline int write_output(const std::string& path, const std::string& out, std::ostream& err) {
   if (path == "-") return write_stdout(out, err) ? 0 : 1;
@@ -369,7 +372,15 @@ inline int write_output(const std::string& path, const std::string& out, std::os
   }
   std::string tmp = target + ".XXXXXX";
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return output_error(path, errno, err);
+  if (fd < 0) {
+    // No temporary file in the target's directory (a read-only directory holding a writable
+    // file): an existing file we may write is written in place, as mlir-opt writes it. Only the
+    // output is complete then (the run succeeded), but a failed write can leave it partial.
+    const int e = errno;
+    if (exists && (e == EACCES || e == EROFS || e == EPERM) && ::access(target.c_str(), W_OK) == 0)
+      return write_in_place(path, target, out, err);
+    return output_error(path, e, err);
+  }
   int e = write_all(fd, out);
   if (e == 0 && ::fchmod(fd, mode) != 0) e = errno;
   if (e == 0 && ::fsync(fd) != 0) e = errno;

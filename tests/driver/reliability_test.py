@@ -16,7 +16,9 @@
   name OUT.tmp does not redirect the write (its target was overwritten before); a new file gets
   0666 & ~umask; no OUT.* temporary is left after a success or a failed write, and a failed write
   leaves the old file as it was; -o /dev/stdout while standard output appends to a file (`>>`)
-  appends through standard output (the file was replaced by a rename before, losing its content).
+  appends through standard output (the file was replaced by a rename before, losing its content);
+  -o onto a writable file in a read-only directory is written in place, as mlir-opt writes it
+  (refused before: no temporary file can be made there); a new file there is refused, naming it.
 
 Usage: reliability_test.py NEURONRW_OPT
 Each check prints one line; the script exits 1 if any failed.
@@ -318,6 +320,45 @@ check("-o /dev/stdout appending: old content, then the output, same inode",
       repr(read_bytes(appended)))
 check("-o /dev/stdout appending: no temporary left", temporaries(odir, "appended.mlir") == [],
       temporaries(odir, "appended.mlir"))
+
+
+# -o onto a writable file in a read-only directory: no temporary file can be made next to it, so
+# it is written in place, as mlir-opt writes it (refused before). Root ignores directory
+# permissions, so as root the driver runs as nobody (uid/gid 65534), from a copy of the binary in
+# a directory it may enter, reading standard input.
+def unprivileged():
+    if os.geteuid() == 0:
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+
+
+ro_parent = tempfile.mkdtemp(prefix="neuronrw-opt-rodir.")
+os.chmod(ro_parent, 0o755)
+ro_opt = os.path.join(ro_parent, "neuronrw-opt")
+write_bytes(ro_opt, read_bytes(opt))
+os.chmod(ro_opt, 0o755)
+rodir = os.path.join(ro_parent, "ro")
+os.mkdir(rodir)
+ro_out = os.path.join(rodir, "out.mlir")
+write_bytes(ro_out, b"old\n")
+os.chmod(ro_out, 0o666)
+os.chmod(rodir, 0o555)
+with open(good, "rb") as f:
+    r = subprocess.run([ro_opt, "-", "-o", ro_out], stdin=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       preexec_fn=unprivileged)
+expect("-o onto a writable file in a read-only directory", r, 0, b"", b"")
+check("-o in a read-only directory: the file has the output", read_bytes(ro_out) == MLIR_OUT.encode(),
+      repr(read_bytes(ro_out)))
+check("-o in a read-only directory: the mode stays 0666", stat.S_IMODE(os.stat(ro_out).st_mode) == 0o666)
+ro_new = os.path.join(rodir, "new.mlir")
+with open(good, "rb") as f:
+    r = subprocess.run([ro_opt, "-", "-o", ro_new], stdin=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       preexec_fn=unprivileged)
+expect("-o a new file in a read-only directory: refused, naming it", r, 1, b"",
+       f"{ro_new}: error: cannot write output file: Permission denied\n".encode())
+check("-o a new file in a read-only directory: nothing created", not os.path.exists(ro_new))
+os.chmod(rodir, 0o755)
 
 
 def limited_file_size():
