@@ -53,6 +53,8 @@ TARGETS = {
     "passes": (mlir_texts, lambda i: [i % 8, (i + 3) % 8]),
     # bit 1 renames scopes, 2 lowers max_listed_devices
     "comm_domain": (host_texts, lambda i: [0, 1 + (i % 3)]),
+    # bits 0-1: no plan, the plan before, the plan after apply; bit 2 an escaped FusionKind
+    "dot": (mlir_texts, lambda i: [i % 4, 4 | ((i + 2) % 4)]),
 }
 
 
