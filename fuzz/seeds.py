@@ -84,6 +84,8 @@ TARGETS = {
     "comm_domain": (host_texts, lambda i: [0, 1 + (i % 3)]),
     # the option byte is part of each seed (pipeline_seeds)
     "pipeline": (pipeline_seeds, None),
+    # bits 0-1: no plan, the plan before, the plan after apply; bit 2 an escaped FusionKind
+    "dot": (mlir_texts, lambda i: [i % 4, 4 | ((i + 2) % 4)]),
 }
 
 

@@ -2,7 +2,8 @@
 // function's dataflow, written by boost::write_graphviz through the Boost.Graph view of the
 // function's body (neuronrw/adapters/boost_graph_view.hpp; no graph is copied).
 //
-// One `digraph` per function (a comment line `// @name` before each), its top block only:
+// One `digraph` per function (a comment line `// @name` before each, the symbol as MLIR prints it:
+// `// @"a\nb"`), its top block only:
 //   - a node per op (id = its position in the block), labelled with the op name and result name;
 //     collectives filled by kind (all_gather blue, reduce_scatter orange, all_reduce green,
 //     all_to_all purple, collective_permute pink);
@@ -15,6 +16,9 @@
 // write_graphviz writes no subgraphs itself: the clusters are written by its graph-property
 // writer, which runs before the nodes. A node belongs to the first subgraph that names it, so the
 // later top-level statement giving its attributes leaves it in its cluster.
+// Every text taken from the input (symbol and op names, the plan's FusionKind) goes through
+// dot_escape.hpp, so a hostile name cannot end a comment, a string or a statement, and the output
+// is valid UTF-8; node and subgraph IDs are generated (`3`, `f0_2`, `cluster_0`), never read.
 #pragma once
 
 #include <cstddef>
@@ -29,8 +33,11 @@
 
 #include <neuronrw/adapters/boost_graph_view.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 #include <neuronrw/ir/ref/schedule_fusion.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
+
+#include "dot_escape.hpp"
 
 namespace neuronrw_opt {
 
@@ -39,20 +46,6 @@ namespace dot_detail {
 namespace nr = neuronrw;
 namespace ref = neuronrw::ref;
 using view = nr::bgl_view::block_view<ref::module>;
-
-/// A DOT string's body: quotes and backslashes escaped, newlines as `\n`.
-inline std::string escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 inline std::string_view fill_of(nr::kind_id k) {
   if (k == nr::kind_id_v<nr::kinds::all_gather>) return "#9ecae1";
@@ -89,7 +82,7 @@ inline void write_node_attributes(std::ostream& os, const ref::module& m, ref::o
   auto refused = a.refused.find(o.id);
   if (moved) label += "\n(moved)";
   if (refused != a.refused.end()) label += "\nrefused: " + refused->second;
-  os << "[label=\"" << escape(label) << "\"";
+  os << "[label=" << dot_quoted(label);
   const std::string_view fill = fill_of(m.kind(o));
   std::string style;
   if (!fill.empty()) {
@@ -110,8 +103,8 @@ inline void write_clusters(std::ostream& os, const ref::module& m, const view& v
   for (std::size_t n = 0; n < plan->clusters.size(); ++n) {
     const auto& c = plan->clusters[n];
     const ref::op_ref producer = c.producer();
-    const std::string head = "subgraph cluster_" + std::to_string(n) + " {\n  label=\"" +
-                             escape(plan->fusion_kind) + " #" + std::to_string(n) + "\";\n  style=rounded;\n";
+    const std::string head = "subgraph cluster_" + std::to_string(n) + " {\n  label=" +
+                             dot_quoted(plan->fusion_kind + " #" + std::to_string(n)) + ";\n  style=rounded;\n";
     if (m.block_of(producer) == body) {  // planned, not applied
       os << head;
       for (auto o : c.ops) os << "  " << v.position(o) << ";\n";
@@ -145,13 +138,14 @@ inline std::string emit_dot(const neuronrw::ref::module& m, const neuronrw::ref_
     auto regions = m.region_blocks(f);
     if (regions.empty()) continue;
     const d::view v(m, regions.front());
-    const std::string& name = m.function(f).sym_name;
-    os << "// @" << name << "\n";
+    // The symbol as MLIR prints it (`@f`, `@"a\nb"`): readable, and never more than one line.
+    const std::string symbol = neuronrw::mlir_symbol_reference(m.function(f).sym_name);
+    os << dot_comment_line(symbol);
     boost::write_graphviz(
         os, v, [&](std::ostream& out, neuronrw::ref::op_ref o) { d::write_node_attributes(out, m, o, a); },
         boost::default_writer(),
         [&](std::ostream& out) {
-          out << "label=\"@" << d::escape(name) << "\";\nlabelloc=t;\nnode [shape=box];\n";
+          out << "label=" << dot_quoted(symbol) << ";\nlabelloc=t;\nnode [shape=box];\n";
           d::write_clusters(out, m, v, plan, a);
         });
   }

@@ -137,6 +137,29 @@ check("no pass: a picture without subgraphs or marks",
       r.returncode == 0 and nodes is not None and len(nodes) == 14 and "subgraph" not in r.stdout
       and "(moved)" not in r.stdout, r.stdout + r.stderr)
 
+# --- hostile names (dot_escape.hpp; tests/lit/neuronrw-opt/dot_render.test renders them): a
+# symbol name that would end the comment line and start a statement, op names with quotes,
+# backslashes, an entity and bytes that are not UTF-8. Boost's parser reads the picture back with
+# every node and its label in one piece.
+hostile = (b'func.func @"x\\n}\\ndigraph Y {\\n\\"\\00\\FF"(%a: i32) -> i32 {\n'
+           b'  %b = "q.\\"a\\\\&amp;\xff\xc0"(%a) : (i32) -> i32\n'
+           b'  return %b : i32\n}\n')
+with tempfile.NamedTemporaryFile("wb", suffix=".mlir", delete=False) as f:
+    f.write(hostile)
+try:
+    r = subprocess.run([opt, "--emit-dot", f.name], capture_output=True)
+finally:
+    os.unlink(f.name)
+text = r.stdout.decode("utf-8", errors="strict") if r.returncode == 0 else ""
+check("hostile names: exit 0, one comment line and one digraph, valid UTF-8",
+      r.returncode == 0 and text.splitlines()[0] == '// @"x\\n}\\ndigraph Y {\\n\\"\\00\ufffd"'
+      and [l for l in text.splitlines() if l.startswith("digraph")] == ["digraph G {"], r.stdout + r.stderr)
+nodes, edges = parse_back(text) if text else (None, None)
+check("hostile names: read_graphviz parses it, labels whole",
+      nodes is not None and edges == 1 and sorted(nodes.values()) == ['func.return', 'q.\\\\\"a\\\\\\\\&amp;amp;\ufffd\ufffd %b'],
+      (nodes, edges))
+render("hostile names", text)
+
 # --- usage errors
 r = run(["--emit-dot=sideways", fsdp])
 check("--emit-dot=sideways exits 2", r.returncode == 2 and "--emit-dot takes 'before' or 'after'" in r.stderr, r.stderr)

@@ -15,6 +15,8 @@
 #   mlir-statistics   the libMLIR the tools link prints pass statistics (built with
 #                     LLVM_ENABLE_STATS; Debian's release build is not, and prints only the header)
 #   terminal          a pseudo-terminal can be opened and util-linux's `script` runs a command on one
+#   dot               Graphviz's `dot` is on PATH and renders a graph (apt-get install graphviz);
+#                     the substitution %dot is its full path
 #
 # Run one directory or one file from the build directory:
 #   /usr/lib/llvm-22/bin/lit -v build/tests/lit/neuronrw-opt
@@ -87,3 +89,21 @@ def can_open_terminal():
 
 if can_open_terminal():
     config.available_features.add("terminal")
+
+
+def graphviz_dot():
+    """The path of a `dot` that renders a one-node graph to SVG, or None."""
+    dot = shutil.which("dot")
+    if not dot:
+        return None
+    try:
+        r = subprocess.run([dot, "-Tsvg"], input=b"digraph G { a; }\n", capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return dot if r.returncode == 0 and b"<svg" in r.stdout else None
+
+
+dot_path = graphviz_dot()
+if dot_path:
+    config.available_features.add("dot")
+    config.substitutions.append(("%dot", dot_path))

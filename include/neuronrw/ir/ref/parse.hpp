@@ -694,8 +694,14 @@ class text_parser : public op_syntax_reader {
                                const std::vector<result_group>& groups, std::uint64_t bound) {
     const std::size_t name_at = pos_;
     std::size_t name_end = 0;
-    NEURONRW_TRY(scan_string(pos_, name_end));
+    NEURONRW_TRY(scan_string(pos_, name_end, "operation name"));
     const std::string name(src_.substr(pos_ + 1, name_end - pos_ - 2));
+    // The name is kept as written; MLIR refuses a NUL it decodes to (`\00`) as well.
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      if (name[i] != '\\') continue;
+      if (name[i + 1] == '0' && name[i + 2] == '0') return fail(name_at + 1 + i, "null character not allowed in operation name");
+      i += neuronrw::detail::hex_digit_value(name[i + 1]) >= 0 ? 2 : 1;
+    }
     pos_ = name_end;
     if (name.empty()) return fail(name_at, "expected a non-empty operation name");
     if (name == "func.func") {

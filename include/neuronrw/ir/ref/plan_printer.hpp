@@ -2,12 +2,18 @@
 // (passes/protocol.hpp): ops by name and `line:col`, values by their name hints, functions by
 // symbol. Every pass's dry run on the reference IR prints with it.
 //
+// Names come from the input and are printed so that each stays on its line: a symbol as MLIR
+// prints it (`@f`, `@"a\nb"`: mlir_symbol_reference), an op name between quotes as it was written
+// (the reader keeps its escapes as written, and no line break can be in it) with any raw control
+// byte the lexer let through (a tab, a form feed) spelled `\XX`.
+//
 // Customization points: none.
 #pragma once
 
 #include <string>
 
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/mlir_string.hpp>
 
 namespace neuronrw {
 
@@ -24,7 +30,19 @@ struct plan_printer {
   }
   std::string operator()(op_ref o) const {
     if (!o.valid()) return "<none>";
-    return "\"" + std::string(m.name(o)) + "\" (" + loc(o) + ")";
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string s = "\"";
+    for (const char ch : m.name(o)) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c >= 0x20 && c != 0x7F) {
+        s += ch;
+        continue;
+      }
+      s += '\\';
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    }
+    return s + "\" (" + loc(o) + ")";
   }
   /// `%hint`, `%hint#1`, or a structural description when the value has no name hint.
   std::string value(value_ref v) const {
@@ -34,7 +52,7 @@ struct plan_printer {
       const auto& h = m.arg_name_hint(v);
       if (!h.empty()) return "%" + h;
       const auto owner = m.parent_op_of_block(m.argument_block(v));
-      std::string who = owner.valid() && m.is_function(owner) ? "@" + m.function(owner).sym_name : (*this)(owner);
+      std::string who = owner.valid() && m.is_function(owner) ? mlir_symbol_reference(m.function(owner).sym_name) : (*this)(owner);
       return "argument #" + std::to_string(i) + " of " + who;
     }
     const auto& h = m.name_hint(d);
@@ -42,7 +60,7 @@ struct plan_printer {
     return "result #" + std::to_string(i) + " of " + (*this)(d);
   }
   std::string function(op_ref owner) const {
-    if (owner.valid() && m.is_function(owner)) return "@" + m.function(owner).sym_name;
+    if (owner.valid() && m.is_function(owner)) return mlir_symbol_reference(m.function(owner).sym_name);
     if (owner.valid()) return (*this)(owner);
     return "<module>";
   }

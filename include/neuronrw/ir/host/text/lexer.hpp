@@ -200,6 +200,10 @@ class lexer {
         continue;
       }
       const char c = src_[pos_++];
+      // Python refuses a NUL byte anywhere in source; here only a string literal could keep one.
+      if (c == '\0')
+        return fail({line_, static_cast<std::uint32_t>(pos_ - line_begin_)},
+                    "null character not allowed in string literal (write it as \\x00)");
       if (c == q) {
         if (!triple) break;
         if (pos_ + 1 < src_.size() && src_[pos_] == q && src_[pos_ + 1] == q) {

@@ -92,9 +92,14 @@ class lexer {
     return false;
   }
   bool failed() const noexcept { return failed_; }
+  /// The character at the cursor for a message: `'x'`, or `byte 0x00` for one that would not
+  /// print (a control byte, a byte of a multi-byte character).
   std::string describe_here() const {
     if (eof()) return "end of input";
-    return std::string("'") + src_[pos_] + "'";
+    const auto c = static_cast<unsigned char>(src_[pos_]);
+    if (c >= 0x20 && c < 0x7F) return std::string("'") + src_[pos_] + "'";
+    static constexpr char hex[] = "0123456789abcdef";
+    return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
   }
 
   // ------------------------------------------------------------------ characters
@@ -169,9 +174,17 @@ class lexer {
     return true;
   }
 
-  /// `at` is a '"'. Sets `end` just past the closing quote; checks the escapes MLIR knows.
-  [[nodiscard]] bool scan_string(std::size_t at, std::size_t& end) {
+  /// `at` is a '"'. Sets `end` just past the closing quote; checks the escapes MLIR knows, and
+  /// refuses a raw NUL byte, at its offset: mlir-opt refuses one in an operation name; in a string
+  /// literal or symbol name it keeps it, but a raw NUL in a text file is damage far more often
+  /// than intent, and `\00` writes the byte (the printer writes it so). `what` names the literal
+  /// in the message ("string literal", "symbol name", "operation name").
+  [[nodiscard]] bool scan_string(std::size_t at, std::size_t& end, std::string_view what = "string literal") {
     const mlir_string_scan scan = scan_mlir_string_literal(src_, at);
+    const std::size_t nul = src_.substr(0, scan.end).find('\0', at);
+    if (nul != std::string_view::npos && nul < scan.bad_escape)
+      return fail(nul, "null character not allowed in " + std::string(what) +
+                           (what == "operation name" ? "" : " (write it as \\00)"));
     if (scan.bad_escape != mlir_string_scan::npos) return fail(scan.bad_escape, "unknown escape in string literal");
     if (!scan.terminated) return fail(at, "unterminated string literal");
     end = scan.end;

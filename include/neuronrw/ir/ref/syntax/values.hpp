@@ -236,7 +236,7 @@ class value_reader : public lexer {
   [[nodiscard]] bool parse_symbol_name(std::string& out) {
     if (peek() == '"') {
       std::size_t end = 0;
-      NEURONRW_TRY(scan_string(pos_, end));
+      NEURONRW_TRY(scan_string(pos_, end, "symbol name"));
       const auto raw = src_.substr(pos_, end - pos_);
       auto value = unquote(raw);  // symbol names are stored as their plain value
       if (!value) return fail(pos_, "invalid escape in symbol name");
