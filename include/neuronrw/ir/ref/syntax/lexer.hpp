@@ -174,17 +174,21 @@ class lexer {
     return true;
   }
 
-  /// `at` is a '"'. Sets `end` just past the closing quote; checks the escapes MLIR knows, and
-  /// refuses a raw NUL byte, at its offset: mlir-opt refuses one in an operation name; in a string
-  /// literal or symbol name it keeps it, but a raw NUL in a text file is damage far more often
-  /// than intent, and `\00` writes the byte (the printer writes it so). `what` names the literal
-  /// in the message ("string literal", "symbol name", "operation name").
+  /// `at` is a '"'. Sets `end` just past the closing quote; checks the escapes MLIR knows. A raw
+  /// NUL byte (`what` names the literal: "string literal", "symbol name", "operation name"):
+  ///   - in an operation name, refused at its offset, as mlir-opt refuses it;
+  ///   - in a symbol name, kept, and printed as `\00`, as mlir-opt keeps and prints it;
+  ///   - in a string literal (attribute text, which the module keeps as written), refused at its
+  ///     offset: mlir-opt keeps it and prints `\00`, which text kept verbatim cannot; the input can
+  ///     write `\00` itself. Every output that embeds names escapes NUL (DOT, JSON, plan text).
   [[nodiscard]] bool scan_string(std::size_t at, std::size_t& end, std::string_view what = "string literal") {
     const mlir_string_scan scan = scan_mlir_string_literal(src_, at);
-    const std::size_t nul = src_.substr(0, scan.end).find('\0', at);
-    if (nul != std::string_view::npos && nul < scan.bad_escape)
-      return fail(nul, "null character not allowed in " + std::string(what) +
-                           (what == "operation name" ? "" : " (write it as \\00)"));
+    if (what != "symbol name") {
+      const std::size_t nul = src_.substr(0, scan.end).find('\0', at);
+      if (nul != std::string_view::npos && nul < scan.bad_escape)
+        return fail(nul, "null character not allowed in " + std::string(what) +
+                             (what == "operation name" ? "" : " (write it as \\00)"));
+    }
     if (scan.bad_escape != mlir_string_scan::npos) return fail(scan.bad_escape, "unknown escape in string literal");
     if (!scan.terminated) return fail(at, "unterminated string literal");
     end = scan.end;
