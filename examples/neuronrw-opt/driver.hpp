@@ -460,7 +460,9 @@ int run(const options& opt, std::ostream& err) {
     }
     // A chunk is parsed where it stands, with its first line's number (no copy, no padding).
     const std::string_view piece_text = std::string_view(text).substr(c.begin, c.end - c.begin);
-    auto out = run_chunk<K>(env, piece_text, c.first_line);
+    std::optional<std::string> out;
+    if (K == input_kind::host && opt.split && blank_host_chunk(piece_text)) out = std::string();
+    else out = run_chunk<K>(env, piece_text, c.first_line);
     if (verifier) {
       prog.write([&] { all_verified = verifier->finish() && all_verified; });
       env.verifier = nullptr;

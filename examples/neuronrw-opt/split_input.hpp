@@ -7,6 +7,10 @@
 // linear in the file: no chunk is copied or padded (padding each chunk with the line breaks
 // before it made 100K marker lines take 15 s). A line ends at "\n", "\r\n" or a lone "\r"
 // (diagnostics_render.hpp's line_end), as the parsers count lines.
+//
+// A blank chunk (blank lines and comments only — the one after a final marker line, say) is
+// accepted: in MLIR it is an empty module and prints `module {\n}`, as mlir-opt prints it; a blank
+// host-program chunk holds no program, runs no pass and prints nothing (blank_host_chunk).
 #pragma once
 
 #include "diagnostics_render.hpp"
@@ -56,6 +60,19 @@ inline std::vector<chunk> split_chunks(std::string_view text, std::string_view m
   cur.last_line = line < cur.first_line ? cur.first_line : line;
   out.push_back(cur);
   return out;
+}
+
+/// True when `text` (a host-program chunk) holds nothing but blanks, line ends and `#` comments:
+/// no program. The chunk after a final `# -----`, before a first one, or between two in a row.
+inline bool blank_host_chunk(std::string_view text) {
+  bool comment = false;
+  for (const char c : text) {
+    if (c == '\n' || c == '\r') comment = false;
+    else if (comment || c == ' ' || c == '\t' || c == '\f') continue;
+    else if (c == '#') comment = true;
+    else return false;
+  }
+  return true;
 }
 
 }  // namespace neuronrw_opt
