@@ -15,7 +15,11 @@
 //
 // Every produced diagnostic (notes too, each on its own) is matched against the expectations of
 // its line: same severity and substring → matched (one expectation may match several identical
-// diagnostics, as in MLIR). Otherwise the verifier reports, as errors, in MLIR's words:
+// diagnostics, as in MLIR). The expectations are indexed by line once (sorted, file order kept
+// within a line), so a diagnostic costs a binary search plus the expectations of its own line:
+// a chunk of D diagnostics and E expectations (at most a few per line) verifies in
+// O((D + E) log E), where a scan of every expectation per diagnostic took 5.6 s at D = E = 100K.
+// Otherwise the verifier reports, as errors, in MLIR's words:
 //   FILE:L:C: error: unexpected remark: MESSAGE                         (at the diagnostic)
 //   FILE:L:C: error: 'remark' diagnostic emitted when expecting a 'error'  (at the expectation)
 //   FILE:L:C: error: expected error "TEXT" was not produced             (at the expectation,
@@ -24,6 +28,7 @@
 // `--verify-diagnostics=only-expected` unexpected diagnostics are ignored (only missing ones fail).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -202,7 +207,14 @@ class diagnostic_verifier {
  public:
   diagnostic_verifier(std::ostream& err, const source_text& src, std::vector<expectation> expected,
                       bool only_expected)
-      : err_(err), src_(src), expected_(std::move(expected)), only_expected_(only_expected) {}
+      : err_(err), src_(src), expected_(std::move(expected)), only_expected_(only_expected) {
+    // The expectations by the line they apply to, in file order within a line: a diagnostic
+    // meets only its line's (a binary search), in the order a scan of all of them would.
+    by_line_.resize(expected_.size());
+    for (std::size_t k = 0; k < by_line_.size(); ++k) by_line_[k] = k;
+    std::stable_sort(by_line_.begin(), by_line_.end(),
+                     [&](std::size_t a, std::size_t b) { return expected_[a].line < expected_[b].line; });
+  }
 
   /// A diagnostic of the run (its notes are matched one by one).
   void process(const diagnostic& d) {
@@ -228,6 +240,7 @@ class diagnostic_verifier {
   std::ostream& err_;
   const source_text& src_;
   std::vector<expectation> expected_;
+  std::vector<std::size_t> by_line_;  ///< indices into expected_, by line, then file order
   bool only_expected_;
   bool ok_ = true;
 
@@ -236,9 +249,13 @@ class diagnostic_verifier {
     // @unknown ones; one located in another file, none.
     const bool located = d.loc.known();
     const bool here = !located || d.file == src_.name();
+    const std::uint32_t line = located ? d.loc.line : 0;
     expectation* near = nullptr;
-    for (auto& e : expected_) {
-      if (!here || e.line != (located ? d.loc.line : 0)) continue;
+    auto k = here ? std::partition_point(by_line_.begin(), by_line_.end(),
+                                         [&](std::size_t i) { return expected_[i].line < line; })
+                  : by_line_.end();
+    for (; k != by_line_.end() && expected_[*k].line == line; ++k) {
+      expectation& e = expected_[*k];
       if (!e.match(d.message)) continue;
       if (e.sev == d.sev) {
         e.matched = true;
