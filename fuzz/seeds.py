@@ -8,7 +8,9 @@ Reference IR seeds: every *.mlir under tests/ and examples/ (a file with `// ---
 the driver's --split-input-file, also gives one seed per chunk). Host-program seeds: every *.py
 under tests/ and examples/ holding `@pl.program`. Targets that read an option byte first
 (docs/reliability.md §"Fuzzing") get each text under more than one byte, so every option is in
-the corpus. Seeds are named by content hash (as libFuzzer names its corpus files), so reruns
+the corpus. verify_diagnostics and split_input: the inputs of the lit tests (tests/lit) that
+hold expectations or split markers, files and split-file parts, behind the option byte their
+kind needs (a host program's bit). Seeds are named by content hash (as libFuzzer names its corpus files), so reruns
 give the same directory. Prints one line per target: its seed count.
 """
 import hashlib
@@ -72,6 +74,36 @@ def pipeline_seeds():
     return sorted(out)
 
 
+PART = re.compile(rb"^(?:#|//)--- (\S+)[ \t]*$", re.M)
+
+
+def lit_inputs(want):
+    """(host, text) for every input of the lit tests under tests/lit that holds `want`: each .mlir
+    and .py file whole, and each split-file part (`#--- NAME`) of a .test file; host when the file
+    or part is a .py."""
+    out = []
+    for path in sorted((ROOT / "tests" / "lit").rglob("*")):
+        if path.suffix not in (".mlir", ".py", ".test") or not path.is_file():
+            continue
+        data = path.read_bytes()
+        parts = [(path.suffix == ".py", data)]
+        if path.suffix == ".test":
+            pieces = PART.split(data)  # [before, name1, text1, name2, text2, ...]
+            parts = [(pieces[i].endswith(b".py"), pieces[i + 1]) for i in range(1, len(pieces) - 1, 2)]
+        out.extend((host, text) for host, text in parts if want in text)
+    return out
+
+
+def verify_texts():
+    """Behind their option byte: 2 for a host program, and each also with 1 (only-expected)."""
+    return [bytes([(2 if host else 0) | only]) + t for host, t in lit_inputs(b"expected-") for only in (0, 1)]
+
+
+def split_texts():
+    """Behind their option byte: 1 for a host program."""
+    return [bytes([1 if host else 0]) + t for host, t in lit_inputs(b"-----")]
+
+
 # target -> (texts, option bytes each text is written with: (index, text) -> list of bytes;
 # None: the target reads no option byte)
 TARGETS = {
@@ -86,6 +118,12 @@ TARGETS = {
     "pipeline": (pipeline_seeds, None),
     # bits 0-1: no plan, the plan before, the plan after apply; bit 2 an escaped FusionKind
     "dot": (mlir_texts, lambda i: [i % 4, 4 | ((i + 2) % 4)]),
+
+
+    # the lit tests' --verify-diagnostics and --split-input-file inputs, each already behind its
+    # option byte (verify_texts, split_texts)
+    "verify_diagnostics": (verify_texts, None),
+    "split_input": (split_texts, None),
 }
 
 

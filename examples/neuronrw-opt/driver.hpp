@@ -102,8 +102,10 @@ struct doc_ops;
 template <>
 struct doc_ops<input_kind::mlir> {
   using doc = nr::ref::module;
-  static std::optional<doc> parse(run_env& env, const std::string& text) {
-    auto r = nr::ref::parse(text, env.src.name());
+  static std::optional<doc> parse(run_env& env, std::string_view text, std::uint32_t first_line) {
+    nr::ref::parse_options po;
+    po.first_line = first_line;
+    auto r = nr::ref::parse(text, env.src.name(), po);
     if (!r.ok()) {
       env.emit(r.error);
       return std::nullopt;
@@ -124,8 +126,8 @@ struct doc_ops<input_kind::mlir> {
 template <>
 struct doc_ops<input_kind::host> {
   using doc = nr::host::program;
-  static std::optional<doc> parse(run_env& env, const std::string& text) {
-    auto r = nr::host::parse_program(text, env.src.name());
+  static std::optional<doc> parse(run_env& env, std::string_view text, std::uint32_t first_line) {
+    auto r = nr::host::parse_program(text, env.src.name(), first_line);
     if (!r.ok()) {
       env.emit(r.error);
       return std::nullopt;
@@ -147,9 +149,10 @@ inline std::optional<nr::ref_schedule_fusion_plan> dot_before_plan(const nr::ref
 
 }  // namespace driver_detail
 
-/// Processes one chunk (or the whole input): its output, or nothing when it failed.
+/// Processes one chunk (or the whole input), `text`, whose first line is line `first_line` of the
+/// input: its output, or nothing when it failed.
 template <input_kind K>
-std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
+std::optional<std::string> run_chunk(run_env& env, std::string_view text, std::uint32_t first_line = 1) {
   using ops = driver_detail::doc_ops<K>;
   const options& opt = env.opt;
   timing_report timing;
@@ -173,7 +176,7 @@ std::optional<std::string> run_chunk(run_env& env, const std::string& text) {
   std::optional<typename ops::doc> parsed;
   {
     progress_step step(env.prog, "parsing " + env.src.name() + env.where);
-    parsed = ops::parse(env, text);
+    parsed = ops::parse(env, text, first_line);
     if (parsed) env.emit_all(ops::verify(*parsed));
   }
   timing.add("Parser", seconds_since(t0));
@@ -466,7 +469,11 @@ int run(const options& opt, std::ostream& err) {
       });
       env.verifier = &*verifier;
     }
-    auto out = opt.split ? run_chunk<K>(env, chunk_text(text, c)) : run_chunk<K>(env, text);
+    // A chunk is parsed where it stands, with its first line's number (no copy, no padding).
+    const std::string_view piece_text = std::string_view(text).substr(c.begin, c.end - c.begin);
+    std::optional<std::string> out;
+    if (K == input_kind::host && opt.split && blank_host_chunk(piece_text)) out = std::string();
+    else out = run_chunk<K>(env, piece_text, c.first_line);
     if (verifier) {
       prog.write([&] { all_verified = verifier->finish() && all_verified; });
       env.verifier = nullptr;

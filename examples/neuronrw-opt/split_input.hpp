@@ -1,16 +1,22 @@
 // split_input.hpp — --split-input-file: the input is cut at every line that reads the marker
 // (`// -----` for MLIR, `# -----` for host programs, or --split-input-file=MARKER; surrounding
 // whitespace ignored) into chunks processed one by one. A chunk keeps the file's line numbers:
-// it is handed to the parser behind as many line breaks as lines precede it, so every
-// diagnostic and every `loc` says where it is in the whole file, as mlir-opt does. A line ends at
-// "\n", "\r\n" or a lone "\r" (diagnostics_render.hpp's line_end), as the parsers count lines.
+// it is parsed where it stands in the file's text, with its first line's number
+// (ref::parse_options::first_line, host::parse_program's first_line), so every diagnostic and
+// every `loc` says where it is in the whole file, as mlir-opt does. Splitting and parsing are
+// linear in the file: no chunk is copied or padded (padding each chunk with the line breaks
+// before it made 100K marker lines take 15 s). A line ends at "\n", "\r\n" or a lone "\r"
+// (diagnostics_render.hpp's line_end), as the parsers count lines.
+//
+// A blank chunk (blank lines and comments only — the one after a final marker line, say) is
+// accepted: in MLIR it is an empty module and prints `module {\n}`, as mlir-opt prints it; a blank
+// host-program chunk holds no program, runs no pass and prints nothing (blank_host_chunk).
 #pragma once
 
 #include "diagnostics_render.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -56,11 +62,17 @@ inline std::vector<chunk> split_chunks(std::string_view text, std::string_view m
   return out;
 }
 
-/// The text to parse for chunk `c`: its lines, behind a line break per line before it.
-inline std::string chunk_text(std::string_view text, const chunk& c) {
-  std::string s(c.first_line - 1, '\n');
-  s.append(text.substr(c.begin, c.end - c.begin));
-  return s;
+/// True when `text` (a host-program chunk) holds nothing but blanks, line ends and `#` comments:
+/// no program. The chunk after a final `# -----`, before a first one, or between two in a row.
+inline bool blank_host_chunk(std::string_view text) {
+  bool comment = false;
+  for (const char c : text) {
+    if (c == '\n' || c == '\r') comment = false;
+    else if (comment || c == ' ' || c == '\t' || c == '\f') continue;
+    else if (c == '#') comment = true;
+    else return false;
+  }
+  return true;
 }
 
 }  // namespace neuronrw_opt

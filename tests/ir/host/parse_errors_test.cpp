@@ -298,6 +298,22 @@ TEST_CASE("bad input: exact located errors") {
   }
 }
 
+TEST_CASE("first_line numbers the text's lines from a later line of a file; columns stay") {
+  // A --split-input-file chunk is parsed where it stands, with its first line's number.
+  const std::string bad = "@pl.program\nclass P:\n    def f(self\n";
+  auto r = parse_program(bad, "e.py", 30);
+  CHECK_FALSE(r.ok());
+  CHECK(r.error.str() == "e.py:32:10: error: '(' was never closed");
+  CHECK(parse_program(bad, "e.py").error.loc == source_loc{3, 10});
+  CHECK(parse_program(bad, "e.py", 0).error.loc == source_loc{3, 10});
+  // The lexer's line count goes on from first_line across comments and blank lines.
+  auto r2 = parse_program("# c\n\n@pl.program\nclass P:\n    pass\nx\n", "e.py", 1000);
+  CHECK_FALSE(r2.ok());
+  CHECK(r2.error.loc.line == 1005);
+  auto ok = parse_program("\n" + P, "e.py", 9);
+  CHECK(ok.ok());
+}
+
 TEST_CASE("module constants: the overflow of unary minus is located; arithmetic in functions is not evaluated") {
   // `-X` where X is INT64_MIN: located at the minus. (The message shows the operation as
   // `--9223372036854775808`, the operand's digits after the operator, not asserted here.)

@@ -171,6 +171,25 @@ TEST_CASE("the default file name is <input>") {
   CHECK(r.error.loc == neuronrw::source_loc{1, 1});
 }
 
+TEST_CASE("first_line numbers the text's lines from a later line of a file; columns stay") {
+  // A --split-input-file chunk is parsed where it stands: its errors and its ops' locations carry
+  // the whole file's line numbers, with no padding in front of it.
+  const std::string chunk = "func.func @f() {\n  %0 = \"foo.bar\"( : () -> i32\n}\n";
+  auto r = ref::parse(chunk, "t.mlir", ref::parse_options{.first_line = 41});
+  CHECK(r.error.str() == "t.mlir:42:19: error: expected SSA operand");
+  CHECK(ref::parse(chunk, "t.mlir", ref::parse_options{.first_line = 0}).error.loc == neuronrw::source_loc{2, 19});
+  CHECK(ref::parse(chunk, "t.mlir").error.loc == neuronrw::source_loc{2, 19});
+
+  auto ok = ref::parse("\n\n  \"a.b\"() : () -> ()\n", "t.mlir", ref::parse_options{.first_line = 100000});
+  REQUIRE(ok.ok());
+  const auto& m = *ok.value;
+  const auto op = m.front(m.body());
+  CHECK(m.loc(op) == neuronrw::source_loc{100002, 3});
+  // An error that names another position names it with the file's line too.
+  auto open = ref::parse("func.func @f() {\n", "t.mlir", ref::parse_options{.first_line = 7});
+  CHECK(open.error.str() == "t.mlir:8:1: error: missing '}' to close the '{' at 7:16");
+}
+
 TEST_CASE("nesting is capped instead of recursing without bound") {
   std::string deep;
   for (int i = 0; i < 300; ++i) deep += "\"a.b\"() ({\n";

@@ -4,7 +4,7 @@
 // materializes (comm-domain scopes, WindowBuffers and their sharing, recorded call types).
 //
 //   print_program(const program&) -> std::string       deterministic; ends with a newline
-//   parse_program(std::string_view text, std::string_view file) -> parse_result
+//   parse_program(std::string_view text, std::string_view file, std::uint32_t first_line = 1) -> parse_result
 //
 // Contract (docs/host-programs.md §"The round-trip contract"): for every self-contained program p
 // (every variable referenced where it is visible, every called function defined, every WindowBuffer

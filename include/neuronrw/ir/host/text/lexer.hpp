@@ -62,7 +62,10 @@ inline constexpr std::size_t max_nesting = 200;
 
 class lexer {
  public:
-  explicit lexer(std::string_view src) : src_(src) {}
+  /// `first_line`: the line number of the source's first line (0 reads as 1), for a piece of a
+  /// larger file (parse_program).
+  explicit lexer(std::string_view src, std::uint32_t first_line = 1)
+      : src_(src), line_(first_line == 0 ? 1 : first_line) {}
 
   /// The tokens of the whole source into `out`; false (see error()) on bad input.
   [[nodiscard]] bool run(lexed& out) {
@@ -76,7 +79,7 @@ class lexer {
  private:
   [[nodiscard]] bool lex() {
     if (src_.size() > max_source_bytes)
-      return fail({1, 1}, "input too large (" + std::to_string(src_.size()) + " bytes; at most " +
+      return fail({line_, 1}, "input too large (" + std::to_string(src_.size()) + " bytes; at most " +
                        std::to_string(max_source_bytes) + ")");
     bool line_start = true;
     while (pos_ < src_.size()) {

@@ -2,7 +2,7 @@
 // reads the lexer's tokens into a program by recursive descent, binding names lexically as
 // Python does, and WindowBuffers (declared first in a function body) once the body is read.
 //
-//   parse_program(std::string_view text, std::string_view file) -> parse_result
+//   parse_program(std::string_view text, std::string_view file, std::uint32_t first_line = 1) -> parse_result
 //   parse_result                  the program, or the first error; the warnings of a program read
 //   text_detail::parser           what parse_program runs over the lexer's tokens
 //
@@ -1286,12 +1286,15 @@ struct parse_result {
   bool ok() const noexcept { return value.has_value(); }
 };
 
-/// Parses a host program; `file` names it in diagnostics and in program::file. Never throws for
-/// bad input and never returns a partial program. O(size of text).
-inline parse_result parse_program(std::string_view text, std::string_view file) {
+/// Parses a host program; `file` names it in diagnostics and in program::file. `first_line` is
+/// the line number of the text's first line (0 reads as 1): a piece of a larger file (one
+/// `--split-input-file` chunk) is parsed as it stands, and its diagnostics and locations carry
+/// the whole file's line numbers. Never throws for bad input and never returns a partial
+/// program. O(size of text).
+inline parse_result parse_program(std::string_view text, std::string_view file, std::uint32_t first_line = 1) {
   parse_result r;
   text_detail::lexed toks;
-  if (text_detail::lexer lx(text); !lx.run(toks)) {
+  if (text_detail::lexer lx(text, first_line); !lx.run(toks)) {
     r.error = diagnostic{std::string(file), lx.error().loc, lx.error().message};
     return r;
   }

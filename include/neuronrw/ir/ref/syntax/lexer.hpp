@@ -34,6 +34,11 @@ struct parse_options {
   /// Deepest nesting of regions, and of brackets inside one type or attribute value, accepted
   /// before the parser gives up with an error (bounds the parser's recursion).
   std::uint32_t max_nesting = 256;
+  /// The line number of the text's first line (0 reads as 1): a piece of a larger file — one
+  /// `--split-input-file` chunk — is parsed with its own first line, so diagnostics and op
+  /// locations carry the whole file's line numbers without the piece being copied behind padding.
+  /// Columns are unaffected.
+  std::uint32_t first_line = 1;
 };
 
 namespace detail {
@@ -75,7 +80,8 @@ class lexer {
   source_loc loc_of(std::size_t at) const {
     auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), at);
     const auto line = static_cast<std::size_t>(it - line_starts_.begin());
-    return source_loc{static_cast<std::uint32_t>(line),
+    const std::uint32_t first = opt_.first_line == 0 ? 1 : opt_.first_line;
+    return source_loc{static_cast<std::uint32_t>(line - 1 + first),
                       static_cast<std::uint32_t>(at - line_starts_[line - 1] + 1)};
   }
   std::string where(std::size_t at) const {

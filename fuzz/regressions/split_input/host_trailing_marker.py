@@ -1,0 +1,4 @@
+@pl.program
+class P:
+    pass
+# -----

@@ -1,0 +1,4 @@
+# expected-error {{x}
+@pl.program
+class P:
+    pass
