@@ -131,8 +131,12 @@ inline std::optional<located_error> parse_options(std::string_view text, std::si
         while (i < text.size() && !stop(text[i])) ++i;
         raw = std::string(text.substr(value_at, i - value_at));
       }
-      if (i < text.size() && !stop(text[i]))
+      if (i < text.size() && !stop(text[i])) {
+        // In a pipeline with no '}' left to close the options, that is the error to report.
+        if (in_braces && text.find('}', i) == std::string_view::npos)
+          return located_error{base_col - 1, "unterminated '{' of the options of pass '" + pass + "'"};
         return located_error{base_col + i, "expected a space after the value of " + what};
+      }
     } else if (spec->type == option_type::boolean) {
       raw = "true";
     } else {
