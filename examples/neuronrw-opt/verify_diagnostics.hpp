@@ -8,8 +8,8 @@
 // end of a line; TEXT is a substring of the message (with `-re`, `{{regex}}` parts inside TEXT
 // are POSIX extended regexes, the rest literal). The regexes run on RE2: linear in the message,
 // no recursion, a bounded program size, so a hostile pattern or message cannot hang or crash the
-// driver (std::regex backtracks and recurses per character). No designator: this line; @+N /
-// @-N: N lines below / above; @N: line N of the file (clang's form; MLIR has none); @above /
+// driver (the standard library's regex backtracks and recurses per character). No designator:
+// this line; @+N / @-N: N lines below / above; @N: line N of the file (clang's form; MLIR has none); @above /
 // @below: the nearest line above / below that holds no expectation; @unknown: a diagnostic
 // without location.
 //
