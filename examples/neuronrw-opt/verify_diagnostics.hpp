@@ -9,9 +9,9 @@
 // are POSIX extended regexes, the rest literal). The regexes run on RE2: linear in the message,
 // no recursion, a bounded program size, so a hostile pattern or message cannot hang or crash the
 // driver (the standard library's regex backtracks and recurses per character). No designator:
-// this line; @+N / @-N: N lines below / above; @N: line N of the file (clang's form; MLIR has none); @above /
-// @below: the nearest line above / below that holds no expectation; @unknown: a diagnostic
-// without location.
+// this line; @+N / @-N: N lines below / above; @N: line N of the file (clang's form; MLIR has
+// none); @above / @below: the nearest line above / below that holds no expectation; @unknown: a
+// diagnostic without location.
 //
 // Blanks (spaces, tabs) may separate the kind, the designator and
 // `{{`. When a line holds several `expected-`, the first that has this form is the line's one.
