@@ -335,6 +335,33 @@ void run_random(std::uint32_t seed, std::uint32_t capacity, std::size_t ops) {
       om.detach(n);
       m.erase(n);
       --attached;
+    } else if (kind < 20) {
+      // A run after an anchor: distinct nodes (attached or not, often a stretch that follows
+      // each other in a list), sometimes repeating one or holding the anchor.
+      const node_id a = random_attached();
+      std::vector<node_id> run;
+      const std::size_t len = 1 + uniform(48);
+      if (uniform(2) == 0) {
+        const node_id s0 = random_attached();
+        for (node_id x = s0; x != npos && run.size() < len; x = om.next(x))
+          if (x != a) run.push_back(x);
+      }
+      while (run.size() < len) {
+        const auto x = static_cast<node_id>(uniform(node_total));
+        if (x != a && std::find(run.begin(), run.end(), x) == run.end()) run.push_back(x);
+      }
+      const std::size_t twist = uniform(20);
+      if (twist == 0) run.push_back(run[uniform(run.size())]);
+      if (twist == 1) run.insert(run.begin() + static_cast<std::ptrdiff_t>(uniform(run.size())), a);
+      om.move_run_after(run, a);
+      node_id at = a;
+      for (const node_id x : run) {
+        if (x != at) {
+          if (m.where[x] == npos) ++attached; else m.erase(x);
+          m.insert_at(x, m.where[at], m.index(at) + 1);
+        }
+        at = x;
+      }
     } else {
       // Anchors include n itself (a no-op) and nodes of other lists.
       const node_id a = random_attached();
@@ -386,6 +413,79 @@ TEST_CASE("random operations match a naive model") {
   SUBCASE("seed 1, capacity 2 (a split on nearly every insert)") { run_random(1u, 2, ops); }
   SUBCASE("seed 2, capacity 5") { run_random(2u, 5, ops); }
   SUBCASE("seed 3, capacity 16") { run_random(3u, 16, ops); }
+}
+
+TEST_CASE("move_run_after: a long run leaves what single moves leave, in fresh groups") {
+  for (const std::uint32_t cap : {64u, 2u, 5u}) {
+    CAPTURE(cap);
+    order_maintenance om(order_maintenance_options{.group_capacity = cap});
+    const list_id l = om.create_list();
+    const auto v = add_nodes(om, 10'000);
+    for (node_id n : v) om.push_back(l, n);
+    // Segments U0 X C1..Ck U1..Uk D: the repair's sink moves C1..Ck after D in one run, then back.
+    std::vector<node_id> expect(v.begin(), v.end());
+    for (int round = 0; round < 20; ++round) {
+      const std::size_t k = 1 + static_cast<std::size_t>(round) * 97 % 3000;
+      const std::size_t start = static_cast<std::size_t>(round) * 131 % 2000;
+      std::vector<node_id> run(expect.begin() + static_cast<std::ptrdiff_t>(start + 2),
+                               expect.begin() + static_cast<std::ptrdiff_t>(start + 2 + k));
+      const node_id d = expect[start + 2 + 2 * k];
+      om.move_run_after(run, d);
+      // The model: remove the run, then put it after d.
+      std::vector<node_id> next;
+      for (node_id n : expect)
+        if (std::find(run.begin(), run.end(), n) == run.end()) next.push_back(n);
+      const auto at = std::find(next.begin(), next.end(), d) + 1;
+      next.insert(at, run.begin(), run.end());
+      expect = next;
+      REQUIRE(om.invariants_hold());
+      REQUIRE(contents(om, l) == expect);
+      REQUIRE(contents_backwards(om, l) == expect);
+      check_sampled_order(om, expect, 2000, static_cast<std::uint32_t>(round));
+    }
+  }
+}
+
+TEST_CASE("move_run_after: a repeated node or the anchor in the run gives the single moves' outcome") {
+  order_maintenance om;
+  const list_id l = om.create_list();
+  const auto v = add_nodes(om, 100);
+  for (node_id n : v) om.push_back(l, n);
+  // 40 nodes, the 10th again at the end: it ends last, as a second move_after would leave it.
+  std::vector<node_id> run(v.begin() + 20, v.begin() + 60);
+  run.push_back(v[29]);
+  om.move_run_after(run, v[80]);
+  std::vector<node_id> expect;
+  for (std::size_t i = 0; i < 100; ++i) {
+    if (i >= 20 && i < 60) continue;
+    expect.push_back(v[i]);
+    if (i == 80)
+      for (std::size_t j = 20; j < 60; ++j)
+        if (j != 29) expect.push_back(v[j]);
+    if (i == 80) expect.push_back(v[29]);
+  }
+  CHECK(om.invariants_hold());
+  CHECK(contents(om, l) == expect);
+  // The anchor inside the run: move_after(anchor, anchor) is a no-op, the rest follows it.
+  order_maintenance om2;
+  const list_id l2 = om2.create_list();
+  const auto w = add_nodes(om2, 100);
+  for (node_id n : w) om2.push_back(l2, n);
+  std::vector<node_id> run2(w.begin(), w.begin() + 30);
+  run2.insert(run2.begin() + 10, w[50]);
+  om2.move_run_after(run2, w[50]);
+  std::vector<node_id> expect2;
+  for (std::size_t i = 30; i < 100; ++i) {
+    if (i == 50) {
+      for (std::size_t j = 0; j < 10; ++j) expect2.push_back(w[j]);
+      expect2.push_back(w[50]);
+      for (std::size_t j = 10; j < 30; ++j) expect2.push_back(w[j]);
+      continue;
+    }
+    expect2.push_back(w[i]);
+  }
+  CHECK(om2.invariants_hold());
+  CHECK(contents(om2, l2) == expect2);
 }
 
 // ---- adversarial patterns ------------------------------------------------------------------

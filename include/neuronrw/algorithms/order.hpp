@@ -45,11 +45,13 @@
 
 #include <neuronrw/detail/assert.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <ranges>
+#include <span>
 #include <vector>
 
 namespace neuronrw {
@@ -93,20 +95,22 @@ class order_maintenance {
   /// A new detached node; ids are dense 0, 1, 2, ... O(1) amortized. Aborts (always-on check)
   /// past 2^32 - 1 nodes.
   node_id add_node() {
-    NEURONRW_CHECK(nodes_.size() < npos, "order_maintenance: more than 2^32 - 1 nodes");
-    nodes_.push_back(node_rec{});
-    return static_cast<node_id>(nodes_.size() - 1);
+    NEURONRW_CHECK(links_.size() < npos, "order_maintenance: more than 2^32 - 1 nodes");
+    links_.push_back(link_rec{});
+    slots_.push_back(slot_rec{});
+    return static_cast<node_id>(links_.size() - 1);
   }
 
   void reserve_nodes(std::size_t n) {
-    nodes_.reserve(n);
+    links_.reserve(n);
+    slots_.reserve(n);
     // Groups are at least half full except through detaches; reserve for the common case.
     groups_.reserve(n / (capacity_ / 2) + 1);
   }
   void reserve_lists(std::size_t n) { lists_.reserve(n); }
 
   /// Number of node ids ever added (attached or not).
-  std::size_t node_count() const noexcept { return nodes_.size(); }
+  std::size_t node_count() const noexcept { return links_.size(); }
   std::size_t list_count() const noexcept { return lists_.size(); }
   /// Number of groups currently holding nodes, over all lists (for tests and tuning).
   std::size_t group_count() const noexcept { return groups_.size() - free_count_; }
@@ -116,7 +120,7 @@ class order_maintenance {
 
   /// @pre l is a list of this structure; n is detached.
   void push_back(list_id l, node_id n) {
-    NEURONRW_ASSERT(l < lists_.size() && n < nodes_.size() && !attached(n),
+    NEURONRW_ASSERT(l < lists_.size() && n < links_.size() && !attached(n),
                     "order_maintenance: needs a list of this structure and a detached node");
     if (lists_[l].first_group == npos)
       start_list(l, n);
@@ -126,7 +130,7 @@ class order_maintenance {
 
   /// @pre l is a list of this structure; n is detached.
   void push_front(list_id l, node_id n) {
-    NEURONRW_ASSERT(l < lists_.size() && n < nodes_.size() && !attached(n),
+    NEURONRW_ASSERT(l < lists_.size() && n < links_.size() && !attached(n),
                     "order_maintenance: needs a list of this structure and a detached node");
     if (lists_[l].first_group == npos)
       start_list(l, n);
@@ -136,14 +140,14 @@ class order_maintenance {
 
   /// @pre n is detached; anchor is attached.
   void insert_before(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < nodes_.size() && !attached(n) && attached(anchor),
+    NEURONRW_ASSERT(n < links_.size() && !attached(n) && attached(anchor),
                     "order_maintenance: insert needs a detached node and an attached anchor");
     place_before(n, anchor);
   }
 
   /// @pre n is detached; anchor is attached.
   void insert_after(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < nodes_.size() && !attached(n) && attached(anchor),
+    NEURONRW_ASSERT(n < links_.size() && !attached(n) && attached(anchor),
                     "order_maintenance: insert needs a detached node and an attached anchor");
     place_after(n, anchor);
   }
@@ -152,27 +156,28 @@ class order_maintenance {
   /// @pre n is attached.
   void detach(node_id n) noexcept {
     NEURONRW_ASSERT(attached(n), "order_maintenance: detach needs an attached node");
-    node_rec& x = nodes_[n];
-    const std::uint32_t g = x.group;
+    link_rec& x = links_[n];
+    const std::uint32_t g = slots_[n].group;
     group_rec& gr = groups_[g];
-    if (x.prev != npos) nodes_[x.prev].next = x.next;
-    if (x.next != npos) nodes_[x.next].prev = x.prev;
+    if (x.prev != npos) links_[x.prev].next = x.next;
+    if (x.next != npos) links_[x.next].prev = x.prev;
     if (gr.first == n) gr.first = gr.count > 1 ? x.next : npos;
     if (gr.last == n) gr.last = gr.count > 1 ? x.prev : npos;
     --gr.count;
     --lists_[gr.list].size;
-    x = node_rec{};
+    x = link_rec{};
+    slots_[n] = slot_rec{};
     if (gr.count == 0) drop_group(g);
   }
 
   /// Moves n (attached to any list, or detached) to immediately before anchor, in anchor's list.
   /// n == anchor is a no-op. @pre anchor is attached.
   void move_before(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < nodes_.size() && attached(anchor),
+    NEURONRW_ASSERT(n < links_.size() && attached(anchor),
                     "order_maintenance: move needs a node of this structure and an attached anchor");
     if (n == anchor) return;
     if (attached(n)) {
-      if (nodes_[n].next == anchor) return;
+      if (links_[n].next == anchor) return;
       detach(n);
     }
     place_before(n, anchor);
@@ -181,14 +186,121 @@ class order_maintenance {
   /// Moves n (attached to any list, or detached) to immediately after anchor, in anchor's list.
   /// n == anchor is a no-op. @pre anchor is attached.
   void move_after(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < nodes_.size() && attached(anchor),
+    NEURONRW_ASSERT(n < links_.size() && attached(anchor),
                     "order_maintenance: move needs a node of this structure and an attached anchor");
     if (n == anchor) return;
     if (attached(n)) {
-      if (nodes_[n].prev == anchor) return;
+      if (links_[n].prev == anchor) return;
       detach(n);
     }
     place_after(n, anchor);
+  }
+
+  /// Places the nodes of `run`, in order, immediately after anchor, in anchor's list: the same
+  /// outcome as move_after(run[0], anchor), move_after(run[1], run[0]), ... Each node may be
+  /// attached to any list or detached. A long run is detached, then packed into fresh groups
+  /// (three quarters full, labels evenly spread) linked after anchor, with one top-level label
+  /// assignment for all of them; a short one is moved node by node.
+  /// @pre anchor is attached. (A run that repeats a node or holds anchor is allowed: it is
+  /// moved node by node, which gives the outcome above.)
+  /// Complexity: O(run + group_capacity) plus the top-level relabels the new groups cause
+  /// (amortized O(log G) each, as for any group insert) — against a split every
+  /// group_capacity / 2 nodes and a group relabel every ~25 when moved one by one.
+  void move_run_after(std::span<const node_id> run, node_id anchor) {
+    move_run_after(run, anchor, [](node_id n) { return n; });
+  }
+  /// The same over any span whose elements `id_of` maps to node ids (a caller's handles).
+  template <class T, class IdOf>
+  void move_run_after(std::span<const T> run, node_id anchor, IdOf id_of) {
+    NEURONRW_ASSERT(attached(anchor), "order_maintenance: move needs an attached anchor");
+    if (run.size() < std::max<std::uint32_t>(4, capacity_ / 4)) {
+      node_id at = anchor;
+      for (const T& e : run) {
+        move_after(id_of(e), at);
+        at = id_of(e);
+      }
+      return;
+    }
+    // Detach the run, marking each node (a detached node's label is 0); nodes that follow each
+    // other in a list leave it as one stretch. A node met twice, or the anchor in the run, leaves
+    // the outcome to single moves, which define it for any sequence.
+    bool distinct = true;
+    for (std::size_t i = 0; i < run.size() && distinct;) {
+      const node_id n = id_of(run[i]);
+      NEURONRW_ASSERT(n < links_.size(), "order_maintenance: a run holds nodes of this structure");
+      if (n == anchor) {
+        distinct = false;
+      } else if (!attached(n)) {
+        distinct = slots_[n].label == 0;
+        slots_[n].label = 1;
+        ++i;
+      } else {
+        std::size_t j = i + 1;
+        while (j < run.size() && id_of(run[j]) == links_[id_of(run[j - 1])].next && id_of(run[j]) != anchor) ++j;
+        detach_stretch(n, id_of(run[j - 1]), j - i);
+        i = j;
+      }
+    }
+    if (!distinct) {
+      for (const T& e : run)
+        if (!attached(id_of(e))) slots_[id_of(e)].label = 0;
+      node_id at = anchor;
+      for (const T& e : run) {
+        move_after(id_of(e), at);
+        at = id_of(e);
+      }
+      return;
+    }
+    // The nodes after anchor in its group (the tail) go to a group of their own, linked after
+    // the run's groups, so that those can follow anchor's group. Tail labels stay increasing.
+    const std::uint32_t g = slots_[anchor].group;
+    const list_id l = groups_[g].list;
+    const node_id after = links_[anchor].next;  // the run goes between anchor and `after`
+    const bool tail = groups_[g].last != anchor;
+    const node_id tail_last = groups_[g].last;
+    if (tail) groups_[g].last = anchor;
+    const std::uint32_t fill = std::max<std::uint32_t>(1, capacity_ - capacity_ / 4);
+    const std::size_t m = run.size();
+    const std::size_t q = (m + fill - 1) / fill;  // the run's groups, filled evenly
+    std::uint32_t prev_group = g;
+    std::size_t i = 0;
+    node_id prev_node = anchor;
+    for (std::size_t k = 0; k < q; ++k) {
+      const auto count = static_cast<std::uint32_t>((m - i + (q - k) - 1) / (q - k));
+      const std::uint32_t h = alloc_group(l);
+      const std::uint64_t step = label_space / (std::uint64_t{count} + 1);
+      std::uint64_t label = step;
+      for (std::uint32_t c = 0; c < count; ++c, ++i) {
+        const node_id n = id_of(run[i]);
+        slots_[n] = {h, static_cast<std::uint32_t>(label)};
+        label += step;
+        links_[n].prev = prev_node;
+        links_[prev_node].next = n;
+        prev_node = n;
+      }
+      groups_[h].first = id_of(run[i - count]);
+      groups_[h].last = id_of(run[i - 1]);
+      groups_[h].count = count;
+      link_group(h, l, prev_group, groups_[prev_group].next, q - k + (tail ? 1 : 0));
+      prev_group = h;
+    }
+    links_[prev_node].next = after;
+    if (after != npos) links_[after].prev = prev_node;
+    lists_[l].size += m;
+    if (tail) {
+      const std::uint32_t t = alloc_group(l);
+      std::uint32_t moved = 0;
+      for (node_id n = after;; n = links_[n].next) {
+        slots_[n].group = t;
+        ++moved;
+        if (n == tail_last) break;
+      }
+      groups_[t].first = after;
+      groups_[t].last = tail_last;
+      groups_[t].count = moved;
+      groups_[g].count -= moved;
+      link_group(t, l, prev_group, groups_[prev_group].next);
+    }
   }
 
   // ---- queries (all O(1)) -------------------------------------------------------------------
@@ -197,17 +309,17 @@ class order_maintenance {
   bool is_before(node_id a, node_id b) const noexcept {
     NEURONRW_ASSERT(attached(a) && attached(b) && list_of(a) == list_of(b),
                     "order_maintenance: is_before compares two nodes of one list");
-    const node_rec& x = nodes_[a];
-    const node_rec& y = nodes_[b];
+    const slot_rec& x = slots_[a];
+    const slot_rec& y = slots_[b];
     if (x.group == y.group) return x.label < y.label;
     return groups_[x.group].label < groups_[y.group].label;
   }
 
-  bool attached(node_id n) const noexcept { return n < nodes_.size() && nodes_[n].group != npos; }
+  bool attached(node_id n) const noexcept { return n < links_.size() && slots_[n].group != npos; }
 
   /// The list n is in, or npos if n is detached.
   list_id list_of(node_id n) const noexcept {
-    const std::uint32_t g = nodes_[n].group;
+    const std::uint32_t g = slots_[n].group;
     return g == npos ? npos : groups_[g].list;
   }
 
@@ -222,9 +334,9 @@ class order_maintenance {
     return g == npos ? npos : groups_[g].last;
   }
   /// The node after n, or npos at the end (and for a detached n).
-  node_id next(node_id n) const noexcept { return nodes_[n].next; }
+  node_id next(node_id n) const noexcept { return links_[n].next; }
   /// The node before n, or npos at the front (and for a detached n).
-  node_id prev(node_id n) const noexcept { return nodes_[n].prev; }
+  node_id prev(node_id n) const noexcept { return links_[n].prev; }
   std::size_t size(list_id l) const noexcept { return lists_[l].size; }
   bool empty(list_id l) const noexcept { return lists_[l].size == 0; }
 
@@ -304,23 +416,23 @@ class order_maintenance {
         if (gr.list != l || gr.prev != pg || gr.count == 0 || gr.count > capacity_) return false;
         if (gr.label >= top_space) return false;
         if (pg != npos && groups_[pg].label >= gr.label) return false;
-        if (gr.first == npos || nodes_[gr.first].prev != pn) return false;
+        if (gr.first == npos || links_[gr.first].prev != pn) return false;
         node_id n = gr.first;
         for (std::uint32_t k = 0; k < gr.count; ++k) {
-          if (n == npos || nodes_[n].group != g || nodes_[n].prev != pn) return false;
-          if (k > 0 && nodes_[pn].label >= nodes_[n].label) return false;
+          if (n == npos || slots_[n].group != g || links_[n].prev != pn) return false;
+          if (k > 0 && slots_[pn].label >= slots_[n].label) return false;
           if (k + 1 == gr.count && gr.last != n) return false;
           pn = n;
-          n = nodes_[n].next;
+          n = links_[n].next;
         }
         seen += gr.count;
       }
       if (pg != lr.last_group || seen != lr.size) return false;
-      if (pn != npos && nodes_[pn].next != npos) return false;
+      if (pn != npos && links_[pn].next != npos) return false;
       attached_total += seen;
     }
     std::size_t flagged = 0;
-    for (const node_rec& x : nodes_) flagged += x.group != npos;
+    for (const slot_rec& x : slots_) flagged += x.group != npos;
     std::size_t free_seen = 0;
     for (std::uint32_t g = free_head_; g != npos && free_seen <= groups_.size(); g = groups_[g].next) {
       if (groups_[g].count != 0) return false;
@@ -330,11 +442,15 @@ class order_maintenance {
   }
 
  private:
-  struct node_rec {
+  // A node is two records in two arrays: a walk reads only the links, an order query only the
+  // slots, so each touches 8 bytes per node (one record of 16 would halve what a cache line holds).
+  struct link_rec {
+    node_id prev = npos;  // neighbours in the whole list, across groups
+    node_id next = npos;
+  };
+  struct slot_rec {
     std::uint32_t group = npos;  // npos ⇔ detached
     std::uint32_t label = 0;     // order inside the group
-    node_id prev = npos;         // neighbours in the whole list, across groups
-    node_id next = npos;
   };
   struct group_rec {
     std::uint64_t label = 0;  // order among the groups of the list, < top_space
@@ -367,6 +483,42 @@ class order_maintenance {
     }
     return t;
   }();
+
+  // Detaches the `count` consecutive nodes first..last of one list, marking each (label 1) for
+  // move_run_after. O(count), with one link update at each end and one count update per group.
+  void detach_stretch(node_id first, node_id last, std::size_t count) noexcept {
+    const node_id p = links_[first].prev;
+    const node_id s = links_[last].next;
+    if (p != npos) links_[p].next = s;
+    if (s != npos) links_[s].prev = p;
+    lists_[groups_[slots_[first].group].list].size -= count;
+    node_id n = first;
+    while (true) {
+      // One group's share of the stretch: seg_first .. n.
+      const std::uint32_t g = slots_[n].group;
+      const node_id seg_first = n;
+      std::uint32_t c = 0;
+      node_id nx;
+      while (true) {
+        nx = links_[n].next;
+        slots_[n] = {npos, 1};
+        links_[n] = link_rec{};
+        ++c;
+        if (n == last || slots_[nx].group != g) break;
+        n = nx;
+      }
+      group_rec& gr = groups_[g];
+      gr.count -= c;
+      if (gr.count == 0) {
+        drop_group(g);
+      } else {
+        if (gr.first == seg_first) gr.first = s;  // what is left of g follows the stretch
+        if (gr.last == n) gr.last = p;            // ... or precedes it
+      }
+      if (n == last) break;
+      n = nx;
+    }
+  }
 
   // -- groups ---------------------------------------------------------------------------------
 
@@ -402,7 +554,10 @@ class order_maintenance {
   }
 
   // Links group x between p and s (adjacent groups of list l; either may be npos) and labels it.
-  void link_group(std::uint32_t x, list_id l, std::uint32_t p, std::uint32_t s) {
+  // `share`: x is the first of `share` groups about to go between p and s, in order, so it takes
+  // the first 1 / (share + 1) of the free labels (share 1: the middle), which spreads a run of
+  // groups evenly over the gap.
+  void link_group(std::uint32_t x, list_id l, std::uint32_t p, std::uint32_t s, std::size_t share = 1) {
     group_rec& xr = groups_[x];
     xr.prev = p;
     xr.next = s;
@@ -412,7 +567,7 @@ class order_maintenance {
     const std::uint64_t lo = p == npos ? 0 : groups_[p].label + 1;
     const std::uint64_t hi = s == npos ? top_space : groups_[s].label;  // exclusive
     if (lo < hi)
-      xr.label = lo + (hi - lo) / 2;
+      xr.label = lo + (hi - lo) / (share + 1);
     else
       relabel_top(x);
   }
@@ -470,8 +625,8 @@ class order_maintenance {
     const std::uint64_t step = label_space / (std::uint64_t{gr.count} + 1);
     std::uint64_t label = step;
     node_id n = gr.first;
-    for (std::uint32_t k = 0; k < gr.count; ++k, n = nodes_[n].next) {
-      nodes_[n].label = static_cast<std::uint32_t>(label);
+    for (std::uint32_t k = 0; k < gr.count; ++k, n = links_[n].next) {
+      slots_[n].label = static_cast<std::uint32_t>(label);
       label += step;
     }
   }
@@ -481,16 +636,16 @@ class order_maintenance {
     const std::uint32_t h = alloc_group(groups_[g].list);
     const std::uint32_t keep = groups_[g].count / 2;
     node_id m = groups_[g].first;
-    for (std::uint32_t k = 0; k < keep; ++k) m = nodes_[m].next;
+    for (std::uint32_t k = 0; k < keep; ++k) m = links_[m].next;
     group_rec& hr = groups_[h];
     hr.first = m;
     hr.last = groups_[g].last;
     hr.count = groups_[g].count - keep;
-    for (node_id n = m;; n = nodes_[n].next) {
-      nodes_[n].group = h;
+    for (node_id n = m;; n = links_[n].next) {
+      slots_[n].group = h;
       if (n == hr.last) break;
     }
-    groups_[g].last = nodes_[m].prev;
+    groups_[g].last = links_[m].prev;
     groups_[g].count = keep;
     link_group(h, groups_[g].list, g, groups_[g].next);
     relabel_group(g);
@@ -502,13 +657,10 @@ class order_maintenance {
     const std::uint32_t g = alloc_group(l);
     const node_id pn = p == npos ? npos : groups_[p].last;
     const node_id sn = s == npos ? npos : groups_[s].first;
-    node_rec& x = nodes_[n];
-    x.group = g;
-    x.label = label;
-    x.prev = pn;
-    x.next = sn;
-    if (pn != npos) nodes_[pn].next = n;
-    if (sn != npos) nodes_[sn].prev = n;
+    slots_[n] = {g, label};
+    links_[n] = {pn, sn};
+    if (pn != npos) links_[pn].next = n;
+    if (sn != npos) links_[sn].prev = n;
     groups_[g].first = groups_[g].last = n;
     groups_[g].count = 1;
     ++lists_[l].size;
@@ -524,21 +676,20 @@ class order_maintenance {
   // appending (the common way to build a block) is filled without any relabel.
   void link_into(node_id n, std::uint32_t g, node_id a, node_id b) noexcept {
     group_rec& gr = groups_[g];
-    const node_id pn = a != npos ? a : nodes_[b].prev;
-    const node_id sn = b != npos ? b : nodes_[a].next;
-    node_rec& x = nodes_[n];
+    const node_id pn = a != npos ? a : links_[b].prev;
+    const node_id sn = b != npos ? b : links_[a].next;
+    slot_rec& x = slots_[n];
     x.group = g;
-    x.prev = pn;
-    x.next = sn;
-    if (pn != npos) nodes_[pn].next = n;
-    if (sn != npos) nodes_[sn].prev = n;
+    links_[n] = {pn, sn};
+    if (pn != npos) links_[pn].next = n;
+    if (sn != npos) links_[sn].prev = n;
     if (a == npos) gr.first = n;
     if (b == npos) gr.last = n;
     ++gr.count;
     ++lists_[gr.list].size;
 
-    const std::uint64_t lo = a == npos ? 0 : std::uint64_t{nodes_[a].label} + 1;
-    const std::uint64_t hi = b == npos ? label_space : nodes_[b].label;  // exclusive
+    const std::uint64_t lo = a == npos ? 0 : std::uint64_t{slots_[a].label} + 1;
+    const std::uint64_t hi = b == npos ? label_space : slots_[b].label;  // exclusive
     if (lo >= hi) {
       relabel_group(g);
       return;
@@ -552,9 +703,9 @@ class order_maintenance {
   }
 
   void place_after(node_id n, node_id a) {
-    std::uint32_t g = nodes_[a].group;
+    std::uint32_t g = slots_[a].group;
     const bool at_edge = groups_[g].last == a;
-    if (groups_[g].count < capacity_) return link_into(n, g, a, at_edge ? npos : nodes_[a].next);
+    if (groups_[g].count < capacity_) return link_into(n, g, a, at_edge ? npos : links_[a].next);
     if (at_edge) {
       // Spill into the next group's front (or start a new last group) rather than split: keeps
       // groups full when a list is built by appending.
@@ -564,14 +715,14 @@ class order_maintenance {
       if (groups_[s].count < capacity_) return link_into(n, s, npos, groups_[s].first);
     }
     split(g);
-    g = nodes_[a].group;
-    link_into(n, g, a, groups_[g].last == a ? npos : nodes_[a].next);
+    g = slots_[a].group;
+    link_into(n, g, a, groups_[g].last == a ? npos : links_[a].next);
   }
 
   void place_before(node_id n, node_id b) {
-    std::uint32_t g = nodes_[b].group;
+    std::uint32_t g = slots_[b].group;
     const bool at_edge = groups_[g].first == b;
-    if (groups_[g].count < capacity_) return link_into(n, g, at_edge ? npos : nodes_[b].prev, b);
+    if (groups_[g].count < capacity_) return link_into(n, g, at_edge ? npos : links_[b].prev, b);
     if (at_edge) {
       const std::uint32_t p = groups_[g].prev;
       if (p == npos)
@@ -579,13 +730,14 @@ class order_maintenance {
       if (groups_[p].count < capacity_) return link_into(n, p, groups_[p].last, npos);
     }
     split(g);
-    g = nodes_[b].group;
-    link_into(n, g, groups_[g].first == b ? npos : nodes_[b].prev, b);
+    g = slots_[b].group;
+    link_into(n, g, groups_[g].first == b ? npos : links_[b].prev, b);
   }
 
   std::uint32_t capacity_;
   std::uint32_t stride_;  // in-group label step for edge inserts: capacity_ of them fit
-  std::vector<node_rec> nodes_;
+  std::vector<link_rec> links_;
+  std::vector<slot_rec> slots_;
   std::vector<group_rec> groups_;
   std::uint32_t free_head_ = npos;  // recycled groups, linked through group_rec::next
   std::size_t free_count_ = 0;
