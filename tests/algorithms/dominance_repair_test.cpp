@@ -370,6 +370,12 @@ TEST_CASE_TEMPLATE("randomized: accepted plans keep dominance and everything els
   for (int round = 0; round < 80; ++round) random_repairs<G>(rng, block_test::random_program(rng, 6 + rng() % 30));
 }
 
+TEST_CASE_TEMPLATE("randomized, larger blocks: long carried slices (a run move on the reference IR)", G,
+                   nr::ref::module, nr::archetype::ir) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 12; ++round) random_repairs<G>(rng, block_test::random_program(rng, 120 + rng() % 200));
+}
+
 TEST_CASE("randomized: refused sinks were needed (the naive moves break dominance)") {
   // Archetype only: it is copyable, so the naive moves can run on a copy.
   std::mt19937 rng(2024);

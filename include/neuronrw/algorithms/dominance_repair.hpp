@@ -67,18 +67,38 @@ struct op_move {
   friend bool operator==(const op_move&, const op_move&) = default;
 };
 
+/// Chains shorter than this are applied move by move even on an IR with move_run_after (O10).
+inline constexpr std::size_t min_run_moves = 8;
+
 /// Performs `moves` in order: the one place a planned move becomes an IR move (the repair here,
-/// ScheduleFusion's reschedule, any pass that plans moves).
+/// ScheduleFusion's reschedule, any pass that plans moves). On an IR with move_run_after (O10),
+/// each chain of at least min_run_moves moves that put an op after the op moved just before
+/// (a repair's carried slice) is handed to it as one run; the outcome is the same.
 /// @pre each move was planned against the IR as the earlier moves leave it.
 /// Complexity: O(moves) IR moves (O(1) amortized each on the reference IR).
 template <class G>
 void apply_moves(G& g, std::span<const op_move<op_handle_t<G>>> moves) {
   static_assert(require_reschedulable_ir<G>());
-  for (const auto& m : moves) {
-    if (m.where == move_position::before)
+  using handle = op_handle_t<G>;
+  [[maybe_unused]] std::vector<handle> run;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const auto& m = moves[i];
+    if (m.where == move_position::before) {
       ir::move_before(g, m.op, m.anchor);
-    else
-      ir::move_after(g, m.op, m.anchor);
+      continue;
+    }
+    if constexpr (run_move_ir<G>) {
+      std::size_t j = i + 1;
+      while (j < moves.size() && moves[j].where == move_position::after && moves[j].anchor == moves[j - 1].op) ++j;
+      if (j - i >= min_run_moves) {
+        run.clear();
+        for (std::size_t k = i; k < j; ++k) run.push_back(moves[k].op);
+        ir::move_run_after(g, std::span<const handle>(run), m.anchor);
+        i = j - 1;
+        continue;
+      }
+    }
+    ir::move_after(g, m.op, m.anchor);
   }
 }
 
@@ -176,12 +196,19 @@ repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_
       if (z == after) break;
     }
   }
-  p.moves.reserve(p.slice.size() + 1);
   // When the whole window is carried away, op ends up right before dest without moving.
-  if (window > p.slice.size()) p.moves.push_back({op, move_position::before, dest});
+  const bool moves_op = window > p.slice.size();
+  // Sized first and written field by field: the loop then stores straight into the plan (a
+  // push_back of a built move costs a store-forwarding stall per move on some compilers).
+  p.moves.resize(p.slice.size() + (moves_op ? 1 : 0));
+  auto* out = p.moves.data();
+  if (moves_op) *out++ = {op, move_position::before, dest};
   handle anchor = after;
   for (const handle& s : p.slice) {
-    p.moves.push_back({s, move_position::after, anchor});
+    out->op = s;
+    out->where = move_position::after;
+    out->anchor = anchor;
+    ++out;
     anchor = s;
   }
   return p;
@@ -240,13 +267,17 @@ repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op
   // Carried ops before the first op that stays are already in place: list only real moves.
   std::size_t i = 0;
   while (i < p.slice.size() && ir::is_before_in_block(g, p.slice[i], first_kept)) ++i;
-  p.moves.reserve(p.slice.size() - i + 1);
+  p.moves.resize(p.slice.size() - i + 1);  // written field by field, as in plan_sink
+  auto* out = p.moves.data();
   handle anchor = i == 0 ? dest : p.slice[i - 1];
   for (; i < p.slice.size(); ++i) {
-    p.moves.push_back({p.slice[i], move_position::after, anchor});
+    out->op = p.slice[i];
+    out->where = move_position::after;
+    out->anchor = anchor;
+    ++out;
     anchor = p.slice[i];
   }
-  p.moves.push_back({op, move_position::after, anchor});
+  *out = {op, move_position::after, anchor};
   return p;
 }
 

@@ -84,6 +84,12 @@
 //       edges carry no operand number). The rewrite checks (validate/) then compare an op's
 //       operands as a multiset. Without it: operand order is meaningful and compared position by
 //       position.
+//   O10. `static void move_run_after(G&, std::span<const op_handle> run, op_handle anchor)` — puts
+//       the ops of run, in order, immediately after anchor: the outcome of move_after(run[0],
+//       anchor), move_after(run[1], run[0]), ... done at once (ops distinct, none the anchor).
+//       apply_moves hands it every chain of eight or more such moves (a repair's carried slice),
+//       so an IR whose single moves pay for order labels can place the chain in one go. Without
+//       it: move_after per op.
 // Every requirement and capability has a forwarding function in namespace `ir`
 // (`ir::operands(g, op)`, `ir::argument_block(g, v)` ...): algorithms call those, never the
 // traits directly.
@@ -274,6 +280,10 @@ template <class G> concept has_version = requires(const G& g, typename ir_traits
 template <class G> concept has_op_digest = requires(const G& g, typename ir_traits<G>::op_handle o) {
   { ir_traits<G>::op_digest(g, o) } -> std::convertible_to<std::uint64_t>;
 };
+template <class G> concept has_move_run = requires(G& g, typename ir_traits<G>::op_handle o,
+                                                   std::span<const typename ir_traits<G>::op_handle> run) {
+  ir_traits<G>::move_run_after(g, run, o);
+};
 template <class G> concept has_begin_transaction = requires(G& g) { ir_traits<G>::begin_transaction(g); };
 template <class G> concept has_transaction =
     has_begin_transaction<G> &&  // first, so the token's type below is only asked when it exists
@@ -345,6 +355,10 @@ concept digest_ir = read_ir<G> && concepts_detail::has_op_digest<G>;
 /// O9: the IR's operand order carries no meaning.
 template <class G>
 concept unordered_operands_ir = read_ir<G> && requires { requires bool(ir_traits<G>::unordered_operands); };
+
+/// O10: the IR places a chain of moves after one anchor at once.
+template <class G>
+concept run_move_ir = reschedulable_ir<G> && concepts_detail::has_move_run<G>;
 
 // ------------------------------------------------------------------------------ diagnostics
 // An algorithm starts with `static_assert(neuronrw::require_read_ir<G>())` (or ordered, ...).
@@ -486,6 +500,18 @@ template <class G> auto prev_op(const G& g, op_handle_t<G> o) { return traits<G>
 template <class G> decltype(auto) regions(const G& g, op_handle_t<G> o) { return traits<G>::regions(g, o); }
 template <class G> void move_before(G& g, op_handle_t<G> o, op_handle_t<G> anchor) { traits<G>::move_before(g, o, anchor); }
 template <class G> void move_after(G& g, op_handle_t<G> o, op_handle_t<G> anchor) { traits<G>::move_after(g, o, anchor); }
+/// O10: run[0] after anchor, run[1] after run[0], ...: the IR's move_run_after when it has one,
+/// else one move_after per op.
+template <class G> void move_run_after(G& g, std::span<const op_handle_t<G>> run, op_handle_t<G> anchor) {
+  if constexpr (concepts_detail::has_move_run<G>) {
+    traits<G>::move_run_after(g, run, anchor);
+  } else {
+    for (const auto& o : run) {
+      traits<G>::move_after(g, o, anchor);
+      anchor = o;
+    }
+  }
+}
 template <class G> bool is_null(op_handle_t<G> o) { return o == traits<G>::null_op(); }
 
 // groupable_ir, outlinable_ir

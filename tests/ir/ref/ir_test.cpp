@@ -1,6 +1,7 @@
 // Tests for neuronrw/ir/ref/ir.hpp: the module API with exact expectations — creating, placing,
 // moving and erasing ops, order queries after moves, use lists after rewiring, block arguments,
 // functions, attributes and kind classification.
+#include <algorithm>
 #include <neuronrw/ir/ref/ir.hpp>
 
 #include <doctest/doctest.h>
@@ -151,6 +152,51 @@ TEST_CASE("is_before_in_block follows moves, detaches and re-insertions") {
   for (std::size_t i = 0; i < order.size(); ++i)
     for (std::size_t j = 0; j < order.size(); ++j)
       CHECK(m.is_before_in_block(order[i], order[j]) == (i < j));
+}
+
+TEST_CASE("move_run_after places a run after its anchor, from any block, and rolls back") {
+  module m;
+  auto b = m.body();
+  std::vector<op_ref> o;
+  for (int i = 0; i < 60; ++i) o.push_back(leaf(m, b, "x.op" + std::to_string(i)));
+  auto region_op = leaf(m, b, "x.region");
+  auto rb = m.add_region(region_op);
+  auto inner = leaf(m, rb, "x.inner");
+  // 30 ops of the body (a stretch of 20 and 10 scattered) after the region's op, in run order.
+  std::vector<op_ref> run(o.begin() + 10, o.begin() + 30);
+  for (int i = 59; i >= 41; i -= 2) run.push_back(o[static_cast<std::size_t>(i)]);
+  auto expect = [&](bool into_region) {
+    std::vector<op_ref> body, inside;
+    for (auto x : o)
+      if (std::find(run.begin(), run.end(), x) == run.end()) body.push_back(x);
+    if (!into_region) {
+      body.push_back(region_op);
+      body.insert(body.end(), run.begin(), run.end());
+      inside = {inner};
+    } else {
+      body.push_back(region_op);
+      inside = {inner};
+      inside.insert(inside.end(), run.begin(), run.end());
+    }
+    CHECK(collect(m.ops(b)) == body);
+    CHECK(collect(m.ops(rb)) == inside);
+    for (auto x : run) CHECK(m.block_of(x) == (into_region ? rb : b));
+    auto all = collect(m.ops(into_region ? rb : b));
+    for (std::size_t i = 0; i + 1 < all.size(); ++i) CHECK(m.is_before_in_block(all[i], all[i + 1]));
+  };
+  const auto v0 = m.version();
+  m.move_run_after(run, region_op);
+  CHECK(m.version() != v0);
+  expect(false);
+  // Into the region (a block of another op), then rolled back to where they were.
+  const auto before = collect(m.ops(b));
+  auto token = m.begin_transaction();
+  m.move_run_after(run, inner);
+  expect(true);
+  m.rollback(token);
+  CHECK(collect(m.ops(b)) == before);
+  CHECK(collect(m.ops(rb)) == std::vector<op_ref>{inner});
+  for (auto x : run) CHECK(m.block_of(x) == b);
 }
 
 TEST_CASE("moving an op into another block updates its block and parent") {

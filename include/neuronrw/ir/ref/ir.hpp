@@ -274,6 +274,26 @@ class module {
     place(op, block_of(anchor));
     order_.move_after(op.id, anchor.id);
   }
+  /// Puts the ops of `run`, in order, immediately after `anchor`: the outcome of
+  /// move_after(run[0], anchor), move_after(run[1], run[0]), ..., with the order labels of the
+  /// whole run placed at once (order_maintenance::move_run_after). Every op is checked like
+  /// move_after before anything changes. Inside a transaction the ops move one by one, so the
+  /// journal holds the positions single moves record.
+  void move_run_after(std::span<const op_ref> run, op_ref anchor) {
+    const std::uint32_t b = op_block_[anchor.id];
+    for (const op_ref op : run)  // an op of anchor's block cannot enclose it
+      if (op_block_[op.id] != b) check_not_inside(anchor, op);
+    if (journal_depth_ != 0) {
+      for (const op_ref op : run) {
+        move_after(op, anchor);
+        anchor = op;
+      }
+      return;
+    }
+    version_.tick();
+    for (const op_ref op : run) op_block_[op.id] = b;
+    order_.move_run_after(run, anchor.id, [](op_ref o) { return o.id; });
+  }
   void move_to_end(op_ref op, block_ref b) {
     check_block_not_inside(b, op);  // the precondition, checked before anything changes
     note_position(op);
@@ -424,9 +444,9 @@ class module {
   /// empty when it has none. An op without a region reads nothing but its hot record.
   std::span<const block_ref> region_blocks(op_ref op) const noexcept {
     const auto& h = hot_[op.id];
-    if (!h.region.valid()) return {};
-    if (const auto r = cold_[op.id].regions; r != npos) return region_lists_[r];
-    return {&h.region, 1};
+    if (!h.region.valid()) [[likely]]
+      return {};
+    return region_blocks_of(op);
   }
   std::size_t num_regions(op_ref op) const noexcept { return region_blocks(op).size(); }
 
@@ -741,6 +761,11 @@ class module {
     return block_ref{static_cast<std::uint32_t>(block_parent_.size() - 1)};
   }
 
+  // region_blocks's path for an op with a region, out of line so that the common case inlines.
+  [[gnu::noinline]] std::span<const block_ref> region_blocks_of(op_ref op) const noexcept {
+    if (const auto r = cold_[op.id].regions; r != npos) return region_lists_[r];
+    return {&hot_[op.id].region, 1};
+  }
   void check_not_inside(op_ref anchor, op_ref op) const { check_block_not_inside(block_ref{op_block_[anchor.id]}, op); }
   void check_block_not_inside(block_ref target, op_ref op) const {
     for (auto b = target.id; b != npos;) {

@@ -51,6 +51,8 @@ struct neuronrw::ir_traits<neuronrw::ref::module> {
   // reschedulable
   static void move_before(G& g, op_handle o, op_handle anchor) { g.move_before(o, anchor); }
   static void move_after(G& g, op_handle o, op_handle anchor) { g.move_after(o, anchor); }
+  /// O10: a chain of moves after one anchor, with one order-label placement.
+  static void move_run_after(G& g, std::span<const op_handle> run, op_handle anchor) { g.move_run_after(run, anchor); }
 
   // groupable
   static op_handle group_ops(G& g, const group_request<op_handle, value_handle>& r) { return ref::group_ops(g, r); }
@@ -109,5 +111,6 @@ static_assert(neuronrw::outlinable_ir<neuronrw::ref::module>);
 static_assert(neuronrw::indexed_ir<neuronrw::ref::module>);
 static_assert(neuronrw::transactional_ir<neuronrw::ref::module>);
 static_assert(neuronrw::operand_defs_ir<neuronrw::ref::module>);
+static_assert(neuronrw::run_move_ir<neuronrw::ref::module>);
 static_assert(neuronrw::versioned_ir<neuronrw::ref::module>);
 static_assert(neuronrw::digest_ir<neuronrw::ref::module>);
