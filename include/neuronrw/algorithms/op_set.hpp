@@ -80,8 +80,13 @@ class op_set {
  private:
   std::size_t index(op o) {
     auto i = ir::op_index(*g_, o);
-    if (i >= stamp_.size()) stamp_.resize(ir::op_index_bound(*g_) > i ? ir::op_index_bound(*g_) : i + 1, 0);
+    if (i >= stamp_.size()) [[unlikely]]
+      grow(i);
     return i;
+  }
+  // Kept out of line so that insert inlines into the repair's and the walk's loops.
+  [[gnu::noinline]] void grow(std::size_t i) {
+    stamp_.resize(ir::op_index_bound(*g_) > i ? ir::op_index_bound(*g_) : i + 1, 0);
   }
   const G* g_;
   std::vector<std::uint32_t> stamp_;
