@@ -84,11 +84,26 @@ class position_map : public boost::put_get_helper<std::size_t, position_map<G>> 
   using category = boost::readable_property_map_tag;
 
   position_map() = default;
-  explicit position_map(const block_view<G>* v) : view_(v) {}
-  std::size_t operator[](const key_type& op) const { return view_->position(op); }
+  /// On an indexed IR (O1) the map holds the view's position table itself: a get is then one
+  /// load, as a vecS graph's vertex index is none — Boost asks it for every vertex it whitens and
+  /// every edge it follows.
+  explicit position_map(const block_view<G>* v) : view_(v) {
+    if constexpr (indexed_ir<G>) {
+      g_ = &v->ir();
+      table_ = v->position_table();
+    }
+  }
+  std::size_t operator[](const key_type& op) const {
+    if constexpr (indexed_ir<G>)
+      return table_[ir::op_index(*g_, op)];
+    else
+      return view_->position(op);
+  }
 
  private:
   const block_view<G>* view_ = nullptr;
+  const G* g_ = nullptr;                   // indexed_ir only
+  const std::uint32_t* table_ = nullptr;  // indexed_ir only: the view's position by op index
 };
 
 /// The Boost.Graph view of one block of `G` (see the header comment). Holds a reference to the IR.
@@ -137,6 +152,14 @@ class block_view {
     } else {
       return pos_by_handle_.find(o)->second;
     }
+  }
+  /// The position of each op by op index (indexed_ir only; entries of other ops are 0). Valid
+  /// for the life of the view.
+  const std::uint32_t* position_table() const
+    requires indexed_ir<G>
+  {
+    index();
+    return pos_by_index_.data();
   }
   /// The out-edges of `o`: ordered by consumer position, then by result.
   /// @pre `o` is an op of the block.
