@@ -10,7 +10,8 @@ this module for what they have to look like to it:
                           accepted and ignored
   run(cmd)                one child process: wall time, user+system time and peak RSS of that
                           child only (os.wait4), exit status, stderr
-  Output(args, counters)  the document ({"context", "benchmarks"}): add() one benchmark instance
+  Output(script, args, counters)
+                          the document ({"context", "benchmarks"}): add() one benchmark instance
                           (its repetitions, then mean/median/stddev/cv; or its error), emit() it
                           to --benchmark_out and stdout (JSON or the console table)
 
@@ -100,10 +101,11 @@ def aggregates(name, common, runs, time_unit):
 class Output:
     """The JSON document of one script run. `counters(entry)` → the console's counter text."""
 
-    def __init__(self, script, args, counters, time_unit="ms", **context_extra):
+    def __init__(self, script, args, counters, time_unit="ms", digits=1, **context_extra):
         self.args = args
         self.counters = counters
         self.time_unit = time_unit
+        self.digits = digits  # the console's decimals of the times
         self.reps = args.benchmark_repetitions
         self.aggregates_only = truthy(args.benchmark_report_aggregates_only)
         self.doc = {"context": context(script, **context_extra), "benchmarks": []}
@@ -128,7 +130,7 @@ class Output:
             bench += aggregates(name, common, runs, self.time_unit)
 
     def console(self, file):
-        unit = self.time_unit
+        unit, digits = self.time_unit, self.digits
         print(f"{'Benchmark':<40}{'Time':>14}{'CPU':>14}   UserCounters...", file=file)
         print("-" * 90, file=file)
         for e in self.doc["benchmarks"]:
@@ -138,8 +140,8 @@ class Output:
             if e.get("aggregate_name") == "cv":
                 print(f"{e['name']:<40}{e['real_time'] * 100:>12.2f} %{e['cpu_time'] * 100:>12.2f} %", file=file)
                 continue
-            print(f"{e['name']:<40}{e['real_time']:>{13 - len(unit)}.1f} {unit}"
-                  f"{e['cpu_time']:>{13 - len(unit)}.1f} {unit}   {self.counters(e)}", file=file)
+            print(f"{e['name']:<40}{e['real_time']:>{13 - len(unit)}.{digits}f} {unit}"
+                  f"{e['cpu_time']:>{13 - len(unit)}.{digits}f} {unit}   {self.counters(e)}", file=file)
 
     def emit(self, code=None):
         """Writes the document; returns `code`, or 1 when an instance failed and 0 otherwise."""
