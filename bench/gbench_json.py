@@ -131,16 +131,17 @@ class Output:
 
     def console(self, file):
         unit, digits = self.time_unit, self.digits
-        print(f"{'Benchmark':<40}{'Time':>14}{'CPU':>14}   UserCounters...", file=file)
-        print("-" * 90, file=file)
+        w = max([40] + [len(e["name"]) + 1 for e in self.doc["benchmarks"]])  # the names' column
+        print(f"{'Benchmark':<{w}}{'Time':>14}{'CPU':>14}   UserCounters...", file=file)
+        print("-" * (w + 50), file=file)
         for e in self.doc["benchmarks"]:
             if e.get("error_occurred"):
-                print(f"{e['name']:<40} ERROR OCCURRED: '{e['error_message']}'", file=file)
+                print(f"{e['name']:<{w}} ERROR OCCURRED: '{e['error_message']}'", file=file)
                 continue
             if e.get("aggregate_name") == "cv":
-                print(f"{e['name']:<40}{e['real_time'] * 100:>12.2f} %{e['cpu_time'] * 100:>12.2f} %", file=file)
+                print(f"{e['name']:<{w}}{e['real_time'] * 100:>12.2f} %{e['cpu_time'] * 100:>12.2f} %", file=file)
                 continue
-            print(f"{e['name']:<40}{e['real_time']:>{13 - len(unit)}.{digits}f} {unit}"
+            print(f"{e['name']:<{w}}{e['real_time']:>{13 - len(unit)}.{digits}f} {unit}"
                   f"{e['cpu_time']:>{13 - len(unit)}.{digits}f} {unit}   {self.counters(e)}", file=file)
 
     def emit(self, code=None):
