@@ -49,19 +49,15 @@ usage: text_vs_mlir_opt.py [--build DIR | --driver NEURONRW_OPT] [--mlir-opt MLI
   --mlir-opt  default: $MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH
 """
 import argparse
-import datetime
 import importlib.util
-import json
 import os
 import pathlib
-import platform
 import re
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
+
+from gbench_json import Output, add_flags, check_flags, first_line, run
 
 HERE = pathlib.Path(__file__).resolve().parent
 MIB = 1024 * 1024
@@ -105,24 +101,11 @@ def write_input(gen, kind: str, megabytes: int, path: pathlib.Path) -> int:
     return len(data)
 
 
-def run(cmd):
-    """Runs `cmd`; returns (wall seconds, user+sys seconds, peak RSS bytes, exit status, stderr)."""
-    with tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        message = err.read().decode(errors="replace").strip()
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, proc.returncode, message
-
-
 def check(cmd, what):
     """Runs `cmd` once (untimed); returns an error message, or None."""
     _, _, _, rc, message = run(cmd)
     if rc != 0:
-        return f"{what} exited {rc}: {message.splitlines()[0] if message else '(no message)'}"
+        return f"{what} exited {rc}: {first_line(message)}"
     return None
 
 
@@ -136,14 +119,7 @@ def parse_args(argv):
             else shutil.which("mlir-opt")
     p.add_argument("--mlir-opt", default=default_mlir_opt)
     p.add_argument("--sizes", default="1,10", help="input sizes in MiB, comma-separated (default 1,10)")
-    p.add_argument("--benchmark_format", default="console", choices=["console", "json"])
-    p.add_argument("--benchmark_out")
-    p.add_argument("--benchmark_out_format", default="json", choices=["json"])
-    p.add_argument("--benchmark_repetitions", type=int, default=5)
-    p.add_argument("--benchmark_report_aggregates_only", default="false")
-    p.add_argument("--benchmark_display_aggregates_only", default="false")
-    p.add_argument("--benchmark_filter", default=".")
-    p.add_argument("--benchmark_min_time")
+    add_flags(p)
     args = p.parse_args(argv)
     if args.build and args.driver:
         p.error("--build and --driver cannot be combined")
@@ -157,89 +133,35 @@ def parse_args(argv):
             raise ValueError
     except ValueError:
         p.error(f"--sizes: expected positive integers separated by commas, got '{args.sizes}'")
-    if args.benchmark_repetitions < 1:
-        p.error("--benchmark_repetitions must be at least 1")
+    check_flags(p, args)
     return args
 
 
-def truthy(s: str) -> bool:
-    return s.lower() in ("true", "1", "yes")
-
-
-def context():
-    load = list(os.getloadavg())
-    return {
-        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "host_name": platform.node(),
-        "executable": str(pathlib.Path(__file__).resolve()),
-        "num_cpus": os.cpu_count(),
-        "load_avg": load,
-        "library_build_type": "release",
-    }
-
-
-def aggregates(name, common, runs, extra_keys):
-    """Google Benchmark's mean/median/stddev/cv entries for the repetitions `runs`."""
-    out = []
-    n = len(runs)
-    for agg in ("mean", "median", "stddev", "cv"):
-        entry = {"name": f"{name}_{agg}", **common, "run_type": "aggregate", "aggregate_name": agg, "aggregate_unit": "percentage" if agg == "cv" else "time",
-                 "iterations": n, "time_unit": "ms"}
-        for key in ["real_time", "cpu_time", "bytes_per_second"] + extra_keys:
-            values = [r[key] for r in runs]
-            mean = statistics.fmean(values)
-            sd = statistics.stdev(values) if n > 1 else 0.0
-            entry[key] = {"mean": mean, "median": statistics.median(values), "stddev": sd,
-                          "cv": sd / mean if mean else 0.0}[agg]
-        out.append(entry)
-    return out
-
-
-def console(entries, file):
-    print(f"{'Benchmark':<40}{'Time':>14}{'CPU':>14}   UserCounters...", file=file)
-    print("-" * 90, file=file)
-    for e in entries:
-        if e.get("error_occurred"):
-            print(f"{e['name']:<40} ERROR OCCURRED: '{e['error_message']}'", file=file)
-            continue
-        if e.get("aggregate_name") == "cv":
-            print(f"{e['name']:<40}{e['real_time'] * 100:>12.2f} %{e['cpu_time'] * 100:>12.2f} %", file=file)
-            continue
-        rate = e["bytes_per_second"] / MIB
-        print(f"{e['name']:<40}{e['real_time']:>11.1f} ms{e['cpu_time']:>11.1f} ms   "
-              f"bytes_per_second={rate:.1f}Mi/s max_rss={e['max_rss_bytes'] / MIB:.0f}Mi", file=file)
+def counters(e):
+    """The console's counter text of one entry."""
+    return f"bytes_per_second={e['bytes_per_second'] / MIB:.1f}Mi/s max_rss={e['max_rss_bytes'] / MIB:.0f}Mi"
 
 
 def main(argv) -> int:
     args = parse_args(argv)
     smoke = os.environ.get("NEURONRW_BENCH_SMOKE") is not None
     sizes = args.sizes[:1] if smoke else args.sizes
-    reps = 1 if smoke else args.benchmark_repetitions
-    aggregates_only = truthy(args.benchmark_report_aggregates_only)
-    doc = {"context": context(), "benchmarks": []}
-
-    def emit(code):
-        text = json.dumps(doc, indent=2) + "\n"
-        if args.benchmark_out:
-            pathlib.Path(args.benchmark_out).write_text(text)
-        if args.benchmark_format == "json":
-            sys.stdout.write(text)
-        else:
-            console(doc["benchmarks"], sys.stdout)
-        return code
+    if smoke:
+        args.benchmark_repetitions = 1
+    reps = args.benchmark_repetitions
+    out = Output(__file__, args, counters)
 
     missing = [f"{what} not found ({path or 'not given and not on PATH'})"
                for what, path in (("neuronrw-opt", args.driver), ("mlir-opt", args.mlir_opt))
                if not path or not os.access(path, os.X_OK)]
     if missing:
         print("text_vs_mlir_opt: skipped, no benchmark run: " + "; ".join(missing), file=sys.stderr)
-        return emit(0)
+        return out.emit(0)
 
     wanted = re.compile(args.benchmark_filter)
     gen = load_gen_large()
     families = ["bm_process_ref", "bm_process_mlir_opt", "bm_process_host", "bm_process_stablehlo",
                 "bm_process_mlir_opt_generic"]
-    failed = False
     with tempfile.TemporaryDirectory(prefix="text_vs_mlir_opt.") as tmp:
         d = pathlib.Path(tmp)
         # Per size: the inputs, the commands, the checks (which warm the page cache up), then the
@@ -322,22 +244,9 @@ def main(argv) -> int:
                 if (f, mb) not in results:
                     continue
                 runs, err = results[(f, mb)]
-                name = f"{f}/{mb}"
-                common = {"family_index": family_index, "per_family_instance_index": instance, "run_name": name,
-                          "repetitions": reps, "threads": 1}
+                out.add(family_index, instance, f"{f}/{mb}", runs, err)
                 instance += 1
-                if err is not None:
-                    failed = True
-                    doc["benchmarks"].append({"name": name, **common, "run_type": "iteration",
-                                              "repetition_index": 0, "error_occurred": True, "error_message": err})
-                    continue
-                if not (aggregates_only and reps > 1):
-                    for rep, r in enumerate(runs):
-                        doc["benchmarks"].append({"name": name, **common, "run_type": "iteration",
-                                                  "repetition_index": rep, "iterations": 1, "time_unit": "ms", **r})
-                if reps > 1:
-                    doc["benchmarks"] += aggregates(name, common, runs, ["max_rss_bytes", "input_bytes"])
-    return emit(1 if failed else 0)
+    return out.emit()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@
    it, exit status 1. A suite that ran no benchmark: a note, exit status 0.
 3. Usage errors: an unknown suite, a build directory without bench/, a bad saved run: exit
    status 2 with the exact message.
+3b. Counters with units (compile_cost.py's rows, from a run made here): '<= 3 s' on a *_seconds
+   counter, '<= 100 MB' on a *_bytes counter (decimal, exactly at the target passes), the values
+   shown with their units; a script suite that needs nothing built needs no build directory.
 4. A live smoke run (NEURONRW_BENCH_SMOKE=1) of order_bench in BUILD, saved with --out: the
    header's shape, the one row at the smallest size; `--from` that file prints the same text.
 5. --plot: without gnuplot on PATH, the exact error (exit 2); with gnuplot (when installed; a
@@ -163,6 +166,44 @@ def check_usage(report, tmp):
           rc == 2 and err == f"bench/report: {bad}: not a saved bench/report run ('header')\n")
 
 
+def check_counter_units(report, fixture, tmp, mod):
+    with open(fixture, encoding="utf-8") as f:
+        header = json.load(f)["header"]
+
+    def median(name, cpu, **counters):
+        return {"name": name + "_median", "run_name": name, "run_type": "aggregate", "aggregate_name": "median",
+                "iterations": 3, "time_unit": "s", "real_time": cpu * 1.05, "cpu_time": cpu, **counters}
+
+    runs = []
+    for c, base, mine, base_rss, mine_rss in (("gcc", 4.2, 13.7, 359e6, 635e6), ("clang", 4.0, 6.5, 300e6, 400e6)):
+        runs += [median(f"bm_compile_mlir_pass_base/{c}", base, cpu_seconds=base, max_rss_bytes=base_rss),
+                 median(f"bm_compile_mlir_pass_neuronrw/{c}", mine, cpu_seconds=mine, max_rss_bytes=mine_rss),
+                 median(f"bm_compile_mlir_pass_added/{c}", mine - base, added_cpu_seconds=mine - base,
+                        added_rss_bytes=mine_rss - base_rss)]
+    path = os.path.join(tmp, "compile_cost.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"header": header, "suites": {"compile_cost.py": {"context": {}, "benchmarks": runs}}}, f)
+    rc, out, err = run(report, "--from", path, "--filter", "compile_cost.py")
+    check(f"compile_cost.py: exit status {rc} ({err.strip()})", rc == 0)
+    rows, _ = table(out)
+    s = "compile_cost.py"
+    for want in (
+            [s, "bm_compile_mlir_pass_neuronrw/gcc", "—", "13.7 s", "bm_compile_mlir_pass_base/gcc", "4.2 s", "3.26",
+             "—", "—"],
+            [s, "bm_compile_mlir_pass_neuronrw/gcc[max_rss_bytes]", "—", "635MB",
+             "bm_compile_mlir_pass_base/gcc[max_rss_bytes]", "359MB", "1.77", "—", "—"],
+            [s, "bm_compile_mlir_pass_added/gcc[added_cpu_seconds]", "—", "9.5 s", "—", "—", "—", "<= 3 s", "short"],
+            [s, "bm_compile_mlir_pass_added/gcc[added_rss_bytes]", "—", "276MB", "—", "—", "—", "<= 100 MB", "short"],
+            [s, "bm_compile_mlir_pass_added/clang[added_cpu_seconds]", "—", "2.5 s", "—", "—", "—", "<= 3 s", "pass"],
+            [s, "bm_compile_mlir_pass_added/clang[added_rss_bytes]", "—", "100MB", "—", "—", "—", "<= 100 MB",
+             "pass"],  # exactly at the target
+            [s, "bm_compile_ref_driver_added/gcc[added_cpu_seconds]", "—", "missing", "—", "—", "—", "—", "missing"]):
+        check(f"compile_cost.py row missing or different: {want}", want in rows, detail="\n".join(map(str, rows)))
+    check("compile_cost.py needs nothing built", not mod.needs_build("compile_cost.py")
+          and mod.needs_build("text_vs_mlir_opt.py") and mod.needs_build("walk_bench"))
+    check("a negative *_seconds counter", mod.fmt_quantity(-0.25, "counter", "added_cpu_seconds") == "-250 ms")
+
+
 def check_live(report, build, tmp):
     saved = os.path.join(tmp, "live.json")
     env = dict(os.environ, NEURONRW_BENCH_SMOKE="1")
@@ -225,6 +266,7 @@ def main(argv):
         check_fixture(report, fixture, mod)
         check_error(report, fixture, tmp)
         check_usage(report, tmp)
+        check_counter_units(report, fixture, tmp, mod)
         check_live(report, build, tmp)
         check_plots(report, fixture, tmp)
     return check.done()
