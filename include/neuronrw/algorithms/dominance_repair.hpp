@@ -94,9 +94,11 @@ void apply_moves(G& g, std::span<const op_move<op_handle_t<G>>> moves) {
         run.clear();
         for (std::size_t k = i; k < j; ++k) run.push_back(moves[k].op);
         ir::move_run_after(g, std::span<const handle>(run), m.anchor);
-        i = j - 1;
-        continue;
+      } else {
+        for (std::size_t k = i; k < j; ++k) ir::move_after(g, moves[k].op, moves[k].anchor);
       }
+      i = j - 1;  // the chain is done: it is scanned once, long or short
+      continue;
     }
     ir::move_after(g, m.op, m.anchor);
   }

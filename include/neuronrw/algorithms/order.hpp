@@ -213,14 +213,14 @@ class order_maintenance {
   template <class T, class IdOf>
   void move_run_after(std::span<const T> run, node_id anchor, IdOf id_of) {
     NEURONRW_ASSERT(attached(anchor), "order_maintenance: move needs an attached anchor");
-    if (run.size() < std::max<std::uint32_t>(4, capacity_ / 4)) {
+    auto one_by_one = [&] {
       node_id at = anchor;
       for (const T& e : run) {
         move_after(id_of(e), at);
         at = id_of(e);
       }
-      return;
-    }
+    };
+    if (run.size() < std::max<std::uint32_t>(4, capacity_ / 4)) return one_by_one();
     // Detach the run, marking each node (a detached node's label is 0); nodes that follow each
     // other in a list leave it as one stretch. A node met twice, or the anchor in the run, leaves
     // the outcome to single moves, which define it for any sequence.
@@ -244,12 +244,7 @@ class order_maintenance {
     if (!distinct) {
       for (const T& e : run)
         if (!attached(id_of(e))) slots_[id_of(e)].label = 0;
-      node_id at = anchor;
-      for (const T& e : run) {
-        move_after(id_of(e), at);
-        at = id_of(e);
-      }
-      return;
+      return one_by_one();
     }
     // The nodes after anchor in its group (the tail) go to a group of their own, linked after
     // the run's groups, so that those can follow anchor's group. Tail labels stay increasing.
