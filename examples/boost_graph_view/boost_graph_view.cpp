@@ -73,6 +73,6 @@ int main() {
 
   std::cout << "\n";
   boost::write_graphviz(std::cout, view, [&](std::ostream& os, ref::op_ref op) {
-    os << "[label=\"" << m.name(op) << (m.name_hint(op).empty() ? "" : " %" + m.name_hint(op)) << "\"]";
+    os << "[label=\"" << m.name(op) << (m.name_hint(op).empty() ? "" : " %") << m.name_hint(op) << "\"]";
   });
 }

@@ -77,7 +77,7 @@ inline annotations annotate(const nr::ref_schedule_fusion_plan* plan) {
 /// ` [label=..., ...]` for one op.
 inline void write_node_attributes(std::ostream& os, const ref::module& m, ref::op_ref o, const annotations& a) {
   std::string label(m.name(o));
-  if (!m.name_hint(o).empty()) label += " %" + m.name_hint(o);
+  if (!m.name_hint(o).empty()) (label += " %") += m.name_hint(o);
   const bool moved = a.moved.count(o.id) != 0;
   auto refused = a.refused.find(o.id);
   if (moved) label += "\n(moved)";

@@ -132,8 +132,8 @@ inline json_value op_json(const ref::module& m, ref::op_ref o, std::string_view 
   if (!o.valid()) return nullptr;
   json_value j = json_value::object();
   j.set("name", m.name(o));
-  const std::string& hint = m.name_hint(o);
-  j.set("result", m.num_results(o) > 0 && !hint.empty() ? json_value("%" + hint) : json_value());
+  const std::string_view hint = m.name_hint(o);
+  j.set("result", m.num_results(o) > 0 && !hint.empty() ? json_value("%" + std::string(hint)) : json_value());
   j.set("loc", loc_json(file, m.loc(o)));
   return j;
 }

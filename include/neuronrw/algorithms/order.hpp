@@ -108,6 +108,13 @@ class order_maintenance {
     groups_.reserve(n / (capacity_ / 2) + 1);
   }
   void reserve_lists(std::size_t n) { lists_.reserve(n); }
+  /// Gives back the tables' spare capacity (after the last of a batch of creations).
+  void shrink_to_fit() {
+    links_.shrink_to_fit();
+    slots_.shrink_to_fit();
+    groups_.shrink_to_fit();
+    lists_.shrink_to_fit();
+  }
 
   /// Number of node ids ever added (attached or not).
   std::size_t node_count() const noexcept { return links_.size(); }

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -456,6 +457,80 @@ TEST_CASE("cold op fields round-trip") {
   CHECK(m.loc_text(op) == "loc(#loc1)");
   CHECK(m.properties_text(op) == "<{p = 1 : i32}>");
   CHECK(m.name_hint(op) == "r");
+}
+
+TEST_CASE("cold fields: absent ones read empty, copies from the module itself, rollback, results") {
+  module m;
+  auto a = leaf(m, m.body(), "x.a");
+  auto b = leaf(m, m.body(), "x.b");
+  // Nothing written: every cold text and list reads empty, and reading allocates nothing.
+  CHECK(m.loc_text(a).empty());
+  CHECK(m.name_hint(a).empty());
+  CHECK(m.properties_text(a).empty());
+  CHECK(m.result_group_hints(a).empty());
+  CHECK(std::as_const(m).attributes(a).empty());
+  CHECK_FALSE(m.remove_attribute(a, "x"));
+  // A text copied from the module's own storage (the arena may move while it is appended to).
+  m.set_name_hint(a, "first_hint_long_enough_to_leave_sso");
+  for (int i = 0; i < 64; ++i) m.set_name_hint(b, m.name_hint(a));
+  CHECK(m.name_hint(b) == "first_hint_long_enough_to_leave_sso");
+  m.set_loc_text(b, m.name_hint(b));
+  CHECK(m.loc_text(b) == "first_hint_long_enough_to_leave_sso");
+  // Result groups and the hint: setting the hint makes the results one group again.
+  m.set_result_group_hints(a, {{"s", 1}, {"t", 0}});
+  CHECK(m.name_hint(a) == "s");
+  CHECK(m.result_group_hints(a).size() == 2);
+  // Every cold write inside a transaction is undone by a rollback.
+  const auto token = m.begin_transaction();
+  m.set_name_hint(a, "other");
+  m.set_loc_text(a, "loc(#x)");
+  m.set_properties_text(a, "<{q}>");
+  m.set_attribute(a, "k", "1");
+  m.set_type(m.result(a, 0), m.intern_type("f32"));
+  CHECK(m.result_group_hints(a).empty());
+  m.rollback(token);
+  CHECK(m.name_hint(a) == "s");
+  CHECK(m.result_group_hints(a).size() == 2);
+  CHECK(m.loc_text(a).empty());
+  CHECK(m.properties_text(a).empty());
+  CHECK(m.attributes(a).empty());
+  CHECK(m.type_text(m.result(a, 0)) == "i32");
+  // A result has no argument fields: they read empty and writing them changes nothing.
+  const value_ref r = m.result(b, 0);
+  m.set_arg_name_hint(r, "no");
+  m.set_arg_loc_text(r, "loc(#no)");
+  CHECK(m.arg_name_hint(r).empty());
+  CHECK(m.arg_loc_text(r).empty());
+  CHECK(m.type_text(r) == "i32");
+  CHECK(m.argument_block(r) == block_ref{});
+}
+
+TEST_CASE("shrink_to_fit keeps every op, value, order and text") {
+  module m;
+  std::vector<op_ref> ops;
+  for (int i = 0; i < 300; ++i) {
+    ops.push_back(leaf(m, m.body(), i % 2 ? "x.odd" : "x.even"));
+    m.set_name_hint(ops.back(), std::to_string(i));
+    if (i % 7 == 0) m.set_attribute(ops.back(), "i", std::to_string(i));
+  }
+  const auto arg = m.add_block_argument(m.body(), m.intern_type("f16"), "in");
+  m.shrink_to_fit();
+  CHECK(m.size(m.body()) == 300);
+  int i = 0;
+  for (auto op : m.ops(m.body())) {
+    REQUIRE(op == ops[static_cast<std::size_t>(i)]);
+    CHECK(m.name_hint(op) == std::to_string(i));
+    CHECK(m.attributes(op).size() == (i % 7 == 0 ? 1u : 0u));
+    ++i;
+  }
+  CHECK(m.is_before_in_block(ops[10], ops[200]));
+  CHECK(m.arg_name_hint(arg) == "in");
+  CHECK(m.type_text(arg) == "f16");
+  CHECK(m.argument_block(arg) == m.body());
+  // It still grows afterwards.
+  auto more = leaf(m, m.body(), "x.more");
+  m.move_before(more, ops[0]);
+  CHECK(m.front(m.body()) == more);
 }
 
 TEST_CASE("a module is movable and keeps its ops") {

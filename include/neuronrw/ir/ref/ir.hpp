@@ -13,7 +13,9 @@
 // an op's block in its own column (read for every producer, so kept dense),
 // the use pool with each use's value, owner and the value's defining op (so the walk goes from an
 // op to its producers without the value hop), a value's defining op. Everything else (names,
-// attributes, locations) sits in a cold record. Handles are plain
+// attributes, locations) sits in a cold record of 44 bytes: hints and location texts as spans of
+// one character arena, attributes/properties/result groups in a side record only ops that have
+// them get (docs/performance.md §"Memory per op"). Handles are plain
 // ids: cheap to copy, hash and compare, and stable across moves. Erased ops keep their id (a
 // tombstone), so a handle never silently aliases a newer op.
 //
@@ -173,13 +175,13 @@ class module {
     cold_.push_back(op_cold{});
     auto& c = cold_.back();
     c.name = strings_.intern(name);
-    c.attrs = std::move(attrs);
     c.loc = loc;
     c.syntax = custom_forms ? 1 : 0;  // syntax_form::custom (ir/ref/syntax/op_syntax.hpp)
     if (journal_depth_ != 0) journal_.push_back({undo_kind::created, id, 0, 0, 0});
     for (auto v : operands) append_use(v, op_ref{id});
     for (std::uint32_t i = 0; i < result_types.size(); ++i)
       new_value(op_ref{id}, i, npos, result_types[i]);
+    if (!attrs.empty()) extra_for(op_ref{id}).attrs = std::move(attrs);
     return op_ref{id};
   }
 
@@ -208,12 +210,12 @@ class module {
     return b;
   }
 
-  value_ref add_block_argument(block_ref b, type_ref t, std::string name_hint = {}) {
+  value_ref add_block_argument(block_ref b, type_ref t, std::string_view name_hint = {}) {
     auto idx = static_cast<std::uint32_t>(block_args_[b.id].size());
     auto v = new_value(op_ref{}, idx, b.id, t);
     if (journal_depth_ != 0) journal_.push_back({undo_kind::block_argument, b.id, 0, 0, 0});
     block_args_[b.id].push_back(v);
-    value_cold_[v.id].name_hint = std::move(name_hint);
+    arg_of(v).name_hint = cold_text_.put(name_hint);
     return v;
   }
 
@@ -352,19 +354,24 @@ class module {
     if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].loc](module& m) { m.cold_[op.id].loc = old; });
     cold_[op.id].loc = l;
   }
-  /// Trailing `loc(...)` text of the op as parsed ("" when none).
-  const std::string& loc_text(op_ref op) const { return cold_[op.id].loc_text; }
-  void set_loc_text(op_ref op, std::string t) {
-    if (journal_depth_ != 0)
-      note_cold([op, old = cold_[op.id].loc_text](module& m) mutable { m.cold_[op.id].loc_text = std::move(old); });
-    cold_[op.id].loc_text = std::move(t);
+  /// Trailing `loc(...)` text of the op as parsed ("" when none). The view is valid until the
+  /// module's next cold-text write (a set_*_text or set_*name_hint call).
+  std::string_view loc_text(op_ref op) const noexcept { return cold_text_.get(cold_[op.id].loc_text); }
+  void set_loc_text(op_ref op, std::string_view t) {
+    if (journal_depth_ != 0) note_cold([op, old = cold_[op.id].loc_text](module& m) { m.cold_[op.id].loc_text = old; });
+    cold_[op.id].loc_text = cold_text_.put(t);
   }
   /// Generic-form properties `<{...}>` of a registered op other than func.*, kept verbatim.
-  const std::string& properties_text(op_ref op) const { return cold_[op.id].properties; }
+  const std::string& properties_text(op_ref op) const noexcept {
+    const op_extra* x = extra_of(op);
+    return x ? x->properties : no_text();
+  }
   void set_properties_text(op_ref op, std::string t) {
+    if (t.empty() && !extra_of(op)) return;
+    auto& x = extra_for(op);
     if (journal_depth_ != 0)
-      note_cold([op, old = cold_[op.id].properties](module& m) mutable { m.cold_[op.id].properties = std::move(old); });
-    cold_[op.id].properties = std::move(t);
+      note_cold([op, old = x.properties](module& m) mutable { m.extra_for(op).properties = std::move(old); });
+    x.properties = std::move(t);
   }
   /// How the op is printed (ref::syntax_form): as read in the generic form, in its dialect's
   /// custom form (ops of the syntax table, ir/ref/syntax/op_table.hpp), or generic with its
@@ -377,29 +384,40 @@ class module {
   }
   /// Name hint of the op's result group (printed as %hint or %hint:N); of its first group when
   /// the results were written as several (`result_group_hints`). Setting it makes the results
-  /// one group again.
-  const std::string& name_hint(op_ref op) const { return cold_[op.id].name_hint; }
-  void set_name_hint(op_ref op, std::string h) {
-    if (journal_depth_ != 0)
-      note_cold([op, old = cold_[op.id].name_hint, groups = cold_[op.id].result_groups](module& m) mutable {
-        m.cold_[op.id].name_hint = std::move(old);
-        m.cold_[op.id].result_groups = std::move(groups);
+  /// one group again. The view is valid until the module's next cold-text write.
+  std::string_view name_hint(op_ref op) const noexcept { return cold_text_.get(cold_[op.id].name_hint); }
+  void set_name_hint(op_ref op, std::string_view h) {
+    const op_extra* x = extra_of(op);
+    if (journal_depth_ != 0) {
+      std::vector<result_group_hint> groups;
+      if (x) groups = x->result_groups;
+      note_cold([op, old = cold_[op.id].name_hint, groups = std::move(groups)](module& m) mutable {
+        m.cold_[op.id].name_hint = old;
+        if (!groups.empty() || m.extra_of(op)) m.extra_for(op).result_groups = std::move(groups);
       });
-    cold_[op.id].name_hint = std::move(h);
-    cold_[op.id].result_groups.clear();
+    }
+    cold_[op.id].name_hint = cold_text_.put(h);
+    if (x) extras_[cold_[op.id].extra].result_groups.clear();
   }
   /// The named groups of the op's results when they were written as several
   /// (`%state, %out = stablehlo.rng_bit_generator ...`), printed so when names are printed from
   /// hints; empty when they are one group. Setting them sets `name_hint` to the first group's.
-  std::span<const result_group_hint> result_group_hints(op_ref op) const { return cold_[op.id].result_groups; }
+  std::span<const result_group_hint> result_group_hints(op_ref op) const noexcept {
+    const op_extra* x = extra_of(op);
+    if (!x) return {};
+    return x->result_groups;
+  }
   void set_result_group_hints(op_ref op, std::vector<result_group_hint> groups) {
     if (groups.size() == 1) {
-      set_name_hint(op, std::move(groups.front().name));
+      set_name_hint(op, groups.front().name);
       return;
     }
-    std::string first = groups.empty() ? cold_[op.id].name_hint : groups.front().name;
-    set_name_hint(op, std::move(first));
-    cold_[op.id].result_groups = std::move(groups);
+    if (groups.empty()) {
+      set_name_hint(op, std::string(name_hint(op)));
+      return;
+    }
+    set_name_hint(op, groups.front().name);
+    extra_for(op).result_groups = std::move(groups);
   }
 
   std::span<const value_ref> operands(op_ref op) const noexcept {
@@ -450,26 +468,39 @@ class module {
   }
   std::size_t num_regions(op_ref op) const noexcept { return region_blocks(op).size(); }
 
-  const std::vector<attribute>& attributes(op_ref op) const { return cold_[op.id].attrs; }
-  std::vector<attribute>& attributes(op_ref op) { return cold_[op.id].attrs; }
+  /// The op's attributes in order. The mutable overload gives the list to write in place (not
+  /// journaled).
+  const std::vector<attribute>& attributes(op_ref op) const noexcept {
+    const op_extra* x = extra_of(op);
+    return x ? x->attrs : no_attributes();
+  }
+  std::vector<attribute>& attributes(op_ref op) { return extra_for(op).attrs; }
+  /// Replaces the op's whole attribute list (journaled; an op given none keeps no record for it).
+  void set_attributes(op_ref op, std::vector<attribute> attrs) {
+    if (attrs.empty() && !extra_of(op)) return;
+    note_attributes(op);
+    extra_for(op).attrs = std::move(attrs);
+  }
   const attribute* find_attribute(op_ref op, std::string_view key) const {
-    for (auto& a : cold_[op.id].attrs)
+    for (auto& a : attributes(op))
       if (a.name == key) return &a;
     return nullptr;
   }
   /// Sets (replacing in place, or appending) an attribute.
   void set_attribute(op_ref op, std::string_view key, std::string value) {
     note_attributes(op);
-    for (auto& a : cold_[op.id].attrs)
+    auto& as = extra_for(op).attrs;
+    for (auto& a : as)
       if (a.name == key) {
         a.value = std::move(value);
         return;
       }
-    cold_[op.id].attrs.push_back({std::string(key), std::move(value)});
+    as.push_back({std::string(key), std::move(value)});
   }
   bool remove_attribute(op_ref op, std::string_view key) {
+    if (!extra_of(op)) return false;
     note_attributes(op);
-    auto& as = cold_[op.id].attrs;
+    auto& as = extra_for(op).attrs;
     for (auto it = as.begin(); it != as.end(); ++it)
       if (it->name == key) {
         as.erase(it);
@@ -525,31 +556,43 @@ class module {
   /// Result index (for a result) or argument index (for a block argument).
   std::uint32_t value_index(value_ref v) const noexcept { return value_index_[v.id]; }
   /// The block of a block argument (invalid for results).
-  block_ref argument_block(value_ref v) const noexcept { return block_ref{value_cold_[v.id].block}; }
+  block_ref argument_block(value_ref v) const noexcept {
+    return value_def_[v.id] == npos ? block_ref{args_[value_aux_[v.id]].block} : block_ref{};
+  }
   /// The block the value is visible from: the argument's block or the defining op's block.
   block_ref defining_block(value_ref v) const noexcept {
     auto d = value_def_[v.id];
-    return d == npos ? block_ref{value_cold_[v.id].block} : block_ref{op_block_[d]};
+    return d == npos ? block_ref{args_[value_aux_[v.id]].block} : block_ref{op_block_[d]};
   }
-  type_ref type(value_ref v) const noexcept { return value_cold_[v.id].type; }
+  type_ref type(value_ref v) const noexcept {
+    return value_def_[v.id] == npos ? args_[value_aux_[v.id]].type : type_ref{value_aux_[v.id]};
+  }
   std::string_view type_text(value_ref v) const { return type_text(type(v)); }
   void set_type(value_ref v, type_ref t) {
-    if (journal_depth_ != 0) note_cold([v, old = value_cold_[v.id].type](module& m) { m.value_cold_[v.id].type = old; });
-    value_cold_[v.id].type = t;
+    if (journal_depth_ != 0) note_cold([v, old = type(v)](module& m) { m.store_type(v, old); });
+    store_type(v, t);
   }
-  /// Name hint of a block argument.
-  const std::string& arg_name_hint(value_ref v) const { return value_cold_[v.id].name_hint; }
-  void set_arg_name_hint(value_ref v, std::string h) {
-    if (journal_depth_ != 0)
-      note_cold([v, old = value_cold_[v.id].name_hint](module& m) mutable { m.value_cold_[v.id].name_hint = std::move(old); });
-    value_cold_[v.id].name_hint = std::move(h);
+  /// Name hint of a block argument ("" for a result). The view is valid until the module's next
+  /// cold-text write.
+  std::string_view arg_name_hint(value_ref v) const noexcept {
+    return is_argument(v) ? cold_text_.get(arg_of(v).name_hint) : std::string_view{};
   }
-  /// Trailing `loc(...)` of a block argument ("" when none).
-  const std::string& arg_loc_text(value_ref v) const { return value_cold_[v.id].loc_text; }
-  void set_arg_loc_text(value_ref v, std::string t) {
-    if (journal_depth_ != 0)
-      note_cold([v, old = value_cold_[v.id].loc_text](module& m) mutable { m.value_cold_[v.id].loc_text = std::move(old); });
-    value_cold_[v.id].loc_text = std::move(t);
+  /// Sets a block argument's name hint (a result has none: ignored).
+  void set_arg_name_hint(value_ref v, std::string_view h) {
+    if (!is_argument(v)) return;
+    if (journal_depth_ != 0) note_cold([v, old = arg_of(v).name_hint](module& m) { m.arg_of(v).name_hint = old; });
+    arg_of(v).name_hint = cold_text_.put(h);
+  }
+  /// Trailing `loc(...)` of a block argument ("" when none, and for a result). Valid until the
+  /// next cold-text write.
+  std::string_view arg_loc_text(value_ref v) const noexcept {
+    return is_argument(v) ? cold_text_.get(arg_of(v).loc_text) : std::string_view{};
+  }
+  /// Sets a block argument's trailing location (a result has none: ignored).
+  void set_arg_loc_text(value_ref v, std::string_view t) {
+    if (!is_argument(v)) return;
+    if (journal_depth_ != 0) note_cold([v, old = arg_of(v).loc_text](module& m) { m.arg_of(v).loc_text = old; });
+    arg_of(v).loc_text = cold_text_.put(t);
   }
 
   bool has_uses(value_ref v) const noexcept { return value_first_use_[v.id] != npos; }
@@ -576,6 +619,37 @@ class module {
       }
       u = next;
     }
+  }
+
+  /// Gives back the tables' spare capacity (they grow by doubling, so up to half of a table can
+  /// be slack). The parser calls it once it has read a module; call it after building a large
+  /// module by hand. Handles, order and contents are unchanged; references and views into the
+  /// module are not kept valid.
+  void shrink_to_fit() {
+    order_.shrink_to_fit();
+    hot_.shrink_to_fit();
+    op_block_.shrink_to_fit();
+    op_result_begin_.shrink_to_fit();
+    op_result_count_.shrink_to_fit();
+    cold_.shrink_to_fit();
+    extras_.shrink_to_fit();
+    cold_text_.chars.shrink_to_fit();
+    funcs_.shrink_to_fit();
+    region_lists_.shrink_to_fit();
+    value_def_.shrink_to_fit();
+    value_index_.shrink_to_fit();
+    value_first_use_.shrink_to_fit();
+    value_aux_.shrink_to_fit();
+    args_.shrink_to_fit();
+    use_value_.shrink_to_fit();
+    use_def_.shrink_to_fit();
+    use_owner_.shrink_to_fit();
+    use_next_.shrink_to_fit();
+    use_prev_.shrink_to_fit();
+    block_parent_.shrink_to_fit();
+    block_args_.shrink_to_fit();
+    block_explicit_.shrink_to_fit();
+    strings_.texts.shrink_to_fit();
   }
 
   /// The order structure (read-only), for benchmarks and adapters.
@@ -660,7 +734,7 @@ class module {
   }
   void note_attributes(op_ref op) {
     if (journal_depth_ != 0)
-      note_cold([op, old = cold_[op.id].attrs](module& m) mutable { m.cold_[op.id].attrs = std::move(old); });
+      note_cold([op, old = attributes(op)](module& m) mutable { m.extra_for(op).attrs = std::move(old); });
   }
   template <class F>
   void note_cold(F&& f) {
@@ -731,25 +805,92 @@ class module {
     std::string_view text(std::uint32_t id) const { return texts[id]; }
   };
 
+  // Cold text (name hints, trailing locations): one append-only arena of characters, each text a
+  // span of it. A name hint is set for nearly every op ("%0" gives "0"): 8 bytes here and its
+  // characters in the arena, where a std::string member cost 32 bytes an op (and an interned
+  // string a hash node). Replacing a text leaves its old characters behind: the arena grows by
+  // what was written, never shrinks.
+  struct text_span {
+    std::uint32_t begin = 0, size = 0;
+  };
+  struct text_arena {
+    std::string chars;
+    text_span put(std::string_view s) {
+      if (s.empty()) return {};
+      if (s.data() >= chars.data() && s.data() < chars.data() + chars.size()) {
+        const std::string copy(s);  // s lies in the arena, which the append may move
+        return put_fresh(copy);
+      }
+      return put_fresh(s);
+    }
+    std::string_view get(text_span t) const noexcept { return {chars.data() + t.begin, t.size}; }
+
+   private:
+    text_span put_fresh(std::string_view s) {
+      NEURONRW_ASSERT(chars.size() + s.size() <= 0xFFFFFFFFu, "ref::module: more than 4 GiB of cold text");
+      const text_span t{static_cast<std::uint32_t>(chars.size()), static_cast<std::uint32_t>(s.size())};
+      chars.append(s);
+      return t;
+    }
+  };
+
+  // What few ops have: attributes, generic-form properties, result groups written as several.
+  struct op_extra {
+    std::vector<attribute> attrs;
+    std::string properties;
+    std::vector<result_group_hint> result_groups;  // when written as several groups
+  };
   struct op_cold {
     std::uint32_t name = npos;
     std::uint32_t regions = npos;  // region_lists_ index when the op has two regions or more
-    std::vector<attribute> attrs;
-    source_loc loc;
-    std::string loc_text;
-    std::string properties;
-    std::string name_hint;
-    std::vector<result_group_hint> result_groups;  // when written as several groups
     std::uint32_t func = npos;
+    std::uint32_t extra = npos;    // extras_ index, npos: no attributes, properties or groups
+    source_loc loc;
+    text_span loc_text;
+    text_span name_hint;
     bool erased = false;
     std::uint8_t syntax = 0;
   };
-  struct value_cold {
+  // A block argument's own record (results need none: their type is in value_type_).
+  struct arg_cold {
     type_ref type;
-    std::uint32_t block = npos;  // block of an argument
-    std::string name_hint;
-    std::string loc_text;
+    std::uint32_t block = npos;
+    text_span name_hint;
+    text_span loc_text;
   };
+
+  static const std::vector<attribute>& no_attributes() noexcept {
+    static const std::vector<attribute> none;
+    return none;
+  }
+  static const std::string& no_text() noexcept {
+    static const std::string none;
+    return none;
+  }
+  bool is_argument(value_ref v) const noexcept { return value_def_[v.id] == npos; }
+  // @pre is_argument(v).
+  const arg_cold& arg_of(value_ref v) const noexcept { return args_[value_aux_[v.id]]; }
+  arg_cold& arg_of(value_ref v) noexcept { return args_[value_aux_[v.id]]; }
+  void store_type(value_ref v, type_ref t) noexcept {
+    if (value_def_[v.id] == npos)
+      args_[value_aux_[v.id]].type = t;
+    else
+      value_aux_[v.id] = t.id;
+  }
+  const op_extra* extra_of(op_ref op) const noexcept {
+    const auto e = cold_[op.id].extra;
+    return e == npos ? nullptr : &extras_[e];
+  }
+  // The op's extra record, created (empty) on first need; creating one changes nothing a reader
+  // sees, so it is not journaled.
+  op_extra& extra_for(op_ref op) {
+    auto& e = cold_[op.id].extra;
+    if (e == npos) {
+      e = static_cast<std::uint32_t>(extras_.size());
+      extras_.emplace_back();
+    }
+    return extras_[e];
+  }
 
   block_ref create_block(op_ref parent) {
     auto l = order_.create_list();
@@ -786,7 +927,12 @@ class module {
     value_def_.push_back(def.id);
     value_index_.push_back(index);
     value_first_use_.push_back(npos);
-    value_cold_.push_back(value_cold{t, block, {}, {}});
+    if (def.valid()) {
+      value_aux_.push_back(t.id);
+    } else {
+      value_aux_.push_back(static_cast<std::uint32_t>(args_.size()));
+      args_.push_back(arg_cold{t, block, {}, {}});
+    }
     return value_ref{id};
   }
 
@@ -847,12 +993,16 @@ class module {
   std::vector<std::uint32_t> op_block_;
   std::vector<std::uint32_t> op_result_begin_, op_result_count_;
   std::vector<op_cold> cold_;
+  std::vector<op_extra> extras_;
+  text_arena cold_text_;
   std::vector<func_info> funcs_;
   std::vector<std::vector<block_ref>> region_lists_;  // the region blocks of ops with several
 
   // hot value fields
   std::vector<std::uint32_t> value_def_, value_index_, value_first_use_;
-  std::vector<value_cold> value_cold_;
+  // A result's type id, or a block argument's index in args_ (value_def_ tells them apart).
+  std::vector<std::uint32_t> value_aux_;
+  std::vector<arg_cold> args_;
 
   // uses (one per operand slot)
   std::vector<value_ref> use_value_;

@@ -66,6 +66,7 @@ class text_parser : public op_syntax_reader {
     if (!parse_top() || failed())
       return parse_result{std::nullopt, diagnostic{std::string(file_), loc_of(error_at_), std::move(error_)}};
     m_.custom_forms = read_custom_form_;
+    m_.shrink_to_fit();  // a parsed module grows no more than a pass adds: no doubling slack
     return parse_result{std::optional<module>(std::move(m_)), diagnostic{}};
   }
 
@@ -566,7 +567,7 @@ class text_parser : public op_syntax_reader {
         for (std::size_t i = 0; i < results.size(); ++i) m_.set_type(m_.result(op, i), results[i]);
       }
     }
-    m_.attributes(op) = std::move(as);
+    m_.set_attributes(op, std::move(as));
     m_.set_syntax_form(op, syntax_bits(syntax_form::custom, p.alternative));
     read_custom_form_ = true;
     NEURONRW_TRY(resolve_operands(op, uses, types));
@@ -804,7 +805,7 @@ class text_parser : public op_syntax_reader {
         if (e.name == "no_inline") NEURONRW_TRY(check_unit_value(e, "func.call"));
         as.push_back(attribute{std::move(e.name), std::move(e.value)});
       }
-      m_.attributes(op) = std::move(as);
+      m_.set_attributes(op, std::move(as));
     } else {
       // An op of the syntax table with properties that are all its inherent attributes: they
       // join its attributes (as MLIR's getAttrs() lists them) and print back as properties.
@@ -832,10 +833,10 @@ class text_parser : public op_syntax_reader {
             if (a.name == e.name) return fail(e.name_at, "'" + name + "': attribute '" + e.name + "' is given as a property and as an attribute");
           as.push_back(attribute{std::move(e.name), std::move(e.value)});
         }
-        m_.attributes(op) = std::move(as);
+        m_.set_attributes(op, std::move(as));
         m_.set_syntax_form(op, syntax_bits(syntax_form::properties));
       } else {
-        m_.attributes(op) = std::move(as);
+        m_.set_attributes(op, std::move(as));
         if (!props.empty()) m_.set_properties_text(op, std::move(props));
       }
     }
@@ -1063,7 +1064,7 @@ class text_parser : public op_syntax_reader {
       std::vector<dict_entry> es;
       NEURONRW_TRY(parse_dict(es));
       NEURONRW_TRY(take_signature_attributes(es, start, attributes_at, arg_attrs, result_attrs));
-      m_.attributes(op) = to_attributes(std::move(es));
+      m_.set_attributes(op, to_attributes(std::move(es)));
       skip_ws();
     }
     {
@@ -1299,7 +1300,7 @@ class text_parser : public op_syntax_reader {
       fd.declaration = true;
       fd.decl_arg_types = ft.inputs;
     }
-    m_.attributes(op) = std::move(extra);
+    m_.set_attributes(op, std::move(extra));
     std::string l;
     NEURONRW_TRY(parse_optional_loc(l));
     if (!l.empty()) m_.set_loc_text(op, std::move(l));

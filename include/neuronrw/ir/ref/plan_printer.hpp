@@ -49,14 +49,14 @@ struct plan_printer {
     const auto d = m.defining_op(v);
     const auto i = m.value_index(v);
     if (!d.valid()) {
-      const auto& h = m.arg_name_hint(v);
-      if (!h.empty()) return "%" + h;
+      const std::string_view h = m.arg_name_hint(v);
+      if (!h.empty()) return "%" + std::string(h);
       const auto owner = m.parent_op_of_block(m.argument_block(v));
       std::string who = owner.valid() && m.is_function(owner) ? mlir_symbol_reference(m.function(owner).sym_name) : (*this)(owner);
       return "argument #" + std::to_string(i) + " of " + who;
     }
-    const auto& h = m.name_hint(d);
-    if (!h.empty()) return "%" + h + (m.num_results(d) > 1 ? "#" + std::to_string(i) : std::string());
+    const std::string_view h = m.name_hint(d);
+    if (!h.empty()) return "%" + std::string(h) + (m.num_results(d) > 1 ? "#" + std::to_string(i) : std::string());
     return "result #" + std::to_string(i) + " of " + (*this)(d);
   }
   std::string function(op_ref owner) const {

@@ -172,8 +172,8 @@ class printer {
   }
   /// ` loc` when locations are printed; an op or argument without one inside a compact-form
   /// reduce's body prints the reduce's (`inherited_loc_`, see body_inherits_location).
-  void append_loc(std::string& out, const std::string& loc) const {
-    const std::string& l = loc.empty() ? inherited_loc_ : loc;
+  void append_loc(std::string& out, std::string_view loc) const {
+    const std::string_view l = loc.empty() ? std::string_view(inherited_loc_) : loc;
     if (o_.print_locations && !l.empty()) {
       out += ' ';
       out += l;

@@ -203,7 +203,7 @@ class python_emitter {
     std::string s;
     const auto n = m_.num_results(op);
     for (std::size_t i = 0; i < n; ++i) {
-      std::string hint = m_.name_hint(op);
+      std::string hint(m_.name_hint(op));
       if (n > 1) hint += "_" + std::to_string(i);
       auto name = scope_->fresh(hint, "v");
       if (i) s += ", ";

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <neuronrw/algorithms/walk.hpp>
@@ -96,7 +97,7 @@ inline void clone_block_ops(module& m, block_ref src, block_ref dst, value_map& 
     for (auto v : m.operands(o)) operands.push_back(mapped(v));
     std::vector<type_ref> types;
     for (auto v : m.results(o)) types.push_back(m.type(v));
-    auto c = m.create_op(m.name(o), operands, types, m.attributes(o), m.loc(o));
+    auto c = m.create_op(m.name(o), operands, types, std::as_const(m).attributes(o), m.loc(o));
     m.set_loc_text(c, m.loc_text(o));
     m.set_properties_text(c, m.properties_text(o));
     m.set_syntax_form(c, m.syntax_form(o));
