@@ -503,6 +503,12 @@ TEST_CASE("cold fields: absent ones read empty, copies from the module itself, r
   CHECK(m.arg_loc_text(r).empty());
   CHECK(m.type_text(r) == "i32");
   CHECK(m.argument_block(r) == block_ref{});
+  // A view taken before the module moves still reads the text (the arena's buffer moves along).
+  m.set_name_hint(b, "q");
+  const std::string_view view = m.name_hint(b);
+  module moved = std::move(m);
+  CHECK(view == "q");
+  CHECK(moved.name_hint(b).data() == view.data());
 }
 
 TEST_CASE("shrink_to_fit keeps every op, value, order and text") {

@@ -384,7 +384,8 @@ class module {
   }
   /// Name hint of the op's result group (printed as %hint or %hint:N); of its first group when
   /// the results were written as several (`result_group_hints`). Setting it makes the results
-  /// one group again. The view is valid until the module's next cold-text write.
+  /// one group again. The view is valid until the module's next cold-text write (moving the
+  /// module keeps it valid).
   std::string_view name_hint(op_ref op) const noexcept { return cold_text_.get(cold_[op.id].name_hint); }
   void set_name_hint(op_ref op, std::string_view h) {
     const op_extra* x = extra_of(op);
@@ -814,22 +815,27 @@ class module {
     std::uint32_t begin = 0, size = 0;
   };
   struct text_arena {
-    std::string chars;
+    // A vector, not a std::string: a moved module keeps its buffer (no small-string storage
+    // inside the module), so views taken before a move stay valid.
+    std::vector<char> chars;
     text_span put(std::string_view s) {
       if (s.empty()) return {};
-      if (s.data() >= chars.data() && s.data() < chars.data() + chars.size()) {
+      const std::less<const char*> before;
+      if (!chars.empty() && !before(s.data(), chars.data()) && before(s.data(), chars.data() + chars.size())) {
         const std::string copy(s);  // s lies in the arena, which the append may move
         return put_fresh(copy);
       }
       return put_fresh(s);
     }
-    std::string_view get(text_span t) const noexcept { return {chars.data() + t.begin, t.size}; }
+    std::string_view get(text_span t) const noexcept {
+      return t.size == 0 ? std::string_view{} : std::string_view{chars.data() + t.begin, t.size};
+    }
 
    private:
     text_span put_fresh(std::string_view s) {
       NEURONRW_ASSERT(chars.size() + s.size() <= 0xFFFFFFFFu, "ref::module: more than 4 GiB of cold text");
       const text_span t{static_cast<std::uint32_t>(chars.size()), static_cast<std::uint32_t>(s.size())};
-      chars.append(s);
+      chars.insert(chars.end(), s.begin(), s.end());
       return t;
     }
   };
