@@ -33,6 +33,7 @@
 #include <neuronrw/passes/schedule_fusion.hpp>
 
 #include "bench_support.hpp"
+#include "schedule_fusion_rows.hpp"
 #include "synthetic_function.hpp"
 
 namespace {
@@ -41,53 +42,11 @@ namespace ref = neuronrw::ref;
 
 using bench_support::segment;
 
-using make_fn = ref::module (*)(std::size_t);
-
-/// The ops left in the (only) function's block after the apply.
-std::size_t body_ops(const ref::module& m) {
-  const ref::op_ref f = m.front(m.body());
-  return m.size(m.region_block(f));
-}
-
-void counters(benchmark::State& state, std::size_t n, std::size_t clusters) {
-  state.SetComplexityN(static_cast<std::int64_t>(n));
-  state.counters["pairs"] = static_cast<double>(clusters);
-  state.counters["ops/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
-}
-
-void full(benchmark::State& state, make_fn make) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  std::size_t clusters = 0;
-  bool applied = true;
-  for (auto _ : state) {
-    state.PauseTiming();
-    ref::module m = make(n);
-    state.ResumeTiming();
-    auto plan = neuronrw::schedule_fusion(m);
-    benchmark::DoNotOptimize(plan.clusters.data());
-    state.PauseTiming();
-    clusters = plan.clusters.size();
-    applied = applied && body_ops(m) == n - n / segment + 1;
-    m = ref::module{};  // destruction outside the measurement
-    state.ResumeTiming();
-  }
-  if (clusters != n / segment) return state.SkipWithError("unexpected cluster count");
-  if (!applied) return state.SkipWithError("unexpected op count after the apply");
-  counters(state, n, clusters);
-}
-
-void plan_only(benchmark::State& state, make_fn make) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const ref::module m = make(n);
-  std::size_t clusters = 0;
-  for (auto _ : state) {
-    auto plan = neuronrw::plan_schedule_fusion(m);
-    benchmark::DoNotOptimize(plan.clusters.data());
-    clusters = plan.clusters.size();
-  }
-  if (clusters != n / segment) return state.SkipWithError("unexpected cluster count");
-  counters(state, n, clusters);
-}
+using bench_support::schedule_fusion_rows::body_ops;
+using bench_support::schedule_fusion_rows::counters;
+using bench_support::schedule_fusion_rows::make_fn;
+constexpr auto full = bench_support::schedule_fusion_rows::ref_full;
+constexpr auto plan_only = bench_support::schedule_fusion_rows::ref_plan_only;
 
 /// The rewrite check (docs/validation.md) of the plan `full` applies: the snapshot before the
 /// apply and the check after it, timed alone (the plan and the apply outside the timing), so the

@@ -21,9 +21,10 @@
 //   bm_schedule_fusion_ref_plan / _ref_full       the same on the reference IR, on the module the
 //                                                 MLIR text was printed from: the baseline of the
 //                                                 adapter's rows in this binary (issue 32: the
-//                                                 adapter within 1.3x of it; bench/report). As
-//                                                 schedule_fusion_bench's BM_schedule_fusion_plan
-//                                                 and _full, built with LLVM's flags here.
+//                                                 adapter within 1.3x of it; bench/report): the
+//                                                 rows of schedule_fusion_bench
+//                                                 (schedule_fusion_rows.hpp), built with LLVM's
+//                                                 flags here.
 // Checked: the plan's cluster count is N/100; after the first apply at each size the module
 // verifies (mlir::verify), the function's block holds N - N/100 + 1 ops, and the module prints
 // exactly as the reference IR's output of the same pass parsed and printed by MLIR.
@@ -37,6 +38,7 @@
 
 #include "bench_support.hpp"
 #include "mlir_support.hpp"
+#include "schedule_fusion_rows.hpp"
 #include "synthetic_function.hpp"
 
 #include <llvm/Support/raw_ostream.h>
@@ -64,7 +66,7 @@ namespace ma = neuronrw::mlir_adapter;
 namespace ref = neuronrw::ref;
 
 using bench_support::segment;
-using make_fn = ref::module (*)(std::size_t);
+using bench_support::schedule_fusion_rows::make_fn;
 
 mlir::MLIRContext& context() { return bench_support::mlir_context(); }
 std::string print(mlir::Operation* op) { return bench_support::mlir_print(op); }
@@ -115,11 +117,7 @@ bool same_as_ref(input& in, make_fn make, std::size_t n) {
          print(from_ref->getOperation()) == print(mine->getOperation());
 }
 
-void counters(benchmark::State& state, std::size_t n, std::size_t clusters) {
-  state.SetComplexityN(static_cast<std::int64_t>(n));
-  state.counters["pairs"] = static_cast<double>(clusters);
-  state.counters["ops/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
-}
+using bench_support::schedule_fusion_rows::counters;
 
 void plan_only(benchmark::State& state, make_fn make) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -163,51 +161,6 @@ void full(benchmark::State& state, make_fn make) {
   counters(state, n, clusters);
 }
 
-/// The reference IR's module of size n (made once per size, lazily, outside the timing).
-const ref::module& ref_input(std::size_t n) {
-  static std::map<std::size_t, std::unique_ptr<ref::module>> cache;
-  auto& slot = cache[n];
-  if (!slot) slot = std::make_unique<ref::module>(bench_support::synthetic_function(n));
-  return *slot;
-}
-
-/// The reference IR's ops in the (only) function's block.
-std::size_t body_ops(const ref::module& m) { return m.size(m.region_block(m.front(m.body()))); }
-
-void ref_plan_only(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const ref::module& m = ref_input(n);
-  std::size_t clusters = 0;
-  for (auto _ : state) {
-    auto plan = nr::plan_schedule_fusion(m);
-    benchmark::DoNotOptimize(plan.clusters.data());
-    clusters = plan.clusters.size();
-  }
-  if (clusters != n / segment) return state.SkipWithError("unexpected cluster count");
-  counters(state, n, clusters);
-}
-
-void ref_full(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  std::size_t clusters = 0;
-  bool applied = true;
-  for (auto _ : state) {
-    state.PauseTiming();
-    ref::module m = bench_support::synthetic_function(n);
-    state.ResumeTiming();
-    auto plan = nr::schedule_fusion(m);
-    benchmark::DoNotOptimize(plan.clusters.data());
-    state.PauseTiming();
-    clusters = plan.clusters.size();
-    applied = applied && body_ops(m) == n - n / segment + 1;
-    m = ref::module{};  // destruction outside the measurement
-    state.ResumeTiming();
-  }
-  if (clusters != n / segment) return state.SkipWithError("unexpected cluster count");
-  if (!applied) return state.SkipWithError("unexpected op count after the apply");
-  counters(state, n, clusters);
-}
-
 void bm_schedule_fusion_mlir_full(benchmark::State& state) { full(state, bench_support::synthetic_function); }
 void bm_schedule_fusion_mlir_plan(benchmark::State& state) { plan_only(state, bench_support::synthetic_function); }
 void bm_schedule_fusion_mlir_shared_full(benchmark::State& state) {
@@ -217,8 +170,12 @@ void bm_schedule_fusion_mlir_shared_plan(benchmark::State& state) {
   plan_only(state, bench_support::shared_live_in_function);
 }
 
-void bm_schedule_fusion_ref_full(benchmark::State& state) { ref_full(state); }
-void bm_schedule_fusion_ref_plan(benchmark::State& state) { ref_plan_only(state); }
+void bm_schedule_fusion_ref_full(benchmark::State& state) {
+  bench_support::schedule_fusion_rows::ref_full(state, bench_support::synthetic_function);
+}
+void bm_schedule_fusion_ref_plan(benchmark::State& state) {
+  bench_support::schedule_fusion_rows::ref_plan_only(state, bench_support::synthetic_function);
+}
 
 void options(benchmark::internal::Benchmark* b) {
   b->Apply(bench_support::sizes<1'000, 10'000, 100'000, 1'000'000>)
