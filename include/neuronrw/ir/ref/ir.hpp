@@ -414,7 +414,7 @@ class module {
       return;
     }
     if (groups.empty()) {
-      set_name_hint(op, std::string(name_hint(op)));
+      set_name_hint(op, name_hint(op));  // clears the groups; put() copies a text of the arena
       return;
     }
     set_name_hint(op, groups.front().name);
@@ -558,15 +558,15 @@ class module {
   std::uint32_t value_index(value_ref v) const noexcept { return value_index_[v.id]; }
   /// The block of a block argument (invalid for results).
   block_ref argument_block(value_ref v) const noexcept {
-    return value_def_[v.id] == npos ? block_ref{args_[value_aux_[v.id]].block} : block_ref{};
+    return is_argument(v) ? block_ref{arg_of(v).block} : block_ref{};
   }
   /// The block the value is visible from: the argument's block or the defining op's block.
   block_ref defining_block(value_ref v) const noexcept {
     auto d = value_def_[v.id];
-    return d == npos ? block_ref{args_[value_aux_[v.id]].block} : block_ref{op_block_[d]};
+    return d == npos ? block_ref{arg_of(v).block} : block_ref{op_block_[d]};
   }
   type_ref type(value_ref v) const noexcept {
-    return value_def_[v.id] == npos ? args_[value_aux_[v.id]].type : type_ref{value_aux_[v.id]};
+    return is_argument(v) ? arg_of(v).type : type_ref{value_aux_[v.id]};
   }
   std::string_view type_text(value_ref v) const { return type_text(type(v)); }
   void set_type(value_ref v, type_ref t) {
@@ -857,7 +857,7 @@ class module {
     bool erased = false;
     std::uint8_t syntax = 0;
   };
-  // A block argument's own record (results need none: their type is in value_type_).
+  // A block argument's own record (a result needs none: value_aux_ holds its type id).
   struct arg_cold {
     type_ref type;
     std::uint32_t block = npos;
@@ -878,8 +878,8 @@ class module {
   const arg_cold& arg_of(value_ref v) const noexcept { return args_[value_aux_[v.id]]; }
   arg_cold& arg_of(value_ref v) noexcept { return args_[value_aux_[v.id]]; }
   void store_type(value_ref v, type_ref t) noexcept {
-    if (value_def_[v.id] == npos)
-      args_[value_aux_[v.id]].type = t;
+    if (is_argument(v))
+      arg_of(v).type = t;
     else
       value_aux_[v.id] = t.id;
   }
