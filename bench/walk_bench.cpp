@@ -20,7 +20,7 @@
 // from the baselines' runs earlier in the same process (targets: ≥ 0.5 and ≥ 2).
 //
 // Windowed walks (what ScheduleFusion does: many short walks from consumers, each floored at its
-// window start). Graph: N ops in one block (N = 10K, 1M), op i uses op i-2 and op i-2k for a
+// window start). Graph: N ops in one block (N = 10K, 100K, 300K, 1M), op i uses op i-2 and op i-2k for a
 // random k in [1, 100] (fixed seed; ops 0 and 1 use the function argument), so producers lie
 // 2..200 ops above and a walk from op c reaches the ops of c's parity: about half its window.
 // 10K walks per iteration, from consumers c drawn uniformly (fixed seed) and taken in block order,
@@ -482,13 +482,13 @@ void register_all() {
       ->Apply(sizes<1'000, archetype_max>)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_window_walk_csr", bm_window_walk_csr)
-      ->Apply(sizes<10'000, 1'000'000>)
+      ->Apply(sizes<10'000, 100'000, 300'000, 1'000'000>)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_window_walk_ref", bm_window_walk_ref)
-      ->Apply(sizes<10'000, 1'000'000>)
+      ->Apply(sizes<10'000, 100'000, 300'000, 1'000'000>)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_window_walk_ref_ir", bm_window_walk_ref_ir)
-      ->Apply(sizes<10'000, 1'000'000>)
+      ->Apply(sizes<10'000, 100'000, 300'000, 1'000'000>)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bm_move_query", bm_move_query)->Apply(all);
 }

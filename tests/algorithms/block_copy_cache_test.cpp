@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ranges>
 #include <string>
 #include <vector>
@@ -79,9 +80,12 @@ TEST_CASE("block_copy_cache: a changed version drops the copy") {
   CHECK(c.get(g, p.body) == first);  // unchanged IR: the same copy, not made again
   CHECK(c.copies_made() == 1);
 
+  CHECK(c.held(g) == first);  // held: the copy, whatever its block
+
   // a move changes the version: the copy is retired without being told
   g.move_after(p["c"], p["a"]);
   CHECK_FALSE(c.holds(g, p.body));
+  CHECK(c.held(g) == nullptr);
   const auto* second = c.get(g, p.body);
   REQUIRE(second != nullptr);
   CHECK(c.copies_made() == 2);
@@ -99,10 +103,21 @@ TEST_CASE("block_copy_cache: a changed version drops the copy") {
   CHECK(c.holds(g, inner));
   CHECK_FALSE(c.holds(g, p.body));
   CHECK(c.copies_made() == 4);
+  REQUIRE(c.held(g) != nullptr);
+  CHECK(*c.held(g)->block == inner);
+  // the copy places the ops it holds, and only those
+  CHECK(c.held(g)->position_of(nr::ir::op_index(g, p["i"])) == std::optional<std::uint32_t>(0));
+  CHECK_FALSE(c.held(g)->position_of(nr::ir::op_index(g, p["d"])).has_value());
+  // under the never policy nothing is held (as get answers nothing)
+  c.set_policy(nr::block_copy_policy::never);
+  CHECK(c.held(g) == nullptr);
+  c.set_policy(nr::block_copy_policy::always);
+  CHECK(c.held(g) != nullptr);
 
   // another IR object never sees this one's copy
   program<nr::ref::module> q(text);
   CHECK_FALSE(c.holds(q.g, q.body));
+  CHECK(c.held(q.g) == nullptr);
 
   // dropped by hand
   CHECK(c.get(g, p.body) != nullptr);
@@ -166,6 +181,7 @@ TEST_CASE("block_copy_cache: inert on an IR without a mutation counter") {
   c.set_policy(nr::block_copy_policy::always);
   CHECK(c.get(p.g, p.body) == nullptr);
   CHECK_FALSE(c.holds(p.g, p.body));
+  CHECK(c.held(p.g) == nullptr);
   c.note_swept(p.g, p.body, 100);
   CHECK(c.get(p.g, p.body) == nullptr);
   CHECK(c.copies_made() == 0);

@@ -396,7 +396,9 @@ TEST_CASE("dense block copies: the brute-force closure holds over a copy") {
 TEST_CASE("dense block copies: every kind of mutation retires the copy") {
   // A walk over a stale copy would answer for the block as it was; each mutation below changes
   // the answer, and the walk after it must see the change. The walks start at e, so what changes
-  // is read from the copy (the start's own producers are read from the IR).
+  // is read from the copy. Each check walks twice: the first walk after a mutation finds no copy
+  // at the new version, reads e's producers from the IR and makes one; the second finds it held
+  // and reads e's producers and the floor's position from the copy too (walker::from_copy).
   program<nr::ref::module> p(R"(
     a = foo.a %0
     b = foo.b a
@@ -408,7 +410,13 @@ TEST_CASE("dense block copies: every kind of mutation retires the copy") {
   auto& g = p.g;
   nr::block_scratch<nr::ref::module> scratch(g);
   scratch.set_copy_policy(nr::block_copy_policy::always);
-  auto walk = [&] { return p.labels(nr::dependence_walk(scratch, g, p["e"]).ops); };
+  auto twice = [&](const nr::walk_options<nr::ref::module>& o) {
+    const auto first = p.labels(nr::dependence_walk(scratch, g, p["e"], o).ops);
+    CHECK(scratch.block_copies().held(g) != nullptr);
+    CHECK(p.labels(nr::dependence_walk(scratch, g, p["e"], o).ops) == first);
+    return first;
+  };
+  auto walk = [&] { return twice({}); };
   CHECK(walk() == strings{"a", "b", "c", "d"});
   CHECK(scratch.copies_made() == 1);
   CHECK(walk() == strings{"a", "b", "c", "d"});  // unchanged IR: the same copy
@@ -424,9 +432,10 @@ TEST_CASE("dense block copies: every kind of mutation retires the copy") {
   CHECK(walk() == strings{"x", "d"});
   CHECK(p.labels(nr::ir::ops(g, p.body)) == strings{"a", "b", "c", "x", "d", "e"});
   // the floor's position comes from the new order: x is at or after c
-  CHECK(p.labels(nr::dependence_walk(scratch, g, p["e"], {.window_floor = p["c"]}).ops) == strings{"x", "d"});
-  CHECK(p.labels(nr::dependence_walk(scratch, g, p["e"], {.window_floor = p["x"]}).ops) == strings{"x", "d"});
-  CHECK(p.labels(nr::dependence_walk(scratch, g, p["e"], {.window_floor = p["d"]}).ops) == strings{"d"});
+  CHECK(twice({.window_floor = p["c"]}) == strings{"x", "d"});
+  CHECK(twice({.window_floor = p["x"]}) == strings{"x", "d"});
+  CHECK(twice({.window_floor = p["d"]}) == strings{"d"});
+  CHECK(twice({.window_floor = p["e"]}).empty());  // a floor at the start: nothing to sweep
 
   // operands replaced wholesale: d uses c and x
   const nr::ref::value_ref both[] = {g.result(p["c"], 0),
@@ -460,6 +469,43 @@ TEST_CASE("dense block copies: every kind of mutation retires the copy") {
   g.push_back(inner, z);
   CHECK(walk() == strings{"a", "x", "d"});
   CHECK(scratch.copies_made() == copies + 2);
+}
+
+TEST_CASE("dense block copies: a copy held for one block answers no walk in another") {
+  // A walk from an op looks for its block's copy before reading the IR (the copy tells where
+  // the op is); a copy of the body must not answer for an op of a nested block, nor the nested
+  // block's copy for an op of the body.
+  program<nr::ref::module> p(R"(
+    a = foo.a %0
+    b = foo.b a
+    r = foo.region b {
+      i = foo.i a
+      j = foo.j i
+      k = foo.k j
+    }
+    c = foo.c r
+  )");
+  auto& g = p.g;
+  const auto inner = *std::ranges::begin(nr::ir::regions(g, p["r"]));
+  nr::block_scratch<nr::ref::module> never(g), always(g);
+  never.set_copy_policy(nr::block_copy_policy::never);
+  always.set_copy_policy(nr::block_copy_policy::always);
+  auto both = [&](ref_op start, nr::walk_options<nr::ref::module> o = {}) {
+    const auto a = nr::dependence_walk<nr::boundary_set<>>(never, g, start, o);
+    const auto b = nr::dependence_walk<nr::boundary_set<>>(always, g, start, o);
+    same_walk<nr::boundary_set<>>(a, b);
+    return p.labels(b.ops);
+  };
+  CHECK(both(p["c"]) == strings{"a", "b", "r"});  // makes the body's copy
+  REQUIRE(always.block_copies().held(g) != nullptr);
+  CHECK(*always.block_copies().held(g)->block == p.body);
+  CHECK(both(p["k"]) == strings{"i", "j"});  // the body's copy is held: k is not in it
+  CHECK(*always.block_copies().held(g)->block == inner);
+  CHECK(both(p["k"], {.window_floor = p["j"]}) == strings{"j"});  // the inner copy, held
+  CHECK(both(p["c"], {.window_floor = p["b"]}) == strings{"b", "r"});
+  CHECK(*always.block_copies().held(g)->block == p.body);
+  CHECK(both(p["c"]) == strings{"a", "b", "r"});  // held: from the copy
+  CHECK(always.copies_made() == 3);
 }
 
 TEST_CASE("dense block copies: the amortized policy copies once the walks have swept the block") {

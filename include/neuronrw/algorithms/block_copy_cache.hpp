@@ -61,7 +61,7 @@ struct block_copy {
   std::vector<std::uint32_t> position;  ///< by op index; meaningful for ops of the copy only
 
   /// The position of the op with index k, if it is in the copy.
-  std::optional<std::uint32_t> position_of(std::size_t k) const noexcept {
+  [[gnu::always_inline]] std::optional<std::uint32_t> position_of(std::size_t k) const noexcept {
     if (k >= position.size()) return std::nullopt;
     const std::uint32_t p = position[k];
     if (p >= index.size() || index[p] != k) return std::nullopt;
@@ -114,6 +114,18 @@ class block_copy_cache {
       return current(g, b, ir::version(g));
     else
       return (void)g, (void)b, false;
+  }
+
+  /// The copy held for g at g's current version, whatever its block, or nullptr (also under the
+  /// `never` policy). Never makes one. Lets a walk from an op find the op's block and position
+  /// in the copy (block_copy::position_of) without reading the IR. O(1).
+  const block_copy<G>* held(const G& g) const noexcept {
+    if constexpr (enabled) {
+      if (policy_ == block_copy_policy::never || !copy_.valid || copy_.ir != &g) return nullptr;
+      return copy_.version == ir::version(g) ? &copy_ : nullptr;
+    } else {
+      return (void)g, nullptr;
+    }
   }
 
   /// Counts n ops swept in block b of g without a copy, towards the amortized policy's threshold.

@@ -46,7 +46,11 @@
 //     block per operand. The copy is made once the walks in one block and version have swept as many ops
 //     as it holds (the default block_copy_policy), so making it costs at most what those walks
 //     cost, and is used until the IR's version moves on. It changes how the sweep steps, never
-//     what it returns.
+//     what it returns. While the scratch holds a copy, a walk from an op in its block reads the
+//     op's block, its producers and the floor's position from the copy too (walker::from_copy):
+//     such a walk reads from the IR only the kinds of the ops it takes (the boundary test),
+//     unless an op has rare producers or the walk turns sparse. For ScheduleFusion's many short walks in one large block that removed most of the
+//     cache misses a walk paid before its sweep (docs/performance.md).
 //   Either way: O(Σ operands of met ops + min(span, k log k)) for k met ops over a block span.
 #pragma once
 
@@ -147,6 +151,29 @@ class walker {
       bfs();
       sort_bfs_part();
     }
+    return std::move(r_);
+  }
+
+  /// from_op when the scratch holds a copy of start's block at the IR's version and start is
+  /// at position `at` in it (dependence_walk checks both): start's producers and the floor's
+  /// position come from the copy, so the walk reads no IR table before its sweep — no block_of,
+  /// prev_op, producer blocks or order query (what a walk of ~100 ops in a large block spent
+  /// most of its cache misses on). The same marks, the same sweep, so the same result.
+  walk_result<op> from_copy(const block_copy<G>& c, std::uint32_t at, op start)
+    requires dense
+  {
+    std::uint32_t stop = 0;  // the sweep reads ops[i - 1] down to ops[stop]: the floor is swept
+    if (opts_.window_floor && !ir::is_null<G>(*opts_.window_floor)) {
+      const auto f = c.position_of(index(*opts_.window_floor));
+      if (!f) return from_op(start);  // a floor outside the block: the IR path says what it means
+      stop = *f;
+    }
+    mark_new(start);
+    bool rare = false;
+    pending_ = cursor(c, at + 1, 0).mark(*this, dense_.raw(), rare);
+    if (rare) pending_ += mark_rare(start);
+    // A floor at or after start leaves nothing to sweep: i == stop.
+    sweep_copy(c, at, stop, start);
     return std::move(r_);
   }
 
@@ -281,9 +308,7 @@ class walker {
         if (at_from && at_floor) {
           const std::uint32_t i = ir::is_null<G>(from) ? 0 : *at_from + 1;
           const std::uint32_t stop = ir::is_null<G>(from) ? 0 : *at_floor;
-          sweep_loop(copy_cursor{c->ops.data(), c->index.data(), c->first.data(), c->producers.data(),
-                                 c->rare.data(), std::max(i, stop), stop},
-                     start);
+          sweep_copy(*c, i, stop, start);
           return;
         }
       }
@@ -326,6 +351,15 @@ class walker {
       return added;
     }
   };
+
+  static copy_cursor cursor(const block_copy<G>& c, std::uint32_t i, std::uint32_t stop) {
+    return copy_cursor{c.ops.data(), c.index.data(), c.first.data(), c.producers.data(), c.rare.data(), i, stop};
+  }
+  // The sweep over a copy from the op at position i - 1 down to the one at `stop` (nothing when
+  // i <= stop). The one caller of sweep_loop over a copy, so the compiler inlines the loop here.
+  void sweep_copy(const block_copy<G>& c, std::uint32_t i, std::uint32_t stop, op start) {
+    sweep_loop(cursor(c, std::max(i, stop), stop), start);
+  }
 
   // The sweep proper over either cursor; returns how many ops it passed.
   //
@@ -547,6 +581,19 @@ class walker {
   bool stopped_ = false;
 };
 
+// The walk from an op: through the held copy of its block when the scratch has one at the IR's
+// version and the op is in it (walker::from_copy), through the IR otherwise.
+template <class BoundarySet, class G>
+walk_result<op_handle_t<G>> walk_from_op(block_scratch<G>& scratch, const G& g, op_handle_t<G> start,
+                                         const walk_options<G>& opts, const BoundarySet& boundary) {
+  if constexpr (indexed_ir<G> && block_copy_cache<G>::enabled) {
+    if (const block_copy<G>* c = scratch.block_copies().held(g); c != nullptr)
+      if (const auto at = c->position_of(ir::op_index(g, start)))
+        return walker<BoundarySet, G>(scratch, g, *c->block, opts, boundary).from_copy(*c, *at, start);
+  }
+  return walker<BoundarySet, G>(scratch, g, ir::block_of(g, start), opts, boundary).from_op(start);
+}
+
 }  // namespace walk_detail
 
 /// The dependence walk from the producers of `start` (its operands and the operands of ops
@@ -561,7 +608,7 @@ template <boundary_set_like BoundarySet = default_boundary_set, class G>
 walk_result<op_handle_t<G>> dependence_walk(block_scratch<G>& scratch, const G& g, op_handle_t<G> start,
                                             const walk_options<G>& opts = {}) {
   static_assert(require_ordered_ir<G>());
-  return walk_detail::walker<BoundarySet, G>(scratch, g, ir::block_of(g, start), opts).from_op(start);
+  return walk_detail::walk_from_op<BoundarySet>(scratch, g, start, opts, BoundarySet{});
 }
 
 /// The same walk with a boundary set object (runtime_boundary_set: kinds known only at run time).
@@ -569,7 +616,7 @@ template <boundary_set_like BoundarySet, class G>
 walk_result<op_handle_t<G>> dependence_walk(const BoundarySet& boundary, block_scratch<G>& scratch, const G& g,
                                             op_handle_t<G> start, const walk_options<G>& opts = {}) {
   static_assert(require_ordered_ir<G>());
-  return walk_detail::walker<BoundarySet, G>(scratch, g, ir::block_of(g, start), opts, boundary).from_op(start);
+  return walk_detail::walk_from_op<BoundarySet>(scratch, g, start, opts, boundary);
 }
 
 template <boundary_set_like BoundarySet = default_boundary_set, class G>
