@@ -53,17 +53,19 @@ TEST_CASE("block_copy_cache: a copy holds the block's ops, in-block producers an
   CHECK(copy_labels(p, *copy) == strings{"a", "b", "r", "c", "d"});
   auto producers = [&](std::size_t i) {
     strings r;
-    for (std::size_t k = copy->first[i]; k < copy->first[i + 1]; ++k) {
-      const auto at = copy->position_of(copy->producers[k]);
-      REQUIRE(at.has_value());
-      r.push_back(p.label(copy->ops[*at]));
+    for (const std::uint32_t at : copy->producers_of(i)) {  // positions in the copy
+      REQUIRE(at < copy->ops.size());
+      r.push_back(p.label(copy->ops[at]));
     }
     return r;
   };
   CHECK(producers(0).empty());                      // a: a function argument only
   CHECK(producers(1) == strings{"a", "a"});         // b: repeats kept
   CHECK(producers(4) == strings{"c", "b"});         // d: operand order
-  CHECK(copy->rare == std::vector<std::uint8_t>{0, 0, 1, 0, 0});  // r has a region
+  std::vector<bool> rare;
+  for (std::size_t i = 0; i < copy->ops.size(); ++i) rare.push_back(copy->rare_at(i));
+  CHECK(rare == std::vector<bool>{false, false, true, false, false});  // r has a region
+  CHECK(producers(3).empty());  // c: an argument only; the flag of r before it is not a producer
   // the op of a nested block is not in the copy
   CHECK_FALSE(copy->position_of(nr::ir::op_index(p.g, p["i"])).has_value());
 }

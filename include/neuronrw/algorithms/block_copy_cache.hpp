@@ -22,14 +22,17 @@
 //
 // Complexity: `get` is O(1) when the copy is current or the policy says not yet; making a copy is
 // O(ops of the block + their operands), plus a one-off O(#ops of the IR) growth of the position
-// table. Memory: about 25 bytes per op of the block plus 4 per op of the IR. One copy at a time:
+// table. Memory: about 25 bytes per op of the block plus 8 per op of the IR (and the walk marks the
+// copy's ops in 4 bytes per op of its scratch, block_scratch.hpp). One copy at a time:
 // a `get` for another block or IR replaces it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <ranges>
+#include <span>
 #include <vector>
 
 #include <neuronrw/concepts/ir.hpp>
@@ -42,10 +45,12 @@ namespace neuronrw {
 /// results are the same either way.
 enum class block_copy_policy : std::uint8_t { amortized, always, never };
 
-/// A dense copy of one block: the block's ops in order, each one's producers in the block as op
-/// indices (operand order, repeats kept), and whether it has rare ones (defined outside the
-/// block, or nested regions). The sweep steps through these arrays instead of prev_op and reads
-/// no producer's block. Made and owned by block_copy_cache; valid while the cache hands it out.
+/// A dense copy of one block: the block's ops in order, each one's producers in the block as
+/// positions in the copy (operand order, repeats kept), and whether it has rare ones (defined
+/// outside the block, or nested regions). The sweep steps through these arrays instead of
+/// prev_op, reads no producer's block, and marks ops at their positions: everything it touches
+/// per op is indexed by position, so it reads the copy in block order. Made and owned by
+/// block_copy_cache; valid while the cache hands it out.
 template <class G>
 struct block_copy {
   using op = op_handle_t<G>;
@@ -55,17 +60,38 @@ struct block_copy {
   bool valid = false;
   std::vector<op> ops;                  ///< the block, in order
   std::vector<std::uint32_t> index;     ///< op_index(ops[i])
-  std::vector<std::uint32_t> first;     ///< ops[i]'s producers: producers[first[i] .. first[i+1])
-  std::vector<std::uint32_t> producers; ///< op indices of producers in the block
-  std::vector<std::uint8_t> rare;       ///< ops[i] has producers outside the block or regions
-  std::vector<std::uint32_t> position;  ///< by op index; meaningful for ops of the copy only
+  /// ops[i]'s producers are producers[bounds[i] & offset_mask .. bounds[i + 1] & offset_mask);
+  /// the top bit of bounds[i + 1] says that ops[i] has rare ones (producers outside the block, or
+  /// regions). One array for both, so the sweep reads one stream per op for them
+  /// (producers_of and rare_at spell it out).
+  std::vector<std::uint32_t> bounds;
+  std::vector<std::uint32_t> producers;  ///< positions (in ops) of producers in the block
+  static constexpr std::uint32_t rare_bit = std::uint32_t{1} << 31;
+  static constexpr std::uint32_t offset_mask = rare_bit - 1;
+
+  /// The positions of the in-block producers of ops[i], in operand order, repeats kept.
+  std::span<const std::uint32_t> producers_of(std::size_t i) const noexcept {
+    const std::uint32_t b = bounds[i] & offset_mask, e = bounds[i + 1] & offset_mask;
+    return {producers.data() + b, producers.data() + e};
+  }
+  /// Whether ops[i] has producers outside the block or regions.
+  bool rare_at(std::size_t i) const noexcept { return (bounds[i + 1] & rare_bit) != 0; }
+  /// Where an op is, by op index: its position, for the ops of the copy whose entry carries the
+  /// copy's stamp; other entries are left from earlier copies (another stamp) or never written.
+  /// Position and stamp share a cache line, so placing an op reads one line.
+  struct place {
+    std::uint32_t position = 0;
+    std::uint32_t stamp = 0;
+  };
+  std::vector<place> where;
+  std::uint32_t stamp = 0;  ///< this copy's stamp (never 0 for a made copy)
 
   /// The position of the op with index k, if it is in the copy.
   [[gnu::always_inline]] std::optional<std::uint32_t> position_of(std::size_t k) const noexcept {
-    if (k >= position.size()) return std::nullopt;
-    const std::uint32_t p = position[k];
-    if (p >= index.size() || index[p] != k) return std::nullopt;
-    return p;
+    if (k >= where.size()) return std::nullopt;
+    const place w = where[k];
+    if (w.stamp != stamp) return std::nullopt;
+    return w.position;
   }
 };
 
@@ -160,19 +186,21 @@ class block_copy_cache {
     if (bound >= std::uint32_t(-1)) return false;
     c.ops.clear();
     c.index.clear();
-    c.first.clear();
+    c.bounds.clear();
     c.producers.clear();
-    c.rare.clear();
-    if (c.position.size() < bound) c.position.resize(bound);
+    if (c.where.size() < bound) c.where.resize(bound);
+    if (++c.stamp == 0) {  // wrapped: an entry left from 2^32 copies ago could pass for this one's
+      std::fill(c.where.begin(), c.where.end(), typename block_copy<G>::place{});
+      c.stamp = 1;
+    }
     for (auto&& o : ir::ops(g, b)) {
       const std::size_t k = ir::op_index(g, o);
-      c.position[k] = static_cast<std::uint32_t>(c.ops.size());
+      c.where[k] = {static_cast<std::uint32_t>(c.ops.size()), c.stamp};
       c.ops.push_back(o);
       c.index.push_back(static_cast<std::uint32_t>(k));
     }
-    c.first.reserve(c.ops.size() + 1);
-    c.rare.reserve(c.ops.size());
-    c.first.push_back(0);
+    c.bounds.reserve(c.ops.size() + 1);
+    c.bounds.push_back(0);
     for (const auto& o : c.ops) {
       bool outside = false;
       auto producer = [&](const op_handle_t<G>& d) {
@@ -181,16 +209,16 @@ class block_copy_cache {
           outside = true;
           return;
         }
-        c.producers.push_back(static_cast<std::uint32_t>(ir::op_index(g, d)));
+        c.producers.push_back(c.where[ir::op_index(g, d)].position);  // d is in the block: placed above
       };
       if constexpr (operand_defs_ir<G>) {
         for (auto&& d : ir::traits<G>::operand_defs(g, o)) producer(d);
       } else {
         for (auto&& val : ir::operands(g, o)) producer(ir::defining_op(g, val));
       }
-      if (c.producers.size() >= std::uint32_t(-1)) return false;
-      c.first.push_back(static_cast<std::uint32_t>(c.producers.size()));
-      c.rare.push_back(static_cast<std::uint8_t>(outside || !std::ranges::empty(ir::regions(g, o))));
+      if (c.producers.size() > block_copy<G>::offset_mask) return false;
+      const bool rare = outside || !std::ranges::empty(ir::regions(g, o));
+      c.bounds.push_back(static_cast<std::uint32_t>(c.producers.size()) | (rare ? block_copy<G>::rare_bit : 0));
     }
     c.ir = &g;
     c.block = b;

@@ -165,6 +165,13 @@ class walk_scratch {
     (void)g;
     return marks_;
   }
+  /// Dense marks for the ops of a dense block copy (block_copy_cache.hpp), at their positions,
+  /// reset for a block of n ops. The walk over a copy marks the block's ops here, so that its
+  /// sweep tests the marks in block order, as it reads the copy.
+  dense_marks& fresh_position_marks(std::size_t n) {
+    position_marks_.reset(n);
+    return position_marks_;
+  }
   /// The backward sweep's buffer: not cleared, its size is its usable capacity (the sweep grows
   /// it when full), so a reused buffer costs no fill per walk.
   std::vector<op>& sweep_buffer() noexcept { return swept_; }
@@ -174,6 +181,7 @@ class walk_scratch {
 
  private:
   dense_marks marks_;
+  dense_marks position_marks_;
   std::vector<op> swept_;
   std::vector<op> found_;
 };

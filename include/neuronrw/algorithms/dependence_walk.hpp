@@ -42,15 +42,19 @@
 //     bounded backward sweep that falls back to sorting when that would be cheaper.
 //   - Indexed IRs with a mutation counter (O7): the same sweep, over a dense copy of the block
 //     that the scratch's block_copy_cache keeps (block_copy_cache.hpp) — ops in order, in-block
-//     producers as op indices, a flag for the rare ones — instead of prev_op and a producer's
-//     block per operand. The copy is made once the walks in one block and version have swept as many ops
-//     as it holds (the default block_copy_policy), so making it costs at most what those walks
-//     cost, and is used until the IR's version moves on. It changes how the sweep steps, never
-//     what it returns. While the scratch holds a copy, a walk from an op in its block reads the
-//     op's block, its producers and the floor's position from the copy too (walker::from_copy):
-//     such a walk reads from the IR only the kinds of the ops it takes (the boundary test),
-//     unless an op has rare producers or the walk turns sparse. For ScheduleFusion's many short walks in one large block that removed most of the
-//     cache misses a walk paid before its sweep (docs/performance.md).
+//     producers as positions, a flag for the rare ones — instead of prev_op and a producer's
+//     block per operand. Over a copy the block's ops are marked at their positions (ops outside
+//     the block, met through rare producers, at their op index), so everything the sweep reads
+//     per op — marks, producer bounds, producers, the op — lies in arrays it reads in block
+//     order, as a CSR sweep does. The copy is made once the walks in one block and version have
+//     swept as many ops as it holds (the default block_copy_policy), so making it costs at most
+//     what those walks cost, and is used until the IR's version moves on. It changes how the
+//     sweep steps, never what it returns. While the scratch holds a copy, a walk from an op of
+//     its block takes the op's block and position, its producers and the floor's position from
+//     the copy too (walker::from_held): it reads from the IR only the kinds of the ops it takes
+//     (the boundary test), unless an op has rare producers or the walk turns sparse. For
+//     ScheduleFusion's many short walks in one large block that removed most of the cache misses
+//     a walk paid before its sweep (docs/performance.md §"Windowed walks").
 //   Either way: O(Σ operands of met ops + min(span, k log k)) for k met ops over a block span.
 #pragma once
 
@@ -141,12 +145,18 @@ class walker {
   }
 
   walk_result<op> from_op(op start) {
-    // Marked first: a block that does not respect dominance could lead back to it.
-    mark_new(start);
     if constexpr (dense) {
+      if constexpr (versioned_ir<G>) {
+        if (const block_copy<G>* c = scratch_.block_copies().get(g_, block_); c != nullptr)
+          if (const auto at = c->position_of(index(start)))
+            if (const auto stop = floor_position(*c)) return from_copy(*c, *at, *stop, start);
+      }
+      // Marked first: a block that does not respect dominance could lead back to it.
+      mark_new(start);
       pending_ = mark_producers(start);
-      sweep(ir::prev_op(g_, start), start);
+      sweep_ir(ir::prev_op(g_, start), start);
     } else {
+      mark_new(start);
       for_each_producer_in_block(g_, start, block_, [this](op d) { return meet(d); });
       bfs();
       sort_bfs_part();
@@ -154,31 +164,32 @@ class walker {
     return std::move(r_);
   }
 
-  /// from_op when the scratch holds a copy of start's block at the IR's version and start is
-  /// at position `at` in it (dependence_walk checks both): start's producers and the floor's
-  /// position come from the copy, so the walk reads no IR table before its sweep — no block_of,
-  /// prev_op, producer blocks or order query (what a walk of ~100 ops in a large block spent
-  /// most of its cache misses on). The same marks, the same sweep, so the same result.
-  walk_result<op> from_copy(const block_copy<G>& c, std::uint32_t at, op start)
+  /// from_op when the scratch already holds a copy of start's block at the IR's version and
+  /// start is at position `at` in it (dependence_walk checks both, before reading the IR).
+  walk_result<op> from_held(const block_copy<G>& c, std::uint32_t at, op start)
     requires dense
   {
-    std::uint32_t stop = 0;  // the sweep reads ops[i - 1] down to ops[stop]: the floor is swept
-    if (opts_.window_floor && !ir::is_null<G>(*opts_.window_floor)) {
-      const auto f = c.position_of(index(*opts_.window_floor));
-      if (!f) return from_op(start);  // a floor outside the block: the IR path says what it means
-      stop = *f;
-    }
-    mark_new(start);
-    bool rare = false;
-    pending_ = cursor(c, at + 1, 0).mark(*this, dense_.raw(), rare);
-    if (rare) pending_ += mark_rare(start);
-    // A floor at or after start leaves nothing to sweep: i == stop.
-    sweep_copy(c, at, stop, start);
-    return std::move(r_);
+    if (const auto stop = floor_position(c)) return from_copy(c, at, *stop, start);
+    return from_op(start);  // a floor outside the block: the IR path says what that means
   }
 
   template <class R>
   walk_result<op> from_values(R&& values) {
+    // Over a copy (when there is one at the IR's version), the marks of the block's ops are
+    // positions from the start, so the copy is asked for before anything is marked.
+    [[maybe_unused]] const block_copy<G>* c = nullptr;
+    [[maybe_unused]] std::uint32_t stop = 0;
+    if constexpr (dense && versioned_ir<G>) {
+      c = scratch_.block_copies().get(g_, block_);
+      if (c != nullptr) {
+        if (const auto f = floor_position(*c)) {
+          stop = *f;
+          enter_copy(*c);
+        } else {
+          c = nullptr;
+        }
+      }
+    }
     auto latest = ir::null_op<G>();
     for (auto&& v : values) {
       const auto d = ir::defining_op(g_, v);
@@ -196,7 +207,15 @@ class walker {
       }
     }
     if constexpr (dense) {
-      if (!ir::is_null<G>(latest)) sweep(latest, ir::null_op<G>());
+      if (ir::is_null<G>(latest)) return std::move(r_);
+      if constexpr (versioned_ir<G>) {
+        if (c != nullptr) {
+          // latest is an op of the block, so of the copy; the sweep takes it first.
+          sweep_copy(*c, *c->position_of(index(latest)) + 1, stop, ir::null_op<G>());
+          return std::move(r_);
+        }
+      }
+      sweep_ir(latest, ir::null_op<G>());
     } else {
       bfs();
       sort_bfs_part();
@@ -208,11 +227,48 @@ class walker {
   // ---------------------------------------------------------------- marks
   // dense_marks on indexed IRs (branch-free test-and-set, see block_scratch.hpp), op_set else.
 
+  // Over a copy, an op of the copy is marked at its position (pos_), any other op (outside the
+  // block) at its op index (dense_); through the IR, every op at its op index.
   bool mark_new(op o) {
-    if constexpr (dense)
+    if constexpr (dense) {
+      if (copy_ != nullptr) [[unlikely]]
+        if (const auto p = copy_->position_of(index(o))) return pos_->test_and_set(*p);
       return dense_.test_and_set(ir::traits<G>::op_index(g_, o));
-    else
+    } else {
       return seen_->insert(o);
+    }
+  }
+
+  // The walk runs over copy c from now on: the block's ops are marked by position. Before
+  // anything is marked.
+  void enter_copy(const block_copy<G>& c) {
+    copy_ = &c;
+    pos_ = &scratch_.walk().fresh_position_marks(c.ops.size());
+  }
+
+  // Where a sweep over c stops (it takes the op at that position last): the floor's position,
+  // 0 without a floor; nullopt when the floor is not in c (another block).
+  std::optional<std::uint32_t> floor_position(const block_copy<G>& c) const {
+    if (!opts_.window_floor || ir::is_null<G>(*opts_.window_floor)) return std::uint32_t{0};
+    return c.position_of(index(*opts_.window_floor));
+  }
+
+  // from_op over copy c: start at position `at`, the sweep stopping at position `stop`. Start's
+  // producers and the floor come from the copy, so the walk reads no IR table before its sweep —
+  // no block_of, prev_op, producer blocks or order query (what a walk of ~100 ops in a large
+  // block spent most of its cache misses on). The same ops marked, the same sweep, the same
+  // result.
+  walk_result<op> from_copy(const block_copy<G>& c, std::uint32_t at, std::uint32_t stop, op start)
+    requires dense
+  {
+    enter_copy(c);
+    pos_->test_and_set(at);  // start, first (see from_op)
+    bool rare = false;
+    pending_ = cursor(c, at + 1, 0).mark(*this, pos_->raw(), rare);
+    if (rare) pending_ += mark_rare(start);
+    // A floor at or after start leaves nothing to sweep: i <= stop.
+    sweep_copy(c, at, stop, start);
+    return std::move(r_);
   }
 
   // ---------------------------------------------------------------- the backward sweep
@@ -292,27 +348,15 @@ class walker {
   // Taken ops collect at the top of swept_, filled downwards, so [lo, top) is in block order;
   // boundary ops collect in r_.boundary in reverse block order.
   //
-  // It steps either through the IR (prev_op, producers through the IR) or, when the scratch's
-  // cache has a dense copy of the block at the IR's version (O7, block_copy_cache.hpp), through
-  // the copy's arrays: the same ops in the same order with the same marks, so the same result.
-  void sweep(op from, op start) {
+  // It steps either through the IR (prev_op, producers through the IR: sweep_ir) or, when the
+  // scratch's cache has a dense copy of the block at the IR's version (O7, block_copy_cache.hpp),
+  // through the copy's arrays (sweep_copy): the same ops in the same order with the same marks,
+  // so the same result.
+  void sweep_ir(op from, op start) {
     const op floor = opts_.window_floor ? *opts_.window_floor : ir::null_op<G>();
     // Everything from `from` down lies before the floor: nothing to visit.
     if (opts_.window_floor && !ir::is_null<G>(from) && ir::is_before_in_block(g_, from, floor))
       from = ir::null_op<G>();
-    if constexpr (versioned_ir<G>) {
-      if (const block_copy<G>* c = scratch_.block_copies().get(g_, block_); c != nullptr) {
-        // Positions one past: the sweep runs while i != stop and reads ops[i - 1].
-        const auto at_from = ir::is_null<G>(from) ? std::optional<std::uint32_t>(0) : c->position_of(index(from));
-        const auto at_floor = ir::is_null<G>(floor) ? std::optional<std::uint32_t>(0) : c->position_of(index(floor));
-        if (at_from && at_floor) {
-          const std::uint32_t i = ir::is_null<G>(from) ? 0 : *at_from + 1;
-          const std::uint32_t stop = ir::is_null<G>(from) ? 0 : *at_floor;
-          sweep_copy(*c, i, stop, start);
-          return;
-        }
-      }
-    }
     // The sweep ends after the floor: at the op before it (null when the floor is the first op or
     // there is no floor), one compare per op for both ends.
     const op stop = ir::is_null<G>(floor) || ir::is_null<G>(from) ? ir::null_op<G>() : ir::prev_op(g_, floor);
@@ -326,6 +370,7 @@ class walker {
     const G& g;
     block_handle_t<G> blk;
     op o, stop;
+    static constexpr bool positional = false;  // marks at op indices
     bool more() const { return o != stop; }
     op at() const { return o; }
     std::size_t at_index() const { return ir::traits<G>::op_index(g, o); }
@@ -336,24 +381,26 @@ class walker {
   };
   struct copy_cursor {
     const op* ops;
-    const std::uint32_t *index, *first, *producers;
-    const std::uint8_t* rare_flag;
+    const std::uint32_t *bounds, *producers;  // block_copy's
     std::uint32_t i, stop;  // the op at position i - 1; stops at i == stop
+    static constexpr bool positional = true;  // marks at positions, producers are positions
     bool more() const { return i != stop; }
     op at() const { return ops[i - 1]; }
-    std::size_t at_index() const { return index[i - 1]; }
+    std::size_t at_index() const { return i - 1; }
     void back() { --i; }
     [[gnu::always_inline]] std::size_t mark(walker&, dense_marks::view marks, bool& rare) const {
+      constexpr std::uint32_t mask = block_copy<G>::offset_mask;
+      const std::uint32_t end = bounds[i];
       std::size_t added = 0;
-      for (const std::uint32_t *p = producers + first[i - 1], *e = producers + first[i]; p != e; ++p)
+      for (const std::uint32_t *p = producers + (bounds[i - 1] & mask), *e = producers + (end & mask); p != e; ++p)
         added += static_cast<std::size_t>(marks.test_and_set(*p));
-      rare = rare_flag[i - 1] != 0;
+      rare = (end & block_copy<G>::rare_bit) != 0;
       return added;
     }
   };
 
   static copy_cursor cursor(const block_copy<G>& c, std::uint32_t i, std::uint32_t stop) {
-    return copy_cursor{c.ops.data(), c.index.data(), c.first.data(), c.producers.data(), c.rare.data(), i, stop};
+    return copy_cursor{c.ops.data(), c.bounds.data(), c.producers.data(), i, stop};
   }
   // The sweep over a copy from the op at position i - 1 down to the one at `stop` (nothing when
   // i <= stop). The one caller of sweep_loop over a copy, so the compiler inlines the loop here.
@@ -370,7 +417,7 @@ class walker {
   template <class Cursor>
   std::size_t sweep_loop(Cursor c, op start) {
     const G& g = g_;
-    const dense_marks::view marks = dense_.raw();
+    const dense_marks::view marks = Cursor::positional ? pos_->raw() : dense_.raw();
     std::size_t room = opts_.budget ? *opts_.budget : static_cast<std::size_t>(-1);  // budget left
     std::size_t pending = pending_, skipped = 0, boundary = 0;
     // swept_ is a buffer filled downwards from its end (grown rarely, never trimmed, so a reused
@@ -571,7 +618,9 @@ class walker {
   block_handle_t<G> block_;
   const walk_options<G>& opts_;
   typename mark_pool<G>::lease seen_;  // marks on IRs without a dense numbering (empty otherwise)
-  dense_marks& dense_;                  // marks on indexed IRs
+  dense_marks& dense_;                  // marks on indexed IRs, at op indices
+  const block_copy<G>* copy_ = nullptr;  // the copy the walk runs over (enter_copy), if any
+  dense_marks* pos_ = nullptr;          // then: marks of the copy's ops, at their positions
   std::vector<op>& swept_;  // buffer: taken by the sweep, in block order, [swept_lo_, size)
   std::size_t swept_lo_ = 0;
   walk_result<op> r_;
@@ -582,14 +631,14 @@ class walker {
 };
 
 // The walk from an op: through the held copy of its block when the scratch has one at the IR's
-// version and the op is in it (walker::from_copy), through the IR otherwise.
+// version and the op is in it (walker::from_held), through the IR otherwise.
 template <class BoundarySet, class G>
 walk_result<op_handle_t<G>> walk_from_op(block_scratch<G>& scratch, const G& g, op_handle_t<G> start,
                                          const walk_options<G>& opts, const BoundarySet& boundary) {
   if constexpr (indexed_ir<G> && block_copy_cache<G>::enabled) {
     if (const block_copy<G>* c = scratch.block_copies().held(g); c != nullptr)
       if (const auto at = c->position_of(ir::op_index(g, start)))
-        return walker<BoundarySet, G>(scratch, g, *c->block, opts, boundary).from_copy(*c, *at, start);
+        return walker<BoundarySet, G>(scratch, g, *c->block, opts, boundary).from_held(*c, *at, start);
   }
   return walker<BoundarySet, G>(scratch, g, ir::block_of(g, start), opts, boundary).from_op(start);
 }
