@@ -54,7 +54,8 @@
 //     the copy too (walker::from_held): it reads from the IR only the kinds of the ops it takes
 //     (the boundary test), unless an op has rare producers or the walk turns sparse. For
 //     ScheduleFusion's many short walks in one large block that removed most of the cache misses
-//     a walk paid before its sweep (docs/performance.md §"Windowed walks").
+//     a walk paid before its sweep; figures in
+//     docs/performance.md §"Windowed walks (what ScheduleFusion pays per pair)".
 //   Either way: O(Σ operands of met ops + min(span, k log k)) for k met ops over a block span.
 #pragma once
 
