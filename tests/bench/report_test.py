@@ -8,6 +8,7 @@
    the column line exactly; one row per declared figure of those suites (bench/report's ROWS)
    and none of any other suite; the rows whose figures the fixture holds, cell for cell (ratios,
    time sums, fits, targets, pass/short); the notes; exit status 0.
+1b. The fixture with the host's caches in its header: they follow the cores on the machine line.
 2. An error in the fixture (a benchmark with error_occurred): its row says error, a note names
    it, exit status 1. A suite that ran no benchmark: a note, exit status 0.
 3. Usage errors: an unknown suite, a build directory without bench/, a bad saved run: exit
@@ -123,6 +124,22 @@ def check_fixture(report, fixture, mod):
     check(f"summary line {summary!r} not in the output", summary in lines)
 
 
+def check_caches(report, fixture, tmp):
+    """A saved run whose header names the host's caches prints them after the cores (the
+    fixture, saved before there were any, prints none: HEADER)."""
+    with open(fixture, encoding="utf-8") as f:
+        data = json.load(f)
+    data["header"]["machine"]["caches"] = ["L2 512K", "L3 32768K"]
+    path = os.path.join(tmp, "caches.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    rc, out, err = run(report, "--from", path, "--filter", "walk_bench")
+    check(f"caches: exit status {rc} (stderr: {err.strip()})", rc == 0)
+    want = ("machine: Test CPU @ 2.00GHz, 2 cores, L2 512K, L3 32768K; load average 0.05 0.1 0.2 at start, "
+            "1.0 0.5 0.25 at end")
+    check(f"caches: header line {out.splitlines()[1:2]!r}", out.splitlines()[1:2] == [want])
+
+
 def check_error(report, fixture, tmp):
     with open(fixture, encoding="utf-8") as f:
         data = json.load(f)
@@ -213,7 +230,8 @@ def check_live(report, build, tmp):
     lines = out.splitlines()
     check(f"live: {lines[0]!r}", re.fullmatch(r"bench/report, \d{4}-\d\d-\d\d \d\d:\d\d UTC", lines[0]) is not None)
     load = r"\d+(\.\d+)? \d+(\.\d+)? \d+(\.\d+)?"
-    check(f"live: {lines[1]!r}", re.fullmatch(rf"machine: .+, \d+ cores; load average {load} at start, {load} at end", lines[1])
+    check(f"live: {lines[1]!r}",
+          re.fullmatch(rf"machine: .+, \d+ cores(, L\d \S+)*; load average {load} at start, {load} at end", lines[1])
           is not None)
     check(f"live: {lines[2]!r}", re.fullmatch(re.escape(f"build: {build} (") + r"\w+, .+\); 1 repetition per benchmark, medians, "
                        r"one process per suite", lines[2]) is not None)
@@ -264,6 +282,7 @@ def main(argv):
     mod = load_rows(report)
     with tempfile.TemporaryDirectory() as tmp:
         check_fixture(report, fixture, mod)
+        check_caches(report, fixture, tmp)
         check_error(report, fixture, tmp)
         check_usage(report, tmp)
         check_counter_units(report, fixture, tmp, mod)
