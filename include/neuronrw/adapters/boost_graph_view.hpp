@@ -23,6 +23,9 @@
 //     kept in an append-only pool of edge arrays owned by the view (chunks never move): edge
 //     iterators are plain pointers, stable for the life of the view, and a vertex's list is one
 //     contiguous array. An algorithm that looks at a part of the block pays for that part only.
+//     Where a vertex's two lists are found (16 bytes each) is kept at the op's index when the IR
+//     has one (op_index_bound entries), at its position otherwise: out_edges, called on every
+//     step of a BFS or DFS, then needs no position lookup.
 // No adjacency_list, no edge list of the whole block unless asked (edges(), num_edges()).
 // Out-edges are ordered by consumer position, then by result; in-edges by operand order (the op's
 // own operands first, then its nested ops' in walk order): the same graph on every IR.
@@ -164,15 +167,15 @@ class block_view {
   /// The out-edges of `o`: ordered by consumer position, then by result.
   /// @pre `o` is an op of the block.
   std::span<const edge_descriptor> out_edge_list(op o) const {
-    const std::size_t p = position(o);
-    if (!out_[p].filled) out_[p] = store(make_out_edges(o));
+    const std::size_t p = slot_of(o);
+    if (!out_[p].filled) [[unlikely]] out_[p] = store(make_out_edges(o));
     return {out_[p].first, out_[p].count};
   }
   /// The in-edges of `o`: its own operands first, then its nested ops' in walk order.
   /// @pre `o` is an op of the block.
   std::span<const edge_descriptor> in_edge_list(op o) const {
-    const std::size_t p = position(o);
-    if (!in_[p].filled) in_[p] = store(make_in_edges(o));
+    const std::size_t p = slot_of(o);
+    if (!in_[p].filled) [[unlikely]] in_[p] = store(make_in_edges(o));
     return {in_[p].first, in_[p].count};
   }
 
@@ -237,8 +240,27 @@ class block_view {
       pos_by_handle_.reserve(ops_.size());
       for (std::size_t i = 0; i < ops_.size(); ++i) pos_by_handle_.emplace(ops_[i], i);
     }
-    out_.resize(ops_.size());
-    in_.resize(ops_.size());
+    out_.resize(slot_bound());
+    in_.resize(slot_bound());
+  }
+
+  // Where a vertex's edge lists are kept: at its op index on an indexed IR (no position
+  // lookup on the way to an out-edge list: out_edges is on every BFS/DFS step), at its
+  // position otherwise.
+  std::size_t slot_of(op o) const {
+    if constexpr (indexed_ir<G>) {
+      if (!indexed_) [[unlikely]]
+        index();
+      return ir::op_index(*g_, o);
+    } else {
+      return position(o);
+    }
+  }
+  std::size_t slot_bound() const {
+    if constexpr (indexed_ir<G>)
+      return pos_by_index_.size();
+    else
+      return ops_.size();
   }
 
   /// Copies `es` to the pool; the slot stays valid for the life of the view.
