@@ -24,8 +24,9 @@
 //     iterators are plain pointers, stable for the life of the view, and a vertex's list is one
 //     contiguous array. An algorithm that looks at a part of the block pays for that part only.
 //     Where a vertex's two lists are found (16 bytes each) is kept at the op's index when the IR
-//     has one (op_index_bound entries), at its position otherwise: out_edges, called on every
-//     step of a BFS or DFS, then needs no position lookup.
+//     has one and the block holds at least a quarter of its ops (op_index_bound entries; out_edges,
+//     called on every step of a BFS or DFS, then needs no position lookup), at its position
+//     otherwise (a small block of a large IR).
 // No adjacency_list, no edge list of the whole block unless asked (edges(), num_edges()).
 // Out-edges are ordered by consumer position, then by result; in-edges by operand order (the op's
 // own operands first, then its nested ops' in walk order): the same graph on every IR.
@@ -236,6 +237,9 @@ class block_view {
       pos_by_index_.assign(ir::op_index_bound(*g_), 0);
       for (std::size_t i = 0; i < ops_.size(); ++i)
         pos_by_index_[ir::op_index(*g_, ops_[i])] = static_cast<std::uint32_t>(i);
+      // Slots at the op index cost 32 bytes per op of the IR: worth it when the block holds a
+      // good part of the IR (a function's body), not for a small nested block of a large one.
+      slots_by_index_ = ops_.size() * slot_share >= pos_by_index_.size();
     } else {
       pos_by_handle_.reserve(ops_.size());
       for (std::size_t i = 0; i < ops_.size(); ++i) pos_by_handle_.emplace(ops_[i], i);
@@ -244,24 +248,22 @@ class block_view {
     in_.resize(slot_bound());
   }
 
-  // Where a vertex's edge lists are kept: at its op index on an indexed IR (no position
-  // lookup on the way to an out-edge list: out_edges is on every BFS/DFS step), at its
-  // position otherwise.
+  // Where a vertex's edge lists are kept: at its op index when the IR has one and the block
+  // holds at least 1/slot_share of its ops (no position lookup on the way to an out-edge list:
+  // out_edges is on every BFS/DFS step), at its position otherwise (the slots then cost 32
+  // bytes per op of the block, not of the IR).
+  static constexpr std::size_t slot_share = 4;
   std::size_t slot_of(op o) const {
     if constexpr (indexed_ir<G>) {
       if (!indexed_) [[unlikely]]
         index();
-      return ir::op_index(*g_, o);
+      const std::size_t k = ir::op_index(*g_, o);
+      return slots_by_index_ ? k : pos_by_index_[k];
     } else {
       return position(o);
     }
   }
-  std::size_t slot_bound() const {
-    if constexpr (indexed_ir<G>)
-      return pos_by_index_.size();
-    else
-      return ops_.size();
-  }
+  std::size_t slot_bound() const { return slots_by_index_ ? pos_by_index_.size() : ops_.size(); }
 
   /// Copies `es` to the pool; the slot stays valid for the life of the view.
   edge_slot store(const std::vector<edge_descriptor>& es) const {
@@ -329,6 +331,7 @@ class block_view {
   const G* g_;
   block block_;
   mutable bool indexed_ = false;
+  mutable bool slots_by_index_ = false;  // indexed_ir: out_/in_ at op indices (see slot_of)
   mutable std::vector<op> ops_;
   mutable std::vector<std::uint32_t> pos_by_index_;                        // indexed_ir
   mutable std::unordered_map<op, std::size_t, handle_hash<op>> pos_by_handle_;  // otherwise
