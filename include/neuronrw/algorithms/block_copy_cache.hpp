@@ -22,7 +22,7 @@
 //
 // Complexity: `get` is O(1) when the copy is current or the policy says not yet; making a copy is
 // O(ops of the block + their operands), plus a one-off O(#ops of the IR) growth of the position
-// table. Memory: about 25 bytes per op of the block plus 8 per op of the IR (and the walk marks the
+// table. Memory: about 16 bytes per op of the block plus 8 per op of the IR (and the walk marks the
 // copy's ops in 4 bytes per op of its scratch, block_scratch.hpp). One copy at a time:
 // a `get` for another block or IR replaces it.
 #pragma once
@@ -59,7 +59,6 @@ struct block_copy {
   std::uint64_t version = 0;
   bool valid = false;
   std::vector<op> ops;                  ///< the block, in order
-  std::vector<std::uint32_t> index;     ///< op_index(ops[i])
   /// ops[i]'s producers are producers[bounds[i] & offset_mask .. bounds[i + 1] & offset_mask);
   /// the top bit of bounds[i + 1] says that ops[i] has rare ones (producers outside the block, or
   /// regions). One array for both, so the sweep reads one stream per op for them
@@ -185,7 +184,6 @@ class block_copy_cache {
     const std::size_t bound = ir::op_index_bound(g);
     if (bound >= std::uint32_t(-1)) return false;
     c.ops.clear();
-    c.index.clear();
     c.bounds.clear();
     c.producers.clear();
     if (c.where.size() < bound) c.where.resize(bound);
@@ -197,7 +195,6 @@ class block_copy_cache {
       const std::size_t k = ir::op_index(g, o);
       c.where[k] = {static_cast<std::uint32_t>(c.ops.size()), c.stamp};
       c.ops.push_back(o);
-      c.index.push_back(static_cast<std::uint32_t>(k));
     }
     c.bounds.reserve(c.ops.size() + 1);
     c.bounds.push_back(0);
