@@ -25,7 +25,8 @@
 // The adapter numbers ops densely (the optional op_index capability), so the algorithms use flat
 // arrays and the dependence walk's backward sweep instead of hash sets and a sort by
 // isBeforeInBlock: the first algorithm on an `ir` numbers every op under the root (two walks:
-// count, then a DenseMap insert per op), each op_index is then one DenseMap lookup
+// count, then an insert per op), each op_index is then one lookup in detail::address_index, a
+// table that keeps ops near each other in memory near each other in the table
 // (docs/performance.md §"MLIR adapter" has the figures).
 #pragma once
 
@@ -58,6 +59,7 @@
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/kind_names.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/detail/address_index.hpp>
 
 namespace neuronrw::mlir_adapter {
 
@@ -182,7 +184,7 @@ class ir {
   /// ops behind the adapter's back). Numbers are never reassigned: an op allocated where an
   /// erased one was inherits its number, still unique among live ops.
   std::size_t op_index(mlir::Operation* op) const {
-    if (auto it = index_.find(op); it != index_.end()) return it->second;
+    if (const auto i = index_.find(op); i != detail::address_index::npos) return i;
     return number_unseen(op);
   }
   std::size_t op_index_bound() const {
@@ -192,7 +194,7 @@ class ir {
   }
   /// Numbers `op` and the ops nested in it, if the numbering exists (the mutations call this).
   void number(mlir::Operation* op) const {
-    if (numbered_) op->walk([this](mlir::Operation* o) { index_.try_emplace(o, static_cast<unsigned>(index_.size())); });
+    if (numbered_) op->walk([this](mlir::Operation* o) { index_.try_emplace(o, static_cast<std::uint32_t>(index_.size())); });
   }
 
  private:
@@ -200,13 +202,13 @@ class ir {
     numbered_ = true;
     std::size_t n = 0;
     root_->walk([&n](mlir::Operation*) { ++n; });
-    index_.reserve(static_cast<unsigned>(index_.size() + n));  // no rehash while numbering
-    root_->walk([this](mlir::Operation* o) { index_.try_emplace(o, static_cast<unsigned>(index_.size())); });
+    index_.reserve(index_.size() + n);  // no rehash while numbering
+    root_->walk([this](mlir::Operation* o) { index_.try_emplace(o, static_cast<std::uint32_t>(index_.size())); });
   }
   [[gnu::noinline]] std::size_t number_unseen(mlir::Operation* op) const {
     if (!numbered_) {
       number_all();
-      if (auto it = index_.find(op); it != index_.end()) return it->second;
+      if (const auto i = index_.find(op); i != detail::address_index::npos) return i;
     }
     const std::size_t n = index_.size();
     if (bound_ != 0 && n >= bound_) {
@@ -214,7 +216,7 @@ class ir {
                    << bound_ << "); use a new neuronrw::mlir_adapter::ir after creating them\n";
       std::abort();
     }
-    index_.try_emplace(op, static_cast<unsigned>(n));
+    index_.try_emplace(op, static_cast<std::uint32_t>(n));
     return n;
   }
 
@@ -224,7 +226,8 @@ class ir {
   mutable llvm::DenseMap<const void*, kind_id> cache_;
   mutable const void* last_name_ = nullptr;
   mutable kind_id last_kind_ = 0;
-  mutable llvm::DenseMap<mlir::Operation*, unsigned> index_;
+  // op -> number, in a table read in order when ops are visited in memory order (see its header)
+  mutable detail::address_index index_;
   mutable bool numbered_ = false;
   mutable std::size_t bound_ = 0;  // the last op_index_bound answer (0: none yet)
 };
