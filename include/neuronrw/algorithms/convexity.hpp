@@ -70,24 +70,27 @@ convexity_result<op_handle_t<G>> check_convexity(block_scratch<G>& scratch, cons
 
   // Forward: X is reached when one of its producers is a member or reached. Members are seeded
   // as they are passed, so paths through intermediate members count too.
+  // Each op's key is computed once for the three sets (op_set::key: one op_index).
   reached.insert(first);
   for (op x = ir::next_op(g, first); !(x == last); x = ir::next_op(g, x)) {
-    if (member.contains(x)) {
-      reached.insert(x);
+    const auto kx = member.key(x);
+    if (member.contains_key(kx)) {
+      reached.insert_key(kx);
       continue;
     }
     for_each_producer_in_block(g, x, block, [&](op p) {
       if (!reached.contains(p)) return true;
-      reached.insert(x);
+      reached.insert_key(kx);
       return false;
     });
   }
   // Backward: producers of members and of feeding ops feed. The last offender found is the
   // first in block order.
   for (op x = last; !(x == first); x = ir::prev_op(g, x)) {
-    const bool is_member = member.contains(x);
-    if (!is_member && !feeds.contains(x)) continue;
-    if (!is_member && reached.contains(x)) {
+    const auto kx = member.key(x);
+    const bool is_member = member.contains_key(kx);
+    if (!is_member && !feeds.contains_key(kx)) continue;
+    if (!is_member && reached.contains_key(kx)) {
       r.convex = false;
       r.offending = x;
     }

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -42,6 +44,29 @@ class op_set {
       return i < stamp_.size() && stamp_[i] == epoch_;
     } else {
       return set_.count(o) != 0;
+    }
+  }
+  /// The key of `o` for the *_key functions: its op index (indexed_ir) or `o` itself. A caller
+  /// asking several sets of the same IR about one op computes it once: on an IR whose op_index
+  /// is a lookup (the MLIR adapter), one lookup instead of one per set.
+  using key_type = std::conditional_t<indexed_ir<G>, std::size_t, op>;
+  key_type key(op o) const {
+    if constexpr (indexed_ir<G>) return ir::op_index(*g_, o); else return o;
+  }
+  /// contains / insert by key (`key(o)` of a set of the same IR).
+  bool contains_key(key_type k) const {
+    if constexpr (indexed_ir<G>) return k < stamp_.size() && stamp_[k] == epoch_; else return set_.count(k) != 0;
+  }
+  bool insert_key(key_type k) {
+    if constexpr (indexed_ir<G>) {
+      if (k >= stamp_.size()) [[unlikely]]
+        grow(k);
+      if (stamp_[k] == epoch_) return false;
+      stamp_[k] = epoch_;
+      ++size_;
+      return true;
+    } else {
+      return set_.insert(k).second;
     }
   }
   bool erase(op o) {
