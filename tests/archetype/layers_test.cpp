@@ -368,3 +368,41 @@ TEST_CASE_TEMPLATE("scheduled_view over ordered_ir: moves on the overlay, the IR
   CHECK(p.labels(w.ops) == strings{"b"});
   CHECK(p.labels(w.boundary) == strings{"ag", "rs"});
 }
+
+TEST_CASE("scheduled_view over an indexed IR: op_index and the order through the view's memo") {
+  // The view remembers the op it last stepped to (next, prev, first) and answers op_index and
+  // its own node lookup for it from the overlay. Whatever was stepped to last, every answer is G's.
+  using G = ordered_indexed;
+  program<G> p(2);
+  const strings labels{"o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"};
+  p.add("o0", "foo.x", {"%0"});
+  for (std::size_t i = 1; i < labels.size(); ++i) p.add(labels[i], "foo.x", {labels[i - 1]});
+  nr::scheduled_view<G> v(p.g);
+  auto all_agree = [&] {
+    bool ok = true;
+    for (const auto& l : labels) ok = ok && nr::ir::op_index(v, p[l]) == nr::ir::op_index(p.g, p[l]);
+    return ok;
+  };
+  CHECK(all_agree());  // no overlay yet
+  v.move({p["o5"], nr::move_position::after, p["o6"]});  // overlay, then o6 before o5
+  const strings order{"o0", "o1", "o2", "o3", "o4", "o6", "o5", "o7"};
+  CHECK(p.labels(nr::ir::ops(v, p.blk())) == order);
+  std::size_t i = 0;
+  for (auto o = v.first(p.blk()); !(o == a::op_h{}); o = v.next(o), ++i) {
+    REQUIRE(i < order.size());
+    CHECK(o == p[order[i]]);
+    CHECK(nr::ir::op_index(v, o) == nr::ir::op_index(p.g, o));  // the memo's answer
+    CHECK(all_agree());                                          // and every other op's
+    if (i > 0) CHECK(v.next(v.prev(o)) == o);
+  }
+  CHECK(i == order.size());
+  i = order.size();
+  for (auto o = p["o7"]; !(o == a::op_h{}); o = v.prev(o)) {
+    REQUIRE(i > 0);
+    CHECK(o == p[order[--i]]);
+    CHECK(nr::ir::op_index(v, o) == nr::ir::op_index(p.g, o));
+    CHECK(all_agree());
+    CHECK(nr::ir::is_before_in_block(v, p["o6"], p["o5"]));
+  }
+  CHECK(i == 0);
+}

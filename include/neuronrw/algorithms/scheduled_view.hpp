@@ -7,6 +7,8 @@
 // underlying IR has), so every algorithm of this directory runs on it unchanged.
 // Complexity: moving within a block builds that block's overlay once (O(block)); then each move
 // and each order query is O(1) amortized (algorithms/order.hpp). Blocks never moved answer from G.
+// Threads: the const functions write one memo (the op last stepped to, see index()), so a view
+// is read by one thread at a time; planners running in parallel each have their own.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +47,7 @@ class scheduled_view {
   /// The overlay node of `o`, or npos when o's block has no overlay.
   std::uint32_t local(op o) const {
     if constexpr (indexed_ir<G>) {
+      if (o == memo_op_) return memo_node_;
       if (local_.empty()) return npos;
       const std::size_t i = ir::op_index(*g_, o);
       return i < local_.size() ? local_[i] : npos;
@@ -52,6 +55,18 @@ class scheduled_view {
       auto it = local_.find(o);
       return it == local_.end() ? npos : it->second;
     }
+  }
+
+  /// G's op_index of `o` (indexed G only), read from the overlay when `o` is the op the view
+  /// last stepped to (next, prev, first): algorithms step through the view and then test and
+  /// set the marks of the op they stand at, so a sweep asks G only about the ops it reaches
+  /// through operands. On an IR whose op_index is a lookup (the MLIR adapter's table) that
+  /// halves a sweep's lookups; on an array (the reference IR) it costs a compare.
+  std::size_t index(op o) const
+    requires indexed_ir<G>
+  {
+    if (o == memo_op_) return index_[memo_node_];
+    return ir::op_index(*g_, o);
   }
 
   bool is_before(op a, op b) const {
@@ -62,14 +77,12 @@ class scheduled_view {
   op next(op o) const {
     const auto l = local(o);
     if (l == npos) return ir::next_op(*g_, o);
-    const auto n = order_.next(l);
-    return n == npos ? ir::null_op<G>() : ops_[n];
+    return step_to(order_.next(l));
   }
   op prev(op o) const {
     const auto l = local(o);
     if (l == npos) return ir::prev_op(*g_, o);
-    const auto n = order_.prev(l);
-    return n == npos ? ir::null_op<G>() : ops_[n];
+    return step_to(order_.prev(l));
   }
   /// The first op of `b` in the view's order (null when empty).
   op first(block b) const {
@@ -79,8 +92,7 @@ class scheduled_view {
     const op f = *it;
     const auto l = local(f);
     if (l == npos) return f;
-    const auto n = order_.first(order_.list_of(l));
-    return n == npos ? ir::null_op<G>() : ops_[n];
+    return step_to(order_.first(order_.list_of(l)));
   }
 
   /// Simulates a move within one block.
@@ -130,6 +142,16 @@ class scheduled_view {
   };
 
  private:
+  // The op of overlay node n (null for npos), remembered with its node as the last op stepped to.
+  op step_to(std::uint32_t n) const {
+    if (n == npos) return ir::null_op<G>();
+    if constexpr (indexed_ir<G>) {
+      memo_op_ = ops_[n];
+      memo_node_ = n;
+    }
+    return ops_[n];
+  }
+
   void overlay(block b) {
     {
       auto&& r = ir::ops(*g_, b);
@@ -147,6 +169,7 @@ class scheduled_view {
         const std::size_t i = ir::op_index(*g_, o);
         if (i >= local_.size()) local_.resize(i + 1, npos);
         local_[i] = n;
+        index_.push_back(static_cast<std::uint32_t>(i));
       } else {
         local_.emplace(o, n);
       }
@@ -157,6 +180,12 @@ class scheduled_view {
   const G* g_;
   order_maintenance order_;
   std::vector<op> ops_;  // overlay node -> op
+  // Indexed G: overlay node -> G's op_index, and the last op stepped to (next, prev, first) with
+  // its node. An op's node never changes once its block has an overlay, and the memo is set
+  // only to such ops, so it never goes stale; it starts as the null op, which has no node.
+  std::conditional_t<indexed_ir<G>, std::vector<std::uint32_t>, char> index_{};
+  mutable op memo_op_ = ir::null_op<G>();
+  mutable std::uint32_t memo_node_ = npos;
   std::conditional_t<indexed_ir<G>, std::vector<std::uint32_t>, std::unordered_map<op, std::uint32_t, handle_hash<op>>>
       local_;
 };
@@ -190,7 +219,7 @@ struct ir_traits<scheduled_view<G>> {
   static std::size_t op_index(const V& v, op_handle o)
     requires indexed_ir<G>
   {
-    return base::op_index(v.base(), o);
+    return v.index(o);
   }
   static std::size_t op_index_bound(const V& v)
     requires indexed_ir<G>
