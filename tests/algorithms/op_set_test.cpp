@@ -11,13 +11,23 @@
 
 namespace nr = neuronrw;
 
-TEST_CASE("op_set: dense on the reference IR, hashed on the archetype, same answers") {
+namespace {
+// n ops of the same name in a reference module and in an archetype IR.
+struct two_irs {
   nr::ref::module m;
   std::vector<nr::ref::op_ref> rops;
-  for (int i = 0; i < 10; ++i) rops.push_back(m.create_op("foo.x", {}, {}));
   nr::archetype::ir a;
   std::vector<nr::archetype::op_h> aops;
-  for (int i = 0; i < 10; ++i) aops.push_back(a.add(0, "foo.x", {}));
+  explicit two_irs(int n) {
+    for (int i = 0; i < n; ++i) rops.push_back(m.create_op("foo.x", {}, {}));
+    for (int i = 0; i < n; ++i) aops.push_back(a.add(0, "foo.x", {}));
+  }
+};
+}  // namespace
+
+TEST_CASE("op_set: dense on the reference IR, hashed on the archetype, same answers") {
+  two_irs t(10);
+  auto& [m, rops, a, aops] = t;
 
   nr::op_set<nr::ref::module> rs(m);
   nr::op_set<nr::archetype::ir> as(a);
@@ -48,12 +58,8 @@ TEST_CASE("op_set: dense on the reference IR, hashed on the archetype, same answ
 }
 
 TEST_CASE("op_set: keys computed once serve every set of the same IR, dense and hashed") {
-  nr::ref::module m;
-  std::vector<nr::ref::op_ref> rops;
-  for (int i = 0; i < 6; ++i) rops.push_back(m.create_op("foo.x", {}, {}));
-  nr::archetype::ir a;
-  std::vector<nr::archetype::op_h> aops;
-  for (int i = 0; i < 6; ++i) aops.push_back(a.add(0, "foo.x", {}));
+  two_irs t(6);
+  auto& [m, rops, a, aops] = t;
 
   auto check = [](const auto& g, const auto& ops) {
     using G = std::remove_cvref_t<decltype(g)>;

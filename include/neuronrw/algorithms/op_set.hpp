@@ -27,25 +27,8 @@ class op_set {
     if constexpr (indexed_ir<G>) stamp_.assign(ir::op_index_bound(g), 0);
   }
   /// Inserts; true when `o` was not present. O(1) (amortized for the hash variant).
-  bool insert(op o) {
-    if constexpr (indexed_ir<G>) {
-      auto i = index(o);
-      if (stamp_[i] == epoch_) return false;
-      stamp_[i] = epoch_;
-      ++size_;
-      return true;
-    } else {
-      return set_.insert(o).second;
-    }
-  }
-  bool contains(op o) const {
-    if constexpr (indexed_ir<G>) {
-      auto i = ir::op_index(*g_, o);
-      return i < stamp_.size() && stamp_[i] == epoch_;
-    } else {
-      return set_.count(o) != 0;
-    }
-  }
+  bool insert(op o) { return insert_key(key(o)); }
+  bool contains(op o) const { return contains_key(key(o)); }
   /// The key of `o` for the *_key functions: its op index (indexed_ir) or `o` itself. A caller
   /// asking several sets of the same IR about one op computes it once: on an IR whose op_index
   /// is a lookup (the MLIR adapter), one lookup instead of one per set.
@@ -103,12 +86,6 @@ class op_set {
   }
 
  private:
-  std::size_t index(op o) {
-    auto i = ir::op_index(*g_, o);
-    if (i >= stamp_.size()) [[unlikely]]
-      grow(i);
-    return i;
-  }
   // Kept out of line so that insert inlines into the repair's and the walk's loops.
   [[gnu::noinline]] void grow(std::size_t i) {
     stamp_.resize(ir::op_index_bound(*g_) > i ? ir::op_index_bound(*g_) : i + 1, 0);
