@@ -11,20 +11,21 @@
 // hash table (llvm::DenseMap hashes a pointer to (p >> 4) ^ (p >> 9)) scatters consecutive
 // addresses over the table: once the table outgrows the L2 cache, each lookup is a cache miss,
 // about three quarters of its time in the profile of ScheduleFusion over the adapter at 100K
-// ops (docs/performance.md §"MLIR adapter").
+// ops (docs/performance.md §"ScheduleFusion over the MLIR adapter").
 //
 // The table here is paged instead. An address's page (2 KiB) gets a block of 32 slots, one per
 // 64-byte granule of the page, the first time an address in it is numbered; a small hash table
 // maps page numbers to blocks. A lookup reads the page's entry and the granule's slot. Walking a
-// block reads a page's entry for every 15 or so ops (mlir::Operation is 64 bytes plus its
-// operands, results and regions), always in cache, and the slots of its ops in order, four per
-// cache line. An address whose granule already holds another (two keys less than 64 bytes
+// block reads one page entry for a dozen or more ops (mlir::Operation is 64 bytes plus its
+// operands, results and regions), so it is usually in cache, and the slots of its ops in order,
+// four per cache line. An address whose granule already holds another (two keys less than 64 bytes
 // apart; never two live mlir::Operations, which are 64 bytes) goes to an overflow table: still
 // correct, one more lookup.
 //
 // Memory: 512 bytes per page that holds a key, plus the page table. For ops allocated one after
-// the other that is about 30 bytes per op, against llvm::DenseMap's 16 to 40; one op per page
-// is the worst case, 512 bytes per op, for ops at least 2 KiB apart (which are that large).
+// the other that is about 30 bytes per op, against llvm::DenseMap's 16 to 40. The worst case is
+// one key per page, 512 bytes per key: keys 2 KiB or more apart (large ops, or ops allocated
+// between other large allocations).
 //
 // Keys are never null (find(nullptr) answers npos); values are any 32-bit number but npos.
 // Nothing is ever erased: an object allocated where another was keeps the old one's number,
