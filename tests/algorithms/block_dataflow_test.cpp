@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <neuronrw/algorithms/block_dataflow.hpp>
@@ -111,6 +112,33 @@ TEST_CASE_TEMPLATE("callbacks see one call per use and can stop early", G, nr::r
   calls = 0;
   CHECK(nr::for_each_consumer_in_block(p.g, p["x"], p.body, [&](op) { ++calls; }));
   CHECK(calls == 2);
+}
+
+TEST_CASE_TEMPLATE("a callback that stops inside a nested region stops the whole enumeration", G, nr::ref::module,
+                   nr::archetype::ir) {
+  // r's producers in order: b (its own operand), then a (i, one level down), then c (k, two
+  // levels down). The nested ones come through the type-erased path (nested_producers).
+  program<G> p(nested_text);
+  using op = nr::op_handle_t<G>;
+  for (const auto& stop : {std::pair<std::string, strings>{"a", {"b", "a"}}, {"c", {"b", "a", "c"}}}) {
+    strings seen;
+    CHECK_FALSE(nr::for_each_producer_in_block(p.g, p["r"], p.body, [&](op o) {
+      seen.push_back(p.label(o));
+      return p.label(o) != stop.first;
+    }));
+    CHECK(seen == stop.second);
+  }
+  // A callback that never stops sees all three and the enumeration reports completion, whether
+  // it returns bool or nothing.
+  strings all;
+  CHECK(nr::for_each_producer_in_block(p.g, p["r"], p.body, [&](op o) {
+    all.push_back(p.label(o));
+    return true;
+  }));
+  CHECK(all == strings{"b", "a", "c"});
+  all.clear();
+  CHECK(nr::for_each_producer_in_block(p.g, p["r"], p.body, [&](op o) { all.push_back(p.label(o)); }));
+  CHECK(all == strings{"b", "a", "c"});
 }
 
 TEST_CASE_TEMPLATE("randomized: producers and consumers are inverse relations", G, nr::ref::module,

@@ -25,6 +25,7 @@
 #include <neuronrw/algorithms/block_scratch.hpp>
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/detail/function_ref.hpp>
 
 namespace neuronrw {
 
@@ -42,9 +43,11 @@ bool call(F& f, Op o) {
 }
 
 // Producers contributed by the operands of the ops nested in `x`'s regions. Recursion depth is
-// the nesting depth; no allocation beyond what the IR's own ranges do.
-template <class G, class F>
-bool nested_producers(const G& g, op_handle_t<G> x, op_handle_t<G> root, block_handle_t<G> block, F& f) {
+// the nesting depth; no allocation beyond what the IR's own ranges do. The rare path (ops with
+// regions), so the callback is type-erased: one instantiation per IR, not one per caller.
+template <class G>
+[[gnu::noinline]] bool nested_producers(const G& g, op_handle_t<G> x, op_handle_t<G> root, block_handle_t<G> block,
+                                        detail::function_ref<bool(op_handle_t<G>)> f) {
   for (auto&& b : ir::regions(g, x)) {
     for (auto&& inner : ir::ops(g, b)) {
       for (auto&& v : ir::operands(g, inner)) {
@@ -52,9 +55,9 @@ bool nested_producers(const G& g, op_handle_t<G> x, op_handle_t<G> root, block_h
         if (ir::is_null<G>(d)) continue;
         const auto a = ancestor_in_block(g, d, block);
         if (ir::is_null<G>(a) || a == root) continue;
-        if (!call(f, a)) return false;
+        if (!f(a)) return false;
       }
-      if (!nested_producers(g, inner, root, block, f)) return false;
+      if (!nested_producers<G>(g, inner, root, block, f)) return false;
     }
   }
   return true;
@@ -90,7 +93,7 @@ bool for_each_producer_in_block(const G& g, op_handle_t<G> op, block_handle_t<G>
   }
   auto&& rs = ir::regions(g, op);
   if (std::ranges::begin(rs) == std::ranges::end(rs)) return true;
-  return dataflow_detail::nested_producers(g, op, op, block, f);
+  return dataflow_detail::nested_producers<G>(g, op, op, block, [&f](op_handle_t<G> a) { return dataflow_detail::call(f, a); });
 }
 
 /// Calls `f(c)` for every c in consumers(op in block), once per use (duplicates possible, as

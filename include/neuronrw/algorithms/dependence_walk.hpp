@@ -339,8 +339,10 @@ class walker {
   }
   [[gnu::noinline]] std::size_t mark_nested(op x) {
     std::size_t added = 0;
-    auto f = [&](op a) { added += mark_new(a) ? 1 : 0; };
-    dataflow_detail::nested_producers(g_, x, x, block_, f);
+    dataflow_detail::nested_producers<G>(g_, x, x, block_, [&](op a) {
+      added += mark_new(a) ? 1 : 0;
+      return true;
+    });
     return added;
   }
 
@@ -553,8 +555,7 @@ class walker {
     }
     auto&& rs = ir::regions(g_, x);
     if (std::ranges::begin(rs) == std::ranges::end(rs)) return;
-    auto f = [this](op d) { return meet(d); };
-    dataflow_detail::nested_producers(g_, x, x, block_, f);
+    dataflow_detail::nested_producers<G>(g_, x, x, block_, [this](op d) { return meet(d); });
   }
 
   // Meets d, an op of the block. Returns false to stop (budget exceeded).
