@@ -86,40 +86,49 @@ concept has_attribute_query = requires(const G& g, op_handle_t<G> o) {
   { ir_traits<G>::has_attribute(g, o, std::string_view{}) } -> std::convertible_to<bool>;
 };
 
-/// The boundary set of a pattern given (in part) by the options, or nullopt when the pattern's
-/// compile-time set is the one to use: no override, or one that names the same kinds. The set
-/// always holds the producer and consumer kinds (check_schedule_fusion_options makes an explicit
-/// boundary say so; an implicit one is the pattern's plus them).
+/// The boundary set of a pattern as the walk uses it: the kinds the options list, or the
+/// pattern's compile-time set. Either way one run-time set type, so the dependence walk is
+/// instantiated once per IR, not once per set type (docs/performance.md §"Compile cost of
+/// including neuronrw"). The set always holds the producer and consumer kinds
+/// (check_schedule_fusion_options makes an explicit boundary say so; an implicit one is the
+/// pattern's plus them).
 template <co_schedule_pattern_like Pattern>
 struct pattern_boundary {
-  /// The run-time set: the listed kinds, or (nothing listed) the pattern's set through `base`.
+  /// The listed kinds, plus (nothing listed, and the pattern's set does not list its ids or has
+  /// more than runtime_boundary_set::max_kinds) the pattern's set through `base`.
   struct set {
     runtime_boundary_set listed;
     bool (*base)(kind_id) = nullptr;
-    bool contains(kind_id k) const noexcept { return listed.contains(k) || (base != nullptr && base(k)); }
+    /// Bit (id mod 64) of every listed id: most ops the walk asks about are not in the set, and
+    /// one test of this mask answers for them without scanning the list.
+    std::uint64_t filter = 0;
+    bool contains(kind_id k) const noexcept {
+      if ((filter >> (k & 63u) & 1u) != 0 && listed.contains(k)) return true;
+      return base != nullptr && base(k);
+    }
   };
   static bool pattern_contains(kind_id k) noexcept { return typename Pattern::boundary{}.contains(k); }
 
-  static std::optional<set> of(const schedule_fusion_options& opt, kind_id producer, kind_id consumer) {
+  static set of(const schedule_fusion_options& opt, kind_id producer, kind_id consumer) {
     set s;
     if (!opt.boundary.empty()) {
       std::vector<std::string> kinds;
       (void)parse_kind_list(opt.boundary, kinds);  // checked before (check_schedule_fusion_options)
       for (const auto& k : kinds) s.listed.add(kind_id_of(k));
-      s.listed.add(producer);
-      s.listed.add(consumer);
+    } else {
+      bool listed = false;
       if constexpr (requires { Pattern::boundary::ids(); }) {
         const auto& ids = Pattern::boundary::ids();
-        bool same = s.listed.count == ids.size();
-        for (const kind_id id : ids) same = same && s.listed.contains(id);
-        if (same) return std::nullopt;
+        if (ids.size() + 2 <= runtime_boundary_set::max_kinds) {
+          for (const kind_id id : ids) s.listed.add(id);
+          listed = true;
+        }
       }
-      return s;
+      if (!listed) s.base = &pattern_contains;
     }
-    if (pattern_contains(producer) && pattern_contains(consumer)) return std::nullopt;
-    s.base = &pattern_contains;
     s.listed.add(producer);
     s.listed.add(consumer);
+    for (std::size_t i = 0; i < s.listed.count; ++i) s.filter |= std::uint64_t{1} << (s.listed.ids[i] & 63u);
     return s;
   }
 };
@@ -294,8 +303,7 @@ class planner {
     walk_options<view> wo;
     wo.budget = plan_.budget == unbounded_budget ? std::nullopt : std::optional<std::size_t>(plan_.budget);
     wo.window_floor = producer;
-    const auto walk = boundary_ ? dependence_walk(*boundary_, scratch_, view_, consumer, wo)
-                                : dependence_walk<typename Pattern::boundary>(scratch_, view_, consumer, wo);
+    const auto walk = dependence_walk(boundary_, scratch_, view_, consumer, wo);
     if (!walk.complete()) return refuse(make_refusal(unit, schedule_refusal::budget_exceeded, consumer, consumer));
 
     // 4. legality
@@ -527,7 +535,7 @@ class planner {
   std::size_t candidate_ = 0;
   std::string_view composite_prefix_;
   kind_id producer_ = unknown_kind, consumer_ = unknown_kind;  // the pattern's, or the options'
-  std::optional<typename pattern_boundary<Pattern>::set> boundary_;  // nullopt: Pattern::boundary
+  typename pattern_boundary<Pattern>::set boundary_;
 };
 
 }  // namespace sf_detail
