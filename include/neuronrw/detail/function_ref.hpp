@@ -11,7 +11,6 @@
 // passed to (it is never stored).
 #pragma once
 
-#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -35,7 +34,9 @@ class function_ref<R(Args...)> {
         return static_cast<R>(reinterpret_cast<T*>(t.function)(std::forward<Args>(args)...));
       };
     } else {
-      target_.object = const_cast<void*>(static_cast<const void*>(std::addressof(f)));
+      // std::addressof without <memory>, which drags in <pthread.h> and <unistd.h> (and their
+      // global names, such as read) into every TU that includes the algorithms.
+      target_.object = const_cast<void*>(static_cast<const void*>(__builtin_addressof(f)));
       call_ = [](target t, Args... args) -> R {
         return static_cast<R>((*static_cast<T*>(t.object))(std::forward<Args>(args)...));
       };
