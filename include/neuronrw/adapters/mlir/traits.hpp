@@ -43,7 +43,6 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringMap.h>
-#include <mlir/Dialect/Func/IR/FuncOps.h>
 #include <mlir/IR/Block.h>
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/BuiltinAttributes.h>
@@ -475,6 +474,13 @@ inline mlir::Operation* group_ops(ir& g, const group_request<mlir::Operation*, m
 /// outlinable_ir requirement 19: a private func.func at the end of the root's first block with
 /// the owner's signature and a clone of its region; a terminator of kind return that is not
 /// func.return becomes one. Cost: O(size of the region).
+///
+/// The func.func and func.return are built by name (an OperationState whose inherent attributes
+/// MLIR moves into the op's properties), as func::FuncOp::create would build them: the same op,
+/// without this header including the func dialect's (FuncOps.h costs every TU that includes the
+/// adapter 29 MB of g++'s memory, docs/performance.md §"Compile cost of including neuronrw"). As
+/// with FuncOp::create, the func dialect is loaded in the context (a module that holds functions
+/// has it); without it the op is unregistered and the verifier says so.
 inline mlir::Operation* outline_region(ir& g, const outline_request<mlir::Operation*>& r) {
   detail::editor ed(g);
   auto& b = ed.builder();
@@ -483,10 +489,16 @@ inline mlir::Operation* outline_region(ir& g, const outline_request<mlir::Operat
   auto type = b.getFunctionType(owner->getOperandTypes(), owner->getResultTypes());
   mlir::Block& module_body = g.root()->getRegion(0).front();
   b.setInsertionPointToEnd(&module_body);
-  auto fn = mlir::func::FuncOp::create(b, owner->getLoc(), ref(r.symbol), type);
-  fn.setPrivate();
+  mlir::OperationState state(owner->getLoc(), "func.func");
+  state.addAttribute(mlir::SymbolTable::getSymbolAttrName(), b.getStringAttr(ref(r.symbol)));
+  state.addAttribute("function_type", mlir::TypeAttr::get(type));
+  state.addAttribute(mlir::SymbolTable::getVisibilityAttrName(), b.getStringAttr("private"));
+  state.addRegion();
+  mlir::Operation* fn = b.create(state);
   g.set_attributes(fn, r.attrs);
-  mlir::Block* entry = fn.addEntryBlock();
+  auto* entry = new mlir::Block();
+  fn->getRegion(0).push_back(entry);
+  for (mlir::Type t : type.getInputs()) entry->addArgument(t, owner->getLoc());
   if (owner->getNumRegions() == 0 || owner->getRegion(0).empty()) {
     g.number(fn);
     return fn;
@@ -506,7 +518,9 @@ inline mlir::Operation* outline_region(ir& g, const outline_request<mlir::Operat
   mlir::Operation* term = entry->empty() ? nullptr : &entry->back();
   if (term && g.kind(term) == kind_id_v<kinds::return_> && term->getName().getStringRef() != "func.return") {
     b.setInsertionPoint(term);
-    mlir::func::ReturnOp::create(b, term->getLoc(), term->getOperands());
+    mlir::OperationState ret(term->getLoc(), "func.return");
+    ret.addOperands(term->getOperands());
+    b.create(ret);
     ed.erase(term);
   }
   g.number(fn);
