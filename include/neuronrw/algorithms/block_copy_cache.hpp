@@ -31,7 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <vector>
 

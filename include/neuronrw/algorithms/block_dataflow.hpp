@@ -17,7 +17,7 @@
 
 #include <concepts>
 #include <cstddef>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <type_traits>
 #include <vector>
 

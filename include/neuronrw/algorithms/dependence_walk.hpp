@@ -66,7 +66,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <utility>
 #include <vector>

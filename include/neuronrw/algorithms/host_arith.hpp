@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>

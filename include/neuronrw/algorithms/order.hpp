@@ -50,7 +50,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <vector>
 

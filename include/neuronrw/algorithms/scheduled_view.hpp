@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>

@@ -97,7 +97,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <string_view>
 #include <type_traits>

@@ -102,7 +102,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <string>
 #include <string_view>

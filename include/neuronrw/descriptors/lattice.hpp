@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <string_view>
 #include <type_traits>
 #include <utility>

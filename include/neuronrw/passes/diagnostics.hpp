@@ -39,7 +39,7 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>

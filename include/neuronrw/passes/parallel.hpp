@@ -27,7 +27,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <thread>
 #include <type_traits>
 #include <utility>

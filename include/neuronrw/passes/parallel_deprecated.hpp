@@ -4,7 +4,7 @@
 // this header where code still calls them; it is removed in the next release.
 #pragma once
 
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <utility>
 #include <vector>
 

@@ -61,7 +61,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <utility>

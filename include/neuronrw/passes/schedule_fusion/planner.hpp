@@ -50,7 +50,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ranges>
+#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_map>
