@@ -17,6 +17,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <neuronrw/detail/ranges.hpp>
 #include <type_traits>
 #include <vector>
 
@@ -25,7 +26,6 @@
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/detail/function_ref.hpp>
-#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

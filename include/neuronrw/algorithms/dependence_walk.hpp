@@ -66,6 +66,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
+#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <utility>
 #include <vector>
@@ -76,7 +77,6 @@
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/boundary_set.hpp>
-#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -26,7 +27,6 @@
 #include <utility>
 
 #include <neuronrw/concepts/host.hpp>
-#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

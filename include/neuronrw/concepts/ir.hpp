@@ -102,6 +102,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -110,7 +111,6 @@
 
 #include <neuronrw/concepts/attribute.hpp>  // named_attribute, attribute_value
 #include <neuronrw/descriptors/kinds.hpp>
-#include <neuronrw/detail/ranges.hpp>
 #include <neuronrw/detail/requirement_check.hpp>
 
 namespace neuronrw {
