@@ -1,7 +1,8 @@
 // tests/passes/schedule_fusion_support.hpp — helpers shared by the ScheduleFusion tests: the
 // dataflow invariant (every original op reads the same producers, looking through the fusions'
 // block arguments and results; no op lost or duplicated), a copy of a reference module on the
-// archetype IR, and a structural dump written against the concepts only (to compare two IRs).
+// archetype IR, a structural dump written against the concepts only (to compare two IRs), and the
+// corpus scenarios' directives (read_directives, plan_with).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,9 @@
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
+#include <neuronrw/passes/schedule_fusion/pattern.hpp>
+#include <neuronrw/passes/schedule_fusion/plan.hpp>
+#include <neuronrw/passes/schedule_fusion/planner.hpp>
 
 #include "archetype/archetype_ir.hpp"
 
@@ -188,6 +192,58 @@ std::string structure(const G& g) {
     for (auto&& b : ir::regions(g, f)) dump_block(dump_block, b, 1);
   }
   return out.str();
+}
+
+/// The non-seed instance the tests declare: mixture-of-experts dispatch → combine.
+using moe_pattern = co_schedule_pattern<kinds::all_to_all, kinds::all_to_all, default_boundary_set, 100, "MoEOverlap">;
+
+/// A corpus scenario's `// schedule-fusion-options:` line (tests/passes/schedule_fusion_test.cpp
+/// has the words).
+struct scenario_options {
+  schedule_fusion_options pass;
+  bool moe = false;
+  /// The scenario uses an outer block argument only inside a nested region of a cluster op: an
+  /// IR without the `argument_block` capability (the plain archetype) takes it for a local one.
+  bool needs_argument_block = false;
+  bool composites = false;  ///< plan_schedule_fusion_composites
+};
+
+inline scenario_options read_directives(const std::string& text) {
+  scenario_options o;
+  std::istringstream in(text);
+  std::string line;
+  const std::string key = "// schedule-fusion-options:";
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) != 0) continue;
+    std::istringstream words(line.substr(key.size()));
+    for (std::string w; words >> w;) {
+      if (w == "needs-argument-block")
+        o.needs_argument_block = true;
+      else if (w == "emit=composites")
+        o.composites = true;
+      else if (w == "pattern=moe")
+        o.moe = true;
+      else if (w == "budget=unbounded")
+        o.pass.budget = unbounded_budget;
+      else if (w.rfind("budget=", 0) == 0)
+        o.pass.budget = std::stoul(w.substr(7));
+      else
+        FAIL("unknown directive word: " << w);
+    }
+  }
+  return o;
+}
+
+/// The scenario's plan: its pattern, flavour and options.
+template <class G>
+schedule_fusion_plan_t<G> plan_with(const G& g, const scenario_options& o) {
+  if constexpr (outlinable_ir<G>) {
+    if (o.composites)
+      return o.moe ? plan_schedule_fusion_composites<moe_pattern>(g, o.pass) : plan_schedule_fusion_composites(g, o.pass);
+  } else {
+    REQUIRE_FALSE(o.composites);
+  }
+  return o.moe ? plan_schedule_fusion<moe_pattern>(g, o.pass) : plan_schedule_fusion(g, o.pass);
 }
 
 }  // namespace sf_support

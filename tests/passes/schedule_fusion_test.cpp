@@ -53,9 +53,6 @@ using namespace neuronrw;
 using namespace sf_support;
 namespace fs = std::filesystem;
 
-/// The non-seed instance the tests declare: mixture-of-experts dispatch → combine.
-using moe_pattern = co_schedule_pattern<kinds::all_to_all, kinds::all_to_all, default_boundary_set, 100, "MoEOverlap">;
-
 static_assert(schedule_fusion_pattern::budget == 100);
 static_assert(schedule_fusion_pattern::fusion_kind == "ScheduleFusion");
 static_assert(std::is_same_v<schedule_fusion_pattern::producer, kinds::all_gather>);
@@ -94,54 +91,6 @@ fs::path corpus_dir() {
   const char* d = std::getenv("NEURONRW_CORPUS_DIR");
   REQUIRE_MESSAGE(d, "NEURONRW_CORPUS_DIR is not set (meson test sets it)");
   return fs::path(d) / "schedule_fusion";
-}
-
-// ------------------------------------------------------------------------------ directives
-
-struct scenario_options {
-  schedule_fusion_options pass;
-  bool moe = false;
-  /// The scenario uses an outer block argument only inside a nested region of a cluster op: an
-  /// IR without the `argument_block` capability (the plain archetype) takes it for a local one.
-  bool needs_argument_block = false;
-  bool composites = false;  ///< plan_schedule_fusion_composites
-};
-
-scenario_options read_directives(const std::string& text) {
-  scenario_options o;
-  std::istringstream in(text);
-  std::string line;
-  const std::string key = "// schedule-fusion-options:";
-  while (std::getline(in, line)) {
-    if (line.rfind(key, 0) != 0) continue;
-    std::istringstream words(line.substr(key.size()));
-    for (std::string w; words >> w;) {
-      if (w == "needs-argument-block")
-        o.needs_argument_block = true;
-      else if (w == "emit=composites")
-        o.composites = true;
-      else if (w == "pattern=moe")
-        o.moe = true;
-      else if (w == "budget=unbounded")
-        o.pass.budget = unbounded_budget;
-      else if (w.rfind("budget=", 0) == 0)
-        o.pass.budget = std::stoul(w.substr(7));
-      else
-        FAIL("unknown directive word: " << w);
-    }
-  }
-  return o;
-}
-
-template <class G>
-schedule_fusion_plan_t<G> plan_with(const G& g, const scenario_options& o) {
-  if constexpr (outlinable_ir<G>) {
-    if (o.composites)
-      return o.moe ? plan_schedule_fusion_composites<moe_pattern>(g, o.pass) : plan_schedule_fusion_composites(g, o.pass);
-  } else {
-    REQUIRE_FALSE(o.composites);
-  }
-  return o.moe ? plan_schedule_fusion<moe_pattern>(g, o.pass) : plan_schedule_fusion(g, o.pass);
 }
 
 template <class G>
