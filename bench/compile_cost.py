@@ -19,6 +19,17 @@ stderr. The TUs (printed by --tu-dir DIR, which keeps them):
   bm_compile_mlir_pass_added/<compiler>
       derived, no compile of its own: neuronrw − base, repetition by repetition (the two compiles
       of a repetition are paired); counters added_cpu_seconds, added_rss_bytes
+  bm_compile_mlir_pass_extern/<compiler>
+      the neuronrw TU with ScheduleFusion compiled elsewhere: it also includes
+      neuronrw/passes/schedule_fusion/instantiate.hpp and declares
+      NEURONRW_EXTERN_SCHEDULE_FUSION(neuronrw::mlir_adapter::ir) (the opt-in of that header), so it
+      instantiates only the entry points' wrappers. FLAGS: the neuronrw TU's
+  bm_compile_mlir_pass_extern_added/<compiler>
+      derived: extern − base, as bm_compile_mlir_pass_added
+  bm_compile_mlir_instance/<compiler>
+      the TU those declarations need once per program: the adapter's traits and
+      NEURONRW_INSTANTIATE_SCHEDULE_FUSION(neuronrw::mlir_adapter::ir), nothing else (no target: it
+      is compiled once, not in every pass TU). FLAGS: the neuronrw TU's
   bm_compile_ref_driver_base/<compiler>
       a driver without neuronrw of similar standard-library use: reads a file into a std::string,
       splits it into lines (std::vector<std::string_view>), counts the op names in a
@@ -40,7 +51,8 @@ page cache costs wall time (I/O waits), not CPU time.
 
 Targets (bench/report; issue 32): the MLIR pass with neuronrw may cost at most +3 s CPU and
 +100 MB peak RSS over the pass without it (bm_compile_mlir_pass_added: added_cpu_seconds <= 3 s,
-added_rss_bytes <= 100 MB), g++ 12 -O2 and clang++ 14 alike. The reference-IR driver has none
+added_rss_bytes <= 100 MB), g++ 12 -O2 and clang++ 14 alike; the same targets for the pass with
+the instances compiled elsewhere (bm_compile_mlir_pass_extern_added). The reference-IR driver has none
 (informative).
 
 Output: Google Benchmark's console table, or its JSON (--benchmark_format=json, --benchmark_out=FILE
@@ -117,6 +129,20 @@ std::unique_ptr<mlir::Pass> create_compile_cost_pass() {{ return std::make_uniqu
 MLIR_PASS_NEURONRW_INCLUDES = """
 #include <neuronrw/adapters/mlir/traits.hpp>
 #include <neuronrw/passes/schedule_fusion.hpp>
+"""
+
+# The opt-in of neuronrw/passes/schedule_fusion/instantiate.hpp: ScheduleFusion's code comes from
+# the instance TU below.
+MLIR_PASS_EXTERN_INCLUDES = MLIR_PASS_NEURONRW_INCLUDES + """#include <neuronrw/passes/schedule_fusion/instantiate.hpp>
+
+NEURONRW_EXTERN_SCHEDULE_FUSION(neuronrw::mlir_adapter::ir);
+"""
+
+MLIR_INSTANCE = """\
+#include <neuronrw/adapters/mlir/traits.hpp>
+#include <neuronrw/passes/schedule_fusion/instantiate.hpp>
+
+NEURONRW_INSTANTIATE_SCHEDULE_FUSION(neuronrw::mlir_adapter::ir);
 """
 
 MLIR_PASS_NEURONRW_BODY = """\
@@ -204,21 +230,25 @@ REF_DRIVER_NEURONRW_BODY = """\
 TUS = {
     "mlir_pass_base": (MLIR_PASS.format(includes="", body=""), "mlir"),
     "mlir_pass_neuronrw": (MLIR_PASS.format(includes=MLIR_PASS_NEURONRW_INCLUDES, body=MLIR_PASS_NEURONRW_BODY), "mlir"),
+    "mlir_pass_extern": (MLIR_PASS.format(includes=MLIR_PASS_EXTERN_INCLUDES, body=MLIR_PASS_NEURONRW_BODY), "mlir"),
+    "mlir_instance": (MLIR_INSTANCE, "mlir"),
     "ref_driver_base": (REF_DRIVER.format(includes="", body=REF_DRIVER_BASE_BODY), "plain"),
     "ref_driver_neuronrw": (REF_DRIVER.format(includes=REF_DRIVER_NEURONRW_INCLUDES, body=REF_DRIVER_NEURONRW_BODY),
                             "plain"),
 }
 
-# The families in output order: a compiled TU, or an added row (neuronrw − base of a TU pair).
+# The families in output order: a compiled TU, or an added row (the difference of a TU pair,
+# ADDED: base first).
 FAMILIES = ["mlir_pass_base", "mlir_pass_neuronrw", "mlir_pass_added",
+            "mlir_pass_extern", "mlir_pass_extern_added", "mlir_instance",
             "ref_driver_base", "ref_driver_neuronrw", "ref_driver_added"]
+ADDED = {"mlir_pass_added": ["mlir_pass_base", "mlir_pass_neuronrw"],
+         "mlir_pass_extern_added": ["mlir_pass_base", "mlir_pass_extern"],
+         "ref_driver_added": ["ref_driver_base", "ref_driver_neuronrw"]}
 
 
 def needed_tus(family):
-    if family.endswith("_added"):
-        pair = family[:-len("_added")]
-        return [pair + "_base", pair + "_neuronrw"]
-    return [family]
+    return ADDED.get(family, [family])
 
 
 # ------------------------------------------------------------------------------ the compilers
@@ -343,7 +373,7 @@ def main(argv) -> int:
             if (f, name) not in selected:
                 continue
             error = next((errors[(tu, name)] for tu in needed_tus(f) if (tu, name) in errors), None)
-            if f.endswith("_added"):
+            if f in ADDED:
                 base, mine = (runs[(tu, name)] for tu in needed_tus(f))
                 family_runs = [{"real_time": m["real_time"] - b["real_time"], "cpu_time": m["cpu_time"] - b["cpu_time"],
                                 "added_cpu_seconds": m["cpu_seconds"] - b["cpu_seconds"],

@@ -197,6 +197,10 @@ def check_counter_units(report, fixture, tmp, mod):
                  median(f"bm_compile_mlir_pass_neuronrw/{c}", mine, cpu_seconds=mine, max_rss_bytes=mine_rss),
                  median(f"bm_compile_mlir_pass_added/{c}", mine - base, added_cpu_seconds=mine - base,
                         added_rss_bytes=mine_rss - base_rss)]
+    # The pass with ScheduleFusion's instances compiled elsewhere (extern − base), and their TU.
+    runs += [median("bm_compile_mlir_pass_extern/gcc", 6.0, cpu_seconds=6.0, max_rss_bytes=430e6),
+             median("bm_compile_mlir_pass_extern_added/gcc", 1.8, added_cpu_seconds=1.8, added_rss_bytes=71e6),
+             median("bm_compile_mlir_instance/gcc", 10.5, cpu_seconds=10.5, max_rss_bytes=531e6)]
     path = os.path.join(tmp, "compile_cost.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"header": header, "suites": {"compile_cost.py": {"context": {}, "benchmarks": runs}}}, f)
@@ -214,6 +218,15 @@ def check_counter_units(report, fixture, tmp, mod):
             [s, "bm_compile_mlir_pass_added/clang[added_cpu_seconds]", "—", "2.5 s", "—", "—", "—", "<= 3 s", "pass"],
             [s, "bm_compile_mlir_pass_added/clang[added_rss_bytes]", "—", "100MB", "—", "—", "—", "<= 100 MB",
              "pass"],  # exactly at the target
+            [s, "bm_compile_mlir_pass_extern/gcc", "—", "6 s", "bm_compile_mlir_pass_base/gcc", "4.2 s", "1.43",
+             "—", "—"],
+            [s, "bm_compile_mlir_pass_extern_added/gcc[added_cpu_seconds]", "—", "1.8 s", "—", "—", "—", "<= 3 s",
+             "pass"],
+            [s, "bm_compile_mlir_pass_extern_added/gcc[added_rss_bytes]", "—", "71MB", "—", "—", "—", "<= 100 MB",
+             "pass"],
+            [s, "bm_compile_mlir_pass_extern_added/clang[added_rss_bytes]", "—", "missing", "—", "—", "—",
+             "<= 100 MB", "missing"],
+            [s, "bm_compile_mlir_instance/gcc[max_rss_bytes]", "—", "531MB", "—", "—", "—", "—", "—"],
             [s, "bm_compile_ref_driver_added/gcc[added_cpu_seconds]", "—", "missing", "—", "—", "—", "—", "missing"]):
         check(f"compile_cost.py row missing or different: {want}", want in rows, detail="\n".join(map(str, rows)))
     check("compile_cost.py needs nothing built", not mod.needs_build("compile_cost.py")
