@@ -31,11 +31,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <vector>
 
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

@@ -17,7 +17,6 @@
 
 #include <concepts>
 #include <cstddef>
-#include <neuronrw/detail/ranges.hpp>
 #include <type_traits>
 #include <vector>
 
@@ -26,6 +25,7 @@
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/detail/function_ref.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

@@ -66,7 +66,6 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
-#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <utility>
 #include <vector>
@@ -77,6 +76,7 @@
 #include <neuronrw/algorithms/op_set.hpp>
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/boundary_set.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

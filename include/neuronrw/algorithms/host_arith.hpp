@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -27,6 +26,7 @@
 #include <utility>
 
 #include <neuronrw/concepts/host.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

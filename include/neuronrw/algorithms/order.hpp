@@ -44,13 +44,13 @@
 #pragma once
 
 #include <neuronrw/detail/assert.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <vector>
 

@@ -14,7 +14,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <neuronrw/detail/ranges.hpp>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -22,6 +21,7 @@
 #include <neuronrw/algorithms/dominance_repair.hpp>
 #include <neuronrw/algorithms/order.hpp>
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

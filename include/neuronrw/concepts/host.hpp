@@ -97,13 +97,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
 #include <neuronrw/concepts/ir.hpp>  // handle_hash: one customization point for hashing handles
+#include <neuronrw/detail/ranges.hpp>
 #include <neuronrw/detail/requirement_check.hpp>
 #include <neuronrw/diagnostic.hpp>
 

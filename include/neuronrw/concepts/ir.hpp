@@ -102,7 +102,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <neuronrw/detail/ranges.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -111,6 +110,7 @@
 
 #include <neuronrw/concepts/attribute.hpp>  // named_attribute, attribute_value
 #include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/detail/ranges.hpp>
 #include <neuronrw/detail/requirement_check.hpp>
 
 namespace neuronrw {

@@ -15,10 +15,11 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
-#include <neuronrw/detail/ranges.hpp>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

@@ -39,13 +39,13 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
-#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <neuronrw/detail/ranges.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/protocol.hpp>
 

@@ -27,12 +27,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <neuronrw/detail/ranges.hpp>
 #include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <neuronrw/detail/ranges.hpp>
 #include <neuronrw/passes/protocol.hpp>
 
 namespace neuronrw {

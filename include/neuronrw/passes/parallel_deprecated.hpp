@@ -4,10 +4,10 @@
 // this header where code still calls them; it is removed in the next release.
 #pragma once
 
-#include <neuronrw/detail/ranges.hpp>
 #include <utility>
 #include <vector>
 
+#include <neuronrw/detail/ranges.hpp>
 #include <neuronrw/passes/comm_domain_scopes.hpp>
 #include <neuronrw/passes/fusion_to_composite.hpp>
 #include <neuronrw/passes/parallel.hpp>

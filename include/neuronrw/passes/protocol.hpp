@@ -61,13 +61,13 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 

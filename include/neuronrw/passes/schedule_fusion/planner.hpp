@@ -50,7 +50,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <neuronrw/detail/ranges.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,6 +66,7 @@
 #include <neuronrw/concepts/ir.hpp>
 #include <neuronrw/descriptors/kind_names.hpp>
 #include <neuronrw/descriptors/kinds.hpp>
+#include <neuronrw/detail/ranges.hpp>
 #include <neuronrw/passes/composite_lowering.hpp>
 #include <neuronrw/passes/schedule_fusion/pattern.hpp>
 #include <neuronrw/passes/schedule_fusion/plan.hpp>
