@@ -4,14 +4,14 @@
 // its explicit instantiations, and header-only libraries such as spdlog offer as a "compiled"
 // mode). Opt-in: without these macros nothing changes, and every TU instantiates what it calls.
 //
-//   // in every TU that runs the pass (after including the IR's traits), at global scope:
-//   #include <neuronrw/passes/schedule_fusion/instantiate.hpp>
+//   // in every TU that runs the pass, after the IR's traits (for MLIR: the adapter's
+//   // traits.hpp), at global scope:
 //   NEURONRW_EXTERN_SCHEDULE_FUSION(neuronrw::mlir_adapter::ir);
 //
-//   // in exactly one .cpp of the program, at global scope:
-//   #include <neuronrw/adapters/mlir/traits.hpp>
-//   #include <neuronrw/passes/schedule_fusion/instantiate.hpp>
+//   // in exactly one .cpp of the program, after the same traits, at global scope:
 //   NEURONRW_INSTANTIATE_SCHEDULE_FUSION(neuronrw::mlir_adapter::ir);
+//
+// (docs/schedule-fusion.md §"Compiling it once" has both files in full, on the reference IR.)
 //
 // What they cover (the entry points that route through the two instantiated templates):
 // plan_schedule_fusion(g[, options]), plan_schedule_fusion_composites(g[, options]),
