@@ -66,7 +66,9 @@ TEST_CASE("block_copy_cache: a copy holds the block's ops, in-block producers an
   for (std::size_t i = 0; i < copy->ops.size(); ++i) rare.push_back(copy->rare_at(i));
   CHECK(rare == std::vector<bool>{false, false, true, false, false});  // r has a region
   CHECK(producers(3).empty());  // c: an argument only; the flag of r before it is not a producer
-  // the op of a nested block is not in the copy
+  // the op of a nested block is not in the copy (its index lies between r's and c's, so the
+  // body's indices are not consecutive and the copy keeps a position table)
+  CHECK_FALSE(copy->consecutive);
   CHECK_FALSE(copy->position_of(nr::ir::op_index(p.g, p["i"])).has_value());
 }
 
@@ -127,6 +129,62 @@ TEST_CASE("block_copy_cache: a changed version drops the copy") {
   CHECK_FALSE(c.holds(g, p.body));
   CHECK(c.get(g, p.body) != nullptr);
   CHECK(c.copies_made() == 6);
+}
+
+TEST_CASE("block_copy_cache: positions from consecutive op indices, or from the table") {
+  // A block parsed op after op numbers its ops consecutively: positions are computed from the
+  // op index. After a reorder they are not, and the copy keeps a table; the answers are the same.
+  program<nr::ref::module> p(R"(
+    a = foo.a %0
+    b = foo.b a
+    c = foo.c b a
+    d = foo.d c
+  )");
+  auto& g = p.g;
+  cache c;
+  c.set_policy(nr::block_copy_policy::always);
+  auto positions = [&](const nr::block_copy<nr::ref::module>& copy) {
+    std::vector<std::optional<std::uint32_t>> r;
+    for (const char* name : {"a", "b", "c", "d"}) r.push_back(copy.position_of(nr::ir::op_index(g, p[name])));
+    return r;
+  };
+  using pos = std::vector<std::optional<std::uint32_t>>;
+  const auto* first = c.get(g, p.body);
+  REQUIRE(first != nullptr);
+  CHECK(first->consecutive);
+  CHECK(first->first_index == nr::ir::op_index(g, p["a"]));
+  CHECK(positions(*first) == pos{0, 1, 2, 3});
+  // indices outside the block: below its first (the function op), just past its last, and far
+  // past the IR's bound
+  const auto func = nr::ir::parent_op(g, p["a"]);
+  REQUIRE(!nr::ir::is_null<nr::ref::module>(func));
+  CHECK(nr::ir::op_index(g, func) < first->first_index);
+  CHECK_FALSE(first->position_of(nr::ir::op_index(g, func)).has_value());
+  CHECK_FALSE(first->position_of(first->first_index + first->ops.size()).has_value());
+  CHECK_FALSE(first->position_of(std::size_t(-1)).has_value());
+  auto producers = [&](const nr::block_copy<nr::ref::module>& copy, std::size_t i) {
+    strings r;
+    for (const std::uint32_t at : copy.producers_of(i)) r.push_back(p.label(copy.ops[at]));
+    return r;
+  };
+  CHECK(producers(*first, 2) == strings{"b", "a"});
+
+  g.move_after(p["c"], p["d"]);  // d uses c: a dominance break, but the copy only lists the order
+  const auto* second = c.get(g, p.body);
+  REQUIRE(second != nullptr);
+  CHECK_FALSE(second->consecutive);
+  CHECK(copy_labels(p, *second) == strings{"a", "b", "d", "c"});
+  CHECK(positions(*second) == pos{0, 1, 3, 2});
+  CHECK_FALSE(second->position_of(nr::ir::op_index(g, func)).has_value());
+  CHECK(producers(*second, 3) == strings{"b", "a"});  // c, now at position 3
+
+  g.move_after(p["d"], p["c"]);  // back in index order: computed positions again
+  const auto* third = c.get(g, p.body);
+  REQUIRE(third != nullptr);
+  CHECK(third->consecutive);
+  CHECK(positions(*third) == pos{0, 1, 2, 3});
+  // the table of the non-consecutive copy is not consulted: its entries for these ops are stale
+  CHECK(third->position_of(nr::ir::op_index(g, p["c"])) == std::optional<std::uint32_t>(2));
 }
 
 TEST_CASE("block_copy_cache: the policies never, amortized and always") {

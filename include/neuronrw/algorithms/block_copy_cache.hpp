@@ -22,8 +22,10 @@
 //
 // Complexity: `get` is O(1) when the copy is current or the policy says not yet; making a copy is
 // O(ops of the block + their operands), plus a one-off O(#ops of the IR) growth of the position
-// table. Memory: about 16 bytes per op of the block plus 8 per op of the IR (and the walk marks the
-// copy's ops in 4 bytes per op of its scratch, block_scratch.hpp). One copy at a time:
+// table when one is needed. Memory: about 16 bytes per op of the block, plus 8 per op of the IR
+// when the block's op indices are not consecutive (block_copy::consecutive: a block built or
+// parsed in order needs no position table); the walk marks the copy's ops in 4 bytes per op of
+// its scratch (block_scratch.hpp). One copy at a time:
 // a `get` for another block or IR replaces it.
 #pragma once
 
@@ -82,11 +84,23 @@ struct block_copy {
     std::uint32_t position = 0;
     std::uint32_t stamp = 0;
   };
+  /// Written only when the block's op indices are not consecutive (see `consecutive`).
   std::vector<place> where;
   std::uint32_t stamp = 0;  ///< this copy's stamp (never 0 for a made copy)
+  /// Whether ops[i] has op index first_index + i for every i, as a block that was built or parsed
+  /// op after op and not reordered since has: a position is then its op index minus
+  /// first_index, computed, not read from `where` (one cache miss fewer at the head of a walk
+  /// in a large block).
+  bool consecutive = false;
+  std::size_t first_index = 0;
 
   /// The position of the op with index k, if it is in the copy.
   [[gnu::always_inline]] std::optional<std::uint32_t> position_of(std::size_t k) const noexcept {
+    if (consecutive) {
+      const std::size_t p = k - first_index;  // wraps past ops.size() when k < first_index
+      if (p < ops.size()) return static_cast<std::uint32_t>(p);
+      return std::nullopt;
+    }
     if (k >= where.size()) return std::nullopt;
     const place w = where[k];
     if (w.stamp != stamp) return std::nullopt;
@@ -186,15 +200,29 @@ class block_copy_cache {
     c.ops.clear();
     c.bounds.clear();
     c.producers.clear();
-    if (c.where.size() < bound) c.where.resize(bound);
-    if (++c.stamp == 0) {  // wrapped: an entry left from 2^32 copies ago could pass for this one's
-      std::fill(c.where.begin(), c.where.end(), typename block_copy<G>::place{});
-      c.stamp = 1;
-    }
+    // The ops first, checking whether their indices are consecutive; only when they are not is
+    // each op's position written to `where` (by index), in a second pass over the ops.
+    // (The indices are kept for that pass: on some IRs an op_index is a lookup.)
+    c.consecutive = true;
+    c.first_index = 0;
+    indices_.clear();
     for (auto&& o : ir::ops(g, b)) {
       const std::size_t k = ir::op_index(g, o);
-      c.where[k] = {static_cast<std::uint32_t>(c.ops.size()), c.stamp};
+      if (c.ops.empty())
+        c.first_index = k;
+      else if (k != c.first_index + c.ops.size())
+        c.consecutive = false;
       c.ops.push_back(o);
+      indices_.push_back(static_cast<std::uint32_t>(k));  // k < bound < 2^32 - 1
+    }
+    if (!c.consecutive) {
+      if (c.where.size() < bound) c.where.resize(bound);
+      if (++c.stamp == 0) {  // wrapped: an entry left from 2^32 copies ago could pass for this one's
+        std::fill(c.where.begin(), c.where.end(), typename block_copy<G>::place{});
+        c.stamp = 1;
+      }
+      for (std::size_t i = 0; i < indices_.size(); ++i)
+        c.where[indices_[i]] = {static_cast<std::uint32_t>(i), c.stamp};
     }
     c.bounds.reserve(c.ops.size() + 1);
     c.bounds.push_back(0);
@@ -206,7 +234,7 @@ class block_copy_cache {
           outside = true;
           return;
         }
-        c.producers.push_back(c.where[ir::op_index(g, d)].position);  // d is in the block: placed above
+        c.producers.push_back(*c.position_of(ir::op_index(g, d)));  // d is in the block: placed above
       };
       if constexpr (operand_defs_ir<G>) {
         for (auto&& d : ir::traits<G>::operand_defs(g, o)) producer(d);
@@ -227,6 +255,7 @@ class block_copy_cache {
 
   block_copy_policy policy_ = block_copy_policy::amortized;
   block_copy<G> copy_;
+  std::vector<std::uint32_t> indices_;  // make_copy's scratch: the op index of each op of the copy
   std::size_t copies_made_ = 0;
   // The amortized policy's account: ops swept without a copy in this block, IR and version.
   const void* debt_ir_ = nullptr;
