@@ -18,6 +18,7 @@
    shown with their units; a script suite that needs nothing built needs no build directory.
 4. A live smoke run (NEURONRW_BENCH_SMOKE=1) of order_bench in BUILD, saved with --out: the
    header's shape, the one row at the smallest size; `--from` that file prints the same text.
+4b. The build line's compiler from meson's log, with and without a compiler wrapper (ccache).
 5. --plot: without gnuplot on PATH, the exact error (exit 2); with gnuplot (when installed; a
    message says it is skipped otherwise), the SVG files of exactly the suites with sized rows,
    naming each figure and baseline.
@@ -257,6 +258,24 @@ def check_live(report, build, tmp):
     check("--from the saved live run printed another text", rc2 == 0 and out2 == out)
 
 
+def check_build_info(mod, tmp):
+    """The build line's compiler, read from meson's log: plain, behind a wrapper (ccache), clang."""
+    cases = [
+        ("C++ compiler for the host machine: c++ (gcc 12.2.0 \"c++ (Debian 12.2.0-14) 12.2.0\")", "g++ 12.2.0"),
+        ("C++ compiler for the host machine: ccache c++ (gcc 12.2.0 \"c++ (Debian 12.2.0-14) 12.2.0\")", "g++ 12.2.0"),
+        ("C++ compiler for the host machine: ccache clang++ (clang 14.0.6 \"Debian clang version 14.0.6\")",
+         "clang 14.0.6"),
+        ("C++ linker for the host machine: c++ ld.bfd 2.40", "unknown"),
+    ]
+    for i, (line, expected) in enumerate(cases):
+        build = os.path.join(tmp, f"b{i}")
+        os.makedirs(os.path.join(build, "meson-logs"))
+        with open(os.path.join(build, "meson-logs", "meson-log.txt"), "w", encoding="utf-8") as f:
+            f.write("Sanity testing C++ compiler: ccache c++\n" + line + "\n")
+        got = mod.build_info(build)
+        check(f"build_info from {line!r}: {got}", got == {"dir": build, "buildtype": "unknown", "compiler": expected})
+
+
 def check_plots(report, fixture, tmp):
     empty = os.path.join(tmp, "empty-path")
     os.makedirs(empty)
@@ -300,6 +319,7 @@ def main(argv):
         check_usage(report, tmp)
         check_counter_units(report, fixture, tmp, mod)
         check_live(report, build, tmp)
+        check_build_info(mod, tmp)
         check_plots(report, fixture, tmp)
     return check.done()
 
