@@ -95,14 +95,16 @@ class order_maintenance {
   /// A new detached node; ids are dense 0, 1, 2, ... O(1) amortized. Aborts (always-on check)
   /// past 2^32 - 1 nodes.
   node_id add_node() {
-    NEURONRW_CHECK(links_.size() < npos, "order_maintenance: more than 2^32 - 1 nodes");
-    links_.push_back(link_rec{});
+    NEURONRW_CHECK(next_.size() < npos, "order_maintenance: more than 2^32 - 1 nodes");
+    prev_.push_back(npos);
+    next_.push_back(npos);
     slots_.push_back(slot_rec{});
-    return static_cast<node_id>(links_.size() - 1);
+    return static_cast<node_id>(next_.size() - 1);
   }
 
   void reserve_nodes(std::size_t n) {
-    links_.reserve(n);
+    prev_.reserve(n);
+    next_.reserve(n);
     slots_.reserve(n);
     // Groups are at least half full except through detaches; reserve for the common case.
     groups_.reserve(n / (capacity_ / 2) + 1);
@@ -110,14 +112,15 @@ class order_maintenance {
   void reserve_lists(std::size_t n) { lists_.reserve(n); }
   /// Gives back the tables' spare capacity (after the last of a batch of creations).
   void shrink_to_fit() {
-    links_.shrink_to_fit();
+    prev_.shrink_to_fit();
+    next_.shrink_to_fit();
     slots_.shrink_to_fit();
     groups_.shrink_to_fit();
     lists_.shrink_to_fit();
   }
 
   /// Number of node ids ever added (attached or not).
-  std::size_t node_count() const noexcept { return links_.size(); }
+  std::size_t node_count() const noexcept { return next_.size(); }
   std::size_t list_count() const noexcept { return lists_.size(); }
   /// Number of groups currently holding nodes, over all lists (for tests and tuning).
   std::size_t group_count() const noexcept { return groups_.size() - free_count_; }
@@ -127,7 +130,7 @@ class order_maintenance {
 
   /// @pre l is a list of this structure; n is detached.
   void push_back(list_id l, node_id n) {
-    NEURONRW_ASSERT(l < lists_.size() && n < links_.size() && !attached(n),
+    NEURONRW_ASSERT(l < lists_.size() && n < next_.size() && !attached(n),
                     "order_maintenance: needs a list of this structure and a detached node");
     if (lists_[l].first_group == npos)
       start_list(l, n);
@@ -137,7 +140,7 @@ class order_maintenance {
 
   /// @pre l is a list of this structure; n is detached.
   void push_front(list_id l, node_id n) {
-    NEURONRW_ASSERT(l < lists_.size() && n < links_.size() && !attached(n),
+    NEURONRW_ASSERT(l < lists_.size() && n < next_.size() && !attached(n),
                     "order_maintenance: needs a list of this structure and a detached node");
     if (lists_[l].first_group == npos)
       start_list(l, n);
@@ -147,14 +150,14 @@ class order_maintenance {
 
   /// @pre n is detached; anchor is attached.
   void insert_before(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < links_.size() && !attached(n) && attached(anchor),
+    NEURONRW_ASSERT(n < next_.size() && !attached(n) && attached(anchor),
                     "order_maintenance: insert needs a detached node and an attached anchor");
     place_before(n, anchor);
   }
 
   /// @pre n is detached; anchor is attached.
   void insert_after(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < links_.size() && !attached(n) && attached(anchor),
+    NEURONRW_ASSERT(n < next_.size() && !attached(n) && attached(anchor),
                     "order_maintenance: insert needs a detached node and an attached anchor");
     place_after(n, anchor);
   }
@@ -163,16 +166,16 @@ class order_maintenance {
   /// @pre n is attached.
   void detach(node_id n) noexcept {
     NEURONRW_ASSERT(attached(n), "order_maintenance: detach needs an attached node");
-    link_rec& x = links_[n];
+    const node_id xp = prev_[n], xn = next_[n];
     const std::uint32_t g = slots_[n].group;
     group_rec& gr = groups_[g];
-    if (x.prev != npos) links_[x.prev].next = x.next;
-    if (x.next != npos) links_[x.next].prev = x.prev;
-    if (gr.first == n) gr.first = gr.count > 1 ? x.next : npos;
-    if (gr.last == n) gr.last = gr.count > 1 ? x.prev : npos;
+    if (xp != npos) next_[xp] = xn;
+    if (xn != npos) prev_[xn] = xp;
+    if (gr.first == n) gr.first = gr.count > 1 ? xn : npos;
+    if (gr.last == n) gr.last = gr.count > 1 ? xp : npos;
     --gr.count;
     --lists_[gr.list].size;
-    x = link_rec{};
+    prev_[n] = next_[n] = npos;
     slots_[n] = slot_rec{};
     if (gr.count == 0) drop_group(g);
   }
@@ -180,11 +183,11 @@ class order_maintenance {
   /// Moves n (attached to any list, or detached) to immediately before anchor, in anchor's list.
   /// n == anchor is a no-op. @pre anchor is attached.
   void move_before(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < links_.size() && attached(anchor),
+    NEURONRW_ASSERT(n < next_.size() && attached(anchor),
                     "order_maintenance: move needs a node of this structure and an attached anchor");
     if (n == anchor) return;
     if (attached(n)) {
-      if (links_[n].next == anchor) return;
+      if (next_[n] == anchor) return;
       detach(n);
     }
     place_before(n, anchor);
@@ -193,11 +196,11 @@ class order_maintenance {
   /// Moves n (attached to any list, or detached) to immediately after anchor, in anchor's list.
   /// n == anchor is a no-op. @pre anchor is attached.
   void move_after(node_id n, node_id anchor) {
-    NEURONRW_ASSERT(n < links_.size() && attached(anchor),
+    NEURONRW_ASSERT(n < next_.size() && attached(anchor),
                     "order_maintenance: move needs a node of this structure and an attached anchor");
     if (n == anchor) return;
     if (attached(n)) {
-      if (links_[n].prev == anchor) return;
+      if (prev_[n] == anchor) return;
       detach(n);
     }
     place_after(n, anchor);
@@ -234,7 +237,7 @@ class order_maintenance {
     bool distinct = true;
     for (std::size_t i = 0; i < run.size() && distinct;) {
       const node_id n = id_of(run[i]);
-      NEURONRW_ASSERT(n < links_.size(), "order_maintenance: a run holds nodes of this structure");
+      NEURONRW_ASSERT(n < next_.size(), "order_maintenance: a run holds nodes of this structure");
       if (n == anchor) {
         distinct = false;
       } else if (!attached(n)) {
@@ -243,7 +246,7 @@ class order_maintenance {
         ++i;
       } else {
         std::size_t j = i + 1;
-        while (j < run.size() && id_of(run[j]) == links_[id_of(run[j - 1])].next && id_of(run[j]) != anchor) ++j;
+        while (j < run.size() && id_of(run[j]) == next_[id_of(run[j - 1])] && id_of(run[j]) != anchor) ++j;
         detach_stretch(n, id_of(run[j - 1]), j - i);
         i = j;
       }
@@ -257,7 +260,7 @@ class order_maintenance {
     // the run's groups, so that those can follow anchor's group. Tail labels stay increasing.
     const std::uint32_t g = slots_[anchor].group;
     const list_id l = groups_[g].list;
-    const node_id after = links_[anchor].next;  // the run goes between anchor and `after`
+    const node_id after = next_[anchor];  // the run goes between anchor and `after`
     const bool tail = groups_[g].last != anchor;
     const node_id tail_last = groups_[g].last;
     if (tail) groups_[g].last = anchor;
@@ -276,8 +279,8 @@ class order_maintenance {
         const node_id n = id_of(run[i]);
         slots_[n] = {h, static_cast<std::uint32_t>(label)};
         label += step;
-        links_[n].prev = prev_node;
-        links_[prev_node].next = n;
+        prev_[n] = prev_node;
+        next_[prev_node] = n;
         prev_node = n;
       }
       groups_[h].first = id_of(run[i - count]);
@@ -286,13 +289,13 @@ class order_maintenance {
       link_group(h, l, prev_group, groups_[prev_group].next, q - k + (tail ? 1 : 0));
       prev_group = h;
     }
-    links_[prev_node].next = after;
-    if (after != npos) links_[after].prev = prev_node;
+    next_[prev_node] = after;
+    if (after != npos) prev_[after] = prev_node;
     lists_[l].size += m;
     if (tail) {
       const std::uint32_t t = alloc_group(l);
       std::uint32_t moved = 0;
-      for (node_id n = after;; n = links_[n].next) {
+      for (node_id n = after;; n = next_[n]) {
         slots_[n].group = t;
         ++moved;
         if (n == tail_last) break;
@@ -317,7 +320,7 @@ class order_maintenance {
     return groups_[x.group].label < groups_[y.group].label;
   }
 
-  bool attached(node_id n) const noexcept { return n < links_.size() && slots_[n].group != npos; }
+  bool attached(node_id n) const noexcept { return n < next_.size() && slots_[n].group != npos; }
 
   /// The list n is in, or npos if n is detached.
   list_id list_of(node_id n) const noexcept {
@@ -336,9 +339,9 @@ class order_maintenance {
     return g == npos ? npos : groups_[g].last;
   }
   /// The node after n, or npos at the end (and for a detached n).
-  node_id next(node_id n) const noexcept { return links_[n].next; }
+  node_id next(node_id n) const noexcept { return next_[n]; }
   /// The node before n, or npos at the front (and for a detached n).
-  node_id prev(node_id n) const noexcept { return links_[n].prev; }
+  node_id prev(node_id n) const noexcept { return prev_[n]; }
   std::size_t size(list_id l) const noexcept { return lists_[l].size; }
   bool empty(list_id l) const noexcept { return lists_[l].size == 0; }
 
@@ -418,19 +421,19 @@ class order_maintenance {
         if (gr.list != l || gr.prev != pg || gr.count == 0 || gr.count > capacity_) return false;
         if (gr.label >= top_space) return false;
         if (pg != npos && groups_[pg].label >= gr.label) return false;
-        if (gr.first == npos || links_[gr.first].prev != pn) return false;
+        if (gr.first == npos || prev_[gr.first] != pn) return false;
         node_id n = gr.first;
         for (std::uint32_t k = 0; k < gr.count; ++k) {
-          if (n == npos || slots_[n].group != g || links_[n].prev != pn) return false;
+          if (n == npos || slots_[n].group != g || prev_[n] != pn) return false;
           if (k > 0 && slots_[pn].label >= slots_[n].label) return false;
           if (k + 1 == gr.count && gr.last != n) return false;
           pn = n;
-          n = links_[n].next;
+          n = next_[n];
         }
         seen += gr.count;
       }
       if (pg != lr.last_group || seen != lr.size) return false;
-      if (pn != npos && links_[pn].next != npos) return false;
+      if (pn != npos && next_[pn] != npos) return false;
       attached_total += seen;
     }
     std::size_t flagged = 0;
@@ -444,12 +447,9 @@ class order_maintenance {
   }
 
  private:
-  // A node is two records in two arrays: a walk reads only the links, an order query only the
-  // slots, so each touches 8 bytes per node (one record of 16 would halve what a cache line holds).
-  struct link_rec {
-    node_id prev = npos;  // neighbours in the whole list, across groups
-    node_id next = npos;
-  };
+  // A node is three columns: its next and previous neighbours in the whole list (across groups)
+  // and its slot (group and label). A forward scan reads only next_, a backward one only prev_,
+  // an order query only slots_: 4 or 8 bytes per node, not a record holding all three.
   struct slot_rec {
     std::uint32_t group = npos;  // npos ⇔ detached
     std::uint32_t label = 0;     // order inside the group
@@ -489,10 +489,10 @@ class order_maintenance {
   // Detaches the `count` consecutive nodes first..last of one list, marking each (label 1) for
   // move_run_after. O(count), with one link update at each end and one count update per group.
   void detach_stretch(node_id first, node_id last, std::size_t count) noexcept {
-    const node_id p = links_[first].prev;
-    const node_id s = links_[last].next;
-    if (p != npos) links_[p].next = s;
-    if (s != npos) links_[s].prev = p;
+    const node_id p = prev_[first];
+    const node_id s = next_[last];
+    if (p != npos) next_[p] = s;
+    if (s != npos) prev_[s] = p;
     lists_[groups_[slots_[first].group].list].size -= count;
     node_id n = first;
     while (true) {
@@ -502,9 +502,9 @@ class order_maintenance {
       std::uint32_t c = 0;
       node_id nx;
       while (true) {
-        nx = links_[n].next;
+        nx = next_[n];
         slots_[n] = {npos, 1};
-        links_[n] = link_rec{};
+        prev_[n] = next_[n] = npos;
         ++c;
         if (n == last || slots_[nx].group != g) break;
         n = nx;
@@ -627,7 +627,7 @@ class order_maintenance {
     const std::uint64_t step = label_space / (std::uint64_t{gr.count} + 1);
     std::uint64_t label = step;
     node_id n = gr.first;
-    for (std::uint32_t k = 0; k < gr.count; ++k, n = links_[n].next) {
+    for (std::uint32_t k = 0; k < gr.count; ++k, n = next_[n]) {
       slots_[n].label = static_cast<std::uint32_t>(label);
       label += step;
     }
@@ -638,16 +638,16 @@ class order_maintenance {
     const std::uint32_t h = alloc_group(groups_[g].list);
     const std::uint32_t keep = groups_[g].count / 2;
     node_id m = groups_[g].first;
-    for (std::uint32_t k = 0; k < keep; ++k) m = links_[m].next;
+    for (std::uint32_t k = 0; k < keep; ++k) m = next_[m];
     group_rec& hr = groups_[h];
     hr.first = m;
     hr.last = groups_[g].last;
     hr.count = groups_[g].count - keep;
-    for (node_id n = m;; n = links_[n].next) {
+    for (node_id n = m;; n = next_[n]) {
       slots_[n].group = h;
       if (n == hr.last) break;
     }
-    groups_[g].last = links_[m].prev;
+    groups_[g].last = prev_[m];
     groups_[g].count = keep;
     link_group(h, groups_[g].list, g, groups_[g].next);
     relabel_group(g);
@@ -660,9 +660,10 @@ class order_maintenance {
     const node_id pn = p == npos ? npos : groups_[p].last;
     const node_id sn = s == npos ? npos : groups_[s].first;
     slots_[n] = {g, label};
-    links_[n] = {pn, sn};
-    if (pn != npos) links_[pn].next = n;
-    if (sn != npos) links_[sn].prev = n;
+    prev_[n] = pn;
+    next_[n] = sn;
+    if (pn != npos) next_[pn] = n;
+    if (sn != npos) prev_[sn] = n;
     groups_[g].first = groups_[g].last = n;
     groups_[g].count = 1;
     ++lists_[l].size;
@@ -678,13 +679,14 @@ class order_maintenance {
   // appending (the common way to build a block) is filled without any relabel.
   void link_into(node_id n, std::uint32_t g, node_id a, node_id b) noexcept {
     group_rec& gr = groups_[g];
-    const node_id pn = a != npos ? a : links_[b].prev;
-    const node_id sn = b != npos ? b : links_[a].next;
+    const node_id pn = a != npos ? a : prev_[b];
+    const node_id sn = b != npos ? b : next_[a];
     slot_rec& x = slots_[n];
     x.group = g;
-    links_[n] = {pn, sn};
-    if (pn != npos) links_[pn].next = n;
-    if (sn != npos) links_[sn].prev = n;
+    prev_[n] = pn;
+    next_[n] = sn;
+    if (pn != npos) next_[pn] = n;
+    if (sn != npos) prev_[sn] = n;
     if (a == npos) gr.first = n;
     if (b == npos) gr.last = n;
     ++gr.count;
@@ -707,7 +709,7 @@ class order_maintenance {
   void place_after(node_id n, node_id a) {
     std::uint32_t g = slots_[a].group;
     const bool at_edge = groups_[g].last == a;
-    if (groups_[g].count < capacity_) return link_into(n, g, a, at_edge ? npos : links_[a].next);
+    if (groups_[g].count < capacity_) return link_into(n, g, a, at_edge ? npos : next_[a]);
     if (at_edge) {
       // Spill into the next group's front (or start a new last group) rather than split: keeps
       // groups full when a list is built by appending.
@@ -718,13 +720,13 @@ class order_maintenance {
     }
     split(g);
     g = slots_[a].group;
-    link_into(n, g, a, groups_[g].last == a ? npos : links_[a].next);
+    link_into(n, g, a, groups_[g].last == a ? npos : next_[a]);
   }
 
   void place_before(node_id n, node_id b) {
     std::uint32_t g = slots_[b].group;
     const bool at_edge = groups_[g].first == b;
-    if (groups_[g].count < capacity_) return link_into(n, g, at_edge ? npos : links_[b].prev, b);
+    if (groups_[g].count < capacity_) return link_into(n, g, at_edge ? npos : prev_[b], b);
     if (at_edge) {
       const std::uint32_t p = groups_[g].prev;
       if (p == npos)
@@ -733,12 +735,12 @@ class order_maintenance {
     }
     split(g);
     g = slots_[b].group;
-    link_into(n, g, groups_[g].first == b ? npos : links_[b].prev, b);
+    link_into(n, g, groups_[g].first == b ? npos : prev_[b], b);
   }
 
   std::uint32_t capacity_;
   std::uint32_t stride_;  // in-group label step for edge inserts: capacity_ of them fit
-  std::vector<link_rec> links_;
+  std::vector<node_id> next_, prev_;
   std::vector<slot_rec> slots_;
   std::vector<group_rec> groups_;
   std::uint32_t free_head_ = npos;  // recycled groups, linked through group_rec::next
