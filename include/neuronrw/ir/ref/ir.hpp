@@ -1129,15 +1129,23 @@ inline std::vector<op_ref> functions(const module& m) {
   return fs;
 }
 
+namespace detail {
+[[gnu::noinline]] inline bool is_terminator_by_name(const module& m, op_ref op) {
+  const auto n = m.name(op);
+  return n.ends_with(".yield") || n.ends_with(".terminator");
+}
+}  // namespace detail
+
 /// Whether `op` ends its block and never moves: an op without results whose kind is `return`
 /// (`func.return`, `mhlo.return`, ...) or whose name ends in `.yield` or `.terminator`. The
 /// reference IR has no op registry, so this name rule stands in for MLIR's IsTerminator trait;
 /// the verifier's rule 3 and the IR's traits both ask it, so they cannot disagree. O(name).
+/// Inline up to the name test: the repair asks it of every op it carries, most of which have
+/// results.
 inline bool is_terminator(const module& m, op_ref op) {
   if (m.num_results(op) != 0) return false;
   if (m.kind(op) == kind_id_v<kinds::return_>) return true;
-  const auto n = m.name(op);
-  return n.ends_with(".yield") || n.ends_with(".terminator");
+  return detail::is_terminator_by_name(m, op);
 }
 
 /// The function op with symbol `name`, or an invalid handle.
