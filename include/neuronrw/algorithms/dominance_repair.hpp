@@ -92,6 +92,7 @@ void apply_moves(G& g, std::span<const op_move<op_handle_t<G>>> moves) {
       while (j < moves.size() && moves[j].where == move_position::after && moves[j].anchor == moves[j - 1].op) ++j;
       if (j - i >= min_run_moves) {
         run.clear();
+        run.reserve(j - i);
         for (std::size_t k = i; k < j; ++k) run.push_back(moves[k].op);
         ir::move_run_after(g, std::span<const handle>(run), m.anchor);
       } else {
