@@ -13,6 +13,8 @@
 //                    its partition list); nothing else touches them.
 //   - block_copy_cache<G> (block_copy_cache.hpp) the cached dense block copy: an analysis with its
 //                    own invalidation (the IR's version), not per-walk state.
+// and one buffer, the dominance repair's (repair_buffer): the planners collect a slice in it
+// and copy it to the plan once, instead of growing the plan's vector op by op.
 //
 // Customization points: none. mark_pool needs read_ir (op_set), block_scratch block handles too
 // (ordered_ir, as the algorithms it serves). Uses op_index/op_index_bound when present.
@@ -228,6 +230,11 @@ class block_scratch {
   block_copy_cache<G>& block_copies() noexcept { return copies_; }
   const block_copy_cache<G>& block_copies() const noexcept { return copies_; }
 
+  /// The dominance repair's slice buffer (plan_sink, plan_hoist; nothing else touches it). Not
+  /// cleared: its size is its usable capacity, which the planner grows when full, so a reused
+  /// buffer costs no fill and no reallocation per call.
+  std::vector<op_handle_t<G>>& repair_buffer() noexcept { return repair_; }
+
   /// block_copies().set_policy / policy / copies_made, spelled on the scratch.
   void set_copy_policy(block_copy_policy p) noexcept { copies_.set_policy(p); }
   block_copy_policy copy_policy() const noexcept { return copies_.policy(); }
@@ -273,6 +280,7 @@ class block_scratch {
   mark_pool<G> marks_;
   walk_scratch<G> walk_;
   block_copy_cache<G> copies_;
+  std::vector<op_handle_t<G>> repair_;
   std::optional<op_set<G>> legacy_[3];  // the deprecated fresh's slots, made on first use
 };
 

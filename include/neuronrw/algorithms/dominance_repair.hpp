@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 #include <span>
 #include <vector>
@@ -132,6 +133,12 @@ repair_plan<op_handle_t<G>> refused(repair_refusal why, op_handle_t<G> offending
   return p;
 }
 
+// The slice buffer (block_scratch::repair_buffer), whose size is its capacity, made larger.
+template <class Op>
+[[gnu::noinline]] void grow(std::vector<Op>& buf) {
+  buf.resize(std::max<std::size_t>(64, 2 * buf.size()));
+}
+
 }  // namespace repair_detail
 
 /// Plans sink: `op` to immediately before `dest`; the ops of the window (op, dest) that
@@ -164,15 +171,20 @@ repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_
   op_set<G>& carried = *carried_lease;
   carried.insert(op);
   std::size_t window = 0;
+  // Collected in the scratch's buffer, then copied to the plan once (no regrowth per call).
+  std::vector<handle>& buf = scratch.repair_buffer();
+  std::size_t n = 0;
   for (handle x = ir::next_op(g, op); !(x == dest); x = ir::next_op(g, x)) {
     ++window;
     for_each_producer_in_block(g, x, block, [&](handle d) {
       if (!carried.contains(d)) return true;
       carried.insert(x);
-      p.slice.push_back(x);
+      if (n == buf.size()) repair_detail::grow(buf);
+      buf[n++] = x;
       return false;
     });
   }
+  p.slice.assign(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
   for (const handle& s : p.slice)
     if (ir::is_terminator(g, s)) {
       p.refusal = repair_refusal::moves_terminator;
@@ -250,16 +262,19 @@ repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op
   for_each_producer_in_block(g, op, block, [&](handle d) { needed.insert(d); });
   std::size_t window = 0;
   handle first_kept = ir::null_op<G>();  // the earliest window op that stays
+  std::vector<handle>& buf = scratch.repair_buffer();  // as in plan_sink
+  std::size_t n = 0;
   for (handle x = ir::prev_op(g, op); !(x == dest); x = ir::prev_op(g, x)) {
     ++window;
     if (!needed.contains(x)) {
       first_kept = x;
       continue;
     }
-    p.slice.push_back(x);
+    if (n == buf.size()) repair_detail::grow(buf);
+    buf[n++] = x;
     for_each_producer_in_block(g, x, block, [&](handle d) { needed.insert(d); });
   }
-  std::reverse(p.slice.begin(), p.slice.end());
+  p.slice.assign(std::make_reverse_iterator(buf.begin() + static_cast<std::ptrdiff_t>(n)), buf.rend());
   for (const handle& s : p.slice)
     if (ir::is_terminator(g, s)) {
       p.refusal = repair_refusal::moves_terminator;
