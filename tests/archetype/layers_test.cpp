@@ -369,6 +369,33 @@ TEST_CASE_TEMPLATE("scheduled_view over ordered_ir: moves on the overlay, the IR
   CHECK(p.labels(w.boundary) == strings{"ag", "rs"});
 }
 
+TEST_CASE_TEMPLATE("scheduled_view: a chain of moves, each anchored at the op moved before it, in two blocks", G,
+                   ordered, ordered_indexed) {
+  // A repair's moves come as chains; the view remembers the op it moved, so the next move finds
+  // its anchor without asking G. A move into a block with no overlay yet builds that block's.
+  program<G> p(2);
+  p.add("r", "foo.region");
+  const int inner = p.g.add_region(p["r"]);
+  for (const char* l : {"i0", "i1", "i2"}) p.add(l, "foo.x", {}, inner);
+  for (const char* l : {"o0", "o1", "o2", "o3", "o4"}) p.add(l, "foo.x");
+  nr::scheduled_view<G> v(p.g);
+  const nr::op_move<a::op_h> chain[] = {{p["o0"], nr::move_position::after, p["o4"]},
+                                        {p["o1"], nr::move_position::after, p["o0"]},
+                                        {p["o2"], nr::move_position::after, p["o1"]},
+                                        {p["i2"], nr::move_position::before, p["i0"]},
+                                        {p["i1"], nr::move_position::after, p["i2"]}};
+  for (const auto& m : chain) v.move(m);
+  CHECK(p.labels(nr::ir::ops(v, p.blk())) == strings{"r", "o3", "o4", "o0", "o1", "o2"});
+  CHECK(p.labels(nr::ir::ops(v, p.blk(inner))) == strings{"i2", "i1", "i0"});
+  CHECK(p.labels(nr::ir::ops(p.g, p.blk())) == strings{"r", "o0", "o1", "o2", "o3", "o4"});  // G untouched
+  CHECK(nr::ir::is_before_in_block(v, p["o4"], p["o0"]));
+  CHECK(nr::ir::is_before_in_block(v, p["i1"], p["i0"]));
+  CHECK(nr::ir::prev_op(v, p["o0"]) == p["o4"]);
+  if constexpr (nr::indexed_ir<G>)
+    for (const char* l : {"r", "i0", "i1", "i2", "o0", "o1", "o2", "o3", "o4"})
+      CHECK(nr::ir::op_index(v, p[l]) == nr::ir::op_index(p.g, p[l]));
+}
+
 TEST_CASE("scheduled_view over an indexed IR: op_index and the order through the view's memo") {
   // The view remembers the op it last stepped to (next, prev, first) and answers op_index and
   // its own node lookup for it from the overlay. Whatever was stepped to last, every answer is G's.

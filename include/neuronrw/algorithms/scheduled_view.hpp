@@ -96,14 +96,24 @@ class scheduled_view {
   }
 
   /// Simulates a move within one block.
+  /// A planner's moves come in chains (each anchored at the op moved before it), so the moved
+  /// op is remembered as the memo: the next move finds its anchor's node without asking G.
   void move(const op_move<op>& m) {
     if (m.op == m.anchor) return;
-    overlay(ir::block_of(*g_, m.anchor));
-    const auto n = local(m.op), a = local(m.anchor);
+    auto a = local(m.anchor);
+    if (a == npos) {  // the anchor's block has no overlay yet
+      overlay(ir::block_of(*g_, m.anchor));
+      a = local(m.anchor);
+    }
+    const auto n = local(m.op);
     if (m.where == move_position::before)
       order_.move_before(n, a);
     else
       order_.move_after(n, a);
+    if constexpr (indexed_ir<G>) {
+      memo_op_ = m.op;
+      memo_node_ = n;
+    }
   }
 
   /// A forward range over the ops of a block in the view's order.

@@ -316,15 +316,15 @@ class planner {
     }
 
     // 5. the reschedule: sink the producer next to the consumer
-    const auto sink = plan_sink(scratch_, view_, producer, consumer, consumer);
+    auto sink = plan_sink(scratch_, view_, producer, consumer, consumer);
     if (!sink.ok()) {
       auto r = make_refusal(unit, schedule_refusal::reschedule_refused, consumer, sink.offending);
       r.repair = sink.refusal;
       return refuse(r);
     }
     // An earlier cluster will be one grouping op: the reschedule carries it whole or not at all.
-    std::vector<op> slice = sink.slice;
-    std::vector<op_move<op>> moves = sink.moves;
+    std::vector<op> slice = std::move(sink.slice);
+    std::vector<op_move<op>> moves = std::move(sink.moves);
     if (touches_cluster(slice)) {
       op blocker = ir::null_op<G>();
       std::size_t k = plan_type::none;
