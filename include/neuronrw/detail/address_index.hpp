@@ -38,6 +38,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -123,9 +124,15 @@ class address_index {
   /// whether it was new.
   std::pair<std::uint32_t, bool> try_emplace(const void* p, std::uint32_t v) {
     const auto key = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
-    const auto [block, fresh] =
-        pages_.try_emplace((key >> page_bits) + 1, static_cast<std::uint32_t>(slots_.size() / slots_per_page));
-    if (fresh) slots_.resize(slots_.size() + slots_per_page);
+    const std::uint64_t page = (key >> page_bits) + 1;
+    std::uint32_t block = last_block_;
+    if (page != last_page_) {  // numbering in memory order meets a page a dozen times in a row
+      bool fresh = false;
+      std::tie(block, fresh) = pages_.try_emplace(page, static_cast<std::uint32_t>(slots_.size() / slots_per_page));
+      if (fresh) slots_.resize(slots_.size() + slots_per_page);
+      last_page_ = page;
+      last_block_ = block;
+    }
     slot& s = slots_[slot_index(block, key)];
     if (s.key == key) return {s.value, false};
     if (s.key != 0) {
@@ -157,6 +164,8 @@ class address_index {
   std::vector<slot> slots_;  // block * slots_per_page + granule in the page -> key and number
   u64_table overflow_;  // keys whose granule held another key first
   std::size_t size_ = 0;
+  std::uint64_t last_page_ = 0;  // the page of the last try_emplace (0: none; pages are stored + 1)
+  std::uint32_t last_block_ = 0;
 };
 
 }  // namespace neuronrw::detail

@@ -197,11 +197,10 @@ class ir {
   }
 
  private:
+  // One walk: the page table grows a few times while numbering, which costs less than a first
+  // walk to count the ops (a walk of the module is most of the numbering's time).
   void number_all() const {
     numbered_ = true;
-    std::size_t n = 0;
-    root_->walk([&n](mlir::Operation*) { ++n; });
-    index_.reserve(index_.size() + n);  // no rehash while numbering
     root_->walk([this](mlir::Operation* o) { index_.try_emplace(o, static_cast<std::uint32_t>(index_.size())); });
   }
   [[gnu::noinline]] std::size_t number_unseen(mlir::Operation* op) const {
