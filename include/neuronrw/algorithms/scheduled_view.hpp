@@ -7,7 +7,7 @@
 // underlying IR has), so every algorithm of this directory runs on it unchanged.
 // Complexity: moving within a block builds that block's overlay once (O(block)); then each move
 // and each order query is O(1) amortized (algorithms/order.hpp). Blocks never moved answer from G.
-// Threads: the const functions write one memo (the op last stepped to, see index()), so a view
+// Threads: the const functions write one memo (the op last stepped to or moved, see index()), so a view
 // is read by one thread at a time; planners running in parallel each have their own.
 #pragma once
 
@@ -58,7 +58,7 @@ class scheduled_view {
   }
 
   /// G's op_index of `o` (indexed G only), read from the overlay when `o` is the op the view
-  /// last stepped to (next, prev, first): algorithms step through the view and then test and
+  /// last stepped to (next, prev, first) or moved: algorithms step through the view and then test and
   /// set the marks of the op they stand at, so a sweep asks G only about the ops it reaches
   /// through operands. On an IR whose op_index is a lookup (the MLIR adapter's table) that
   /// halves a sweep's lookups; on an array (the reference IR) it costs a compare.
@@ -97,7 +97,7 @@ class scheduled_view {
 
   /// Simulates a move within one block.
   /// A planner's moves come in chains (each anchored at the op moved before it), so the moved
-  /// op is remembered as the memo: the next move finds its anchor's node without asking G.
+  /// op is left in the memo: the next move finds its anchor's node without asking G.
   void move(const op_move<op>& m) {
     if (m.op == m.anchor) return;
     auto a = local(m.anchor);
@@ -190,9 +190,9 @@ class scheduled_view {
   const G* g_;
   order_maintenance order_;
   std::vector<op> ops_;  // overlay node -> op
-  // Indexed G: overlay node -> G's op_index, and the last op stepped to (next, prev, first) with
-  // its node. An op's node never changes once its block has an overlay, and the memo is set
-  // only to such ops, so it never goes stale; it starts as the null op, which has no node.
+  // Indexed G: overlay node -> G's op_index, and the last op stepped to (next, prev, first) or
+  // moved, with its node. An op's node never changes once its block has an overlay, and the memo
+  // is set only to such ops, so it never goes stale; it starts as the null op, which has no node.
   std::conditional_t<indexed_ir<G>, std::vector<std::uint32_t>, char> index_{};
   mutable op memo_op_ = ir::null_op<G>();
   mutable std::uint32_t memo_node_ = npos;
