@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <utility>
@@ -158,4 +159,88 @@ TEST_CASE_TEMPLATE("randomized: producers and consumers are inverse relations", 
       }
     }
   }
+}
+
+TEST_CASE_TEMPLATE("first_producer_in: the first producer a set of block ops holds, nested uses included", G,
+                   nr::ref::module, nr::archetype::ir) {
+  program<G> p(nested_text);
+  auto first = [&](const char* op, std::initializer_list<const char*> marked, nr::block_handle_t<G> b) {
+    nr::op_set<G> marks(p.g);
+    for (const char* m : marked) marks.insert(p[m]);
+    const auto f = nr::first_producer_in(p.g, p[op], b, marks);
+    return nr::ir::is_null<G>(f) ? std::string("-") : p.label(f);
+  };
+  // r's producers in order are b (its operand), a (i, one level down), c (k, two levels down).
+  CHECK(first("r", {}, p.body) == "-");
+  CHECK(first("r", {"a", "b", "c"}, p.body) == "b");
+  CHECK(first("r", {"c", "a"}, p.body) == "a");
+  CHECK(first("r", {"c"}, p.body) == "c");
+  CHECK(first("r", {"d"}, p.body) == "-");  // a consumer, not a producer
+  CHECK(first("d", {"r"}, p.body) == "r");
+  CHECK(first("ret", {"r", "a"}, p.body) == "-");
+  // In r's region: i's operand a lies outside the region's block, as do the uses of c below j;
+  // a set of that block's ops never holds them, so they are never reported.
+  const auto rb = region_of(p, "r");
+  CHECK(first("i", {"j", "l"}, rb) == "-");
+  CHECK(first("j", {"i"}, rb) == "i");
+  CHECK(first("l", {"i", "j"}, rb) == "i");
+}
+
+TEST_CASE_TEMPLATE("insert_producers: producers(op in block), plus nothing of the block that is not one", G,
+                   nr::ref::module, nr::archetype::ir) {
+  program<G> p(nested_text);
+  nr::op_set<G> marks(p.g);
+  nr::insert_producers(p.g, p["r"], p.body, marks);
+  strings in_body;
+  for (auto&& o : nr::ir::ops(p.g, p.body))
+    if (marks.contains(o)) in_body.push_back(p.label(o));
+  CHECK(in_body == strings{"a", "b", "c"});
+  CHECK_FALSE(marks.contains(p["i"]));  // nested in r: counted for r, which is excluded
+  CHECK_FALSE(marks.contains(p["k"]));
+}
+
+TEST_CASE_TEMPLATE("randomized: first_producer_in and insert_producers agree with for_each_producer_in_block", G,
+                   nr::ref::module, nr::archetype::ir) {
+  std::mt19937 rng(2026);
+  using op = nr::op_handle_t<G>;
+  using block = nr::block_handle_t<G>;
+  int nested_blocks = 0, hits = 0;
+  for (int round = 0; round < 40; ++round) {
+    program<G> p(block_test::random_program(rng, 40));
+    // The body and every region block of its ops (whose ops use values of the body: defining
+    // ops outside the block asked about).
+    std::vector<block> blocks{p.body};
+    for (auto&& x : nr::ir::ops(p.g, p.body))
+      for (auto&& b : nr::ir::regions(p.g, x)) blocks.push_back(b);
+    nested_blocks += static_cast<int>(blocks.size()) - 1;
+    for (const block& b : blocks) {
+      std::vector<op> ops;
+      for (auto&& x : nr::ir::ops(p.g, b)) ops.push_back(x);
+      for (int trial = 0; trial < 4; ++trial) {
+        nr::op_set<G> marks(p.g);
+        for (const op& x : ops)
+          if (rng() % 3 == 0) marks.insert(x);
+        for (const op& x : ops) {
+          op expected = nr::ir::null_op<G>();
+          nr::for_each_producer_in_block(p.g, x, b, [&](op d) {
+            if (!marks.contains(d)) return true;
+            expected = d;
+            return false;
+          });
+          const op got = nr::first_producer_in(p.g, x, b, marks);
+          CHECK(got == expected);
+          hits += nr::ir::is_null<G>(got) ? 0 : 1;
+        }
+      }
+      for (const op& x : ops) {
+        nr::op_set<G> added(p.g);
+        nr::insert_producers(p.g, x, b, added);
+        const auto want = nr::producers_in_block(p.g, x, b);
+        for (const op& y : ops)
+          CHECK(added.contains(y) == (std::find(want.begin(), want.end(), y) != want.end()));
+      }
+    }
+  }
+  CHECK(nested_blocks > 20);  // the generator made region blocks to ask about
+  CHECK(hits > 100);
 }

@@ -96,6 +96,69 @@ bool for_each_producer_in_block(const G& g, op_handle_t<G> op, block_handle_t<G>
   return dataflow_detail::nested_producers<G>(g, op, op, block, [&f](op_handle_t<G> a) { return dataflow_detail::call(f, a); });
 }
 
+namespace dataflow_detail {
+
+// Calls f(d) for the defining op d of each operand of op itself (not of nested ops), null ones
+// skipped, with no block test; false from f stops. See first_producer_in.
+template <class G, class F>
+bool for_each_direct_def(const G& g, op_handle_t<G> op, F&& f) {
+  if constexpr (operand_defs_ir<G>) {
+    for (const auto& d : ir::traits<G>::operand_defs(g, op))
+      if (!ir::is_null<G>(d) && !(d == op) && !call(f, d)) return false;
+  } else {
+    for (auto&& v : ir::operands(g, op)) {
+      const auto d = ir::defining_op(g, v);
+      if (!ir::is_null<G>(d) && !(d == op) && !call(f, d)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace dataflow_detail
+
+/// The first p of producers(op in block), in for_each_producer_in_block's order, that `marks`
+/// holds; null when there is none. For a set of ops of the block: then the defining op of one of
+/// op's own operands needs no block test. In a block that respects dominance it is an op of the
+/// block or lies outside all of them (in an enclosing block), never nested in one, so the set
+/// alone answers. That saves the producer's block, a load per operand, on the repair's and the
+/// planner's hot loops; operands of nested ops go through ancestor_in_block as usual.
+/// @pre op lies in `block`, which respects dominance; `marks` holds only ops of `block`.
+/// Complexity: as for_each_producer_in_block.
+template <class G>
+op_handle_t<G> first_producer_in(const G& g, op_handle_t<G> op, block_handle_t<G> block, const op_set<G>& marks) {
+  static_assert(require_ordered_ir<G>());
+  op_handle_t<G> found = ir::null_op<G>();
+  auto hit = [&](const op_handle_t<G>& d) {
+    if (!marks.contains(d)) return true;
+    found = d;
+    return false;
+  };
+  if (!dataflow_detail::for_each_direct_def(g, op, hit)) return found;
+  auto&& rs = ir::regions(g, op);
+  if (std::ranges::begin(rs) == std::ranges::end(rs)) return found;
+  dataflow_detail::nested_producers<G>(g, op, op, block, hit);
+  return found;
+}
+
+/// Inserts producers(op in block) into `marks`, and possibly defining ops outside the block too
+/// (of op's own operands; see first_producer_in for why no block test is needed). For a set that
+/// is then asked only about ops of the block, this is producers(op in block) one load per operand
+/// cheaper.
+/// @pre op lies in `block`, which respects dominance.
+/// Complexity: as for_each_producer_in_block.
+template <class G>
+void insert_producers(const G& g, op_handle_t<G> op, block_handle_t<G> block, op_set<G>& marks) {
+  static_assert(require_ordered_ir<G>());
+  auto add = [&](const op_handle_t<G>& d) { marks.insert(d); };
+  dataflow_detail::for_each_direct_def(g, op, add);
+  auto&& rs = ir::regions(g, op);
+  if (std::ranges::begin(rs) == std::ranges::end(rs)) return;
+  dataflow_detail::nested_producers<G>(g, op, op, block, [&](op_handle_t<G> a) {
+    marks.insert(a);
+    return true;
+  });
+}
+
 /// Calls `f(c)` for every c in consumers(op in block), once per use (duplicates possible, as
 /// above). `f` may return bool: false stops the enumeration. Returns false when stopped.
 /// @pre op lies in `block`.

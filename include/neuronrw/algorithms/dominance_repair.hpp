@@ -176,13 +176,11 @@ repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_
   std::size_t n = 0;
   for (handle x = ir::next_op(g, op); !(x == dest); x = ir::next_op(g, x)) {
     ++window;
-    for_each_producer_in_block(g, x, block, [&](handle d) {
-      if (!carried.contains(d)) return true;
-      carried.insert(x);
-      if (n == buf.size()) repair_detail::grow(buf);
-      buf[n++] = x;
-      return false;
-    });
+    // carried holds only ops of the block: no block test per producer (first_producer_in).
+    if (ir::is_null<G>(first_producer_in(g, x, block, carried))) continue;
+    carried.insert(x);
+    if (n == buf.size()) repair_detail::grow(buf);
+    buf[n++] = x;
   }
   p.slice.assign(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
   for (const handle& s : p.slice)
@@ -200,14 +198,13 @@ repair_plan<op_handle_t<G>> plan_sink(block_scratch<G>& scratch, const G& g, op_
     // op itself may feed [dest, after]: it stays before dest. Only carried ops are a problem.
     carried.erase(op);
     for (handle z = dest;; z = ir::next_op(g, z)) {
-      for_each_producer_in_block(g, z, block, [&](handle d) {
-        if (!carried.contains(d)) return true;
+      const handle d = first_producer_in(g, z, block, carried);
+      if (!ir::is_null<G>(d)) {
         p.refusal = repair_refusal::slice_feeds_range;
         p.offending = z;
         p.dependence = d;
-        return false;
-      });
-      if (!p.ok()) return p;
+        return p;
+      }
       if (z == after) break;
     }
   }
@@ -259,7 +256,7 @@ repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op
   p.offending = p.dependence = ir::null_op<G>();
   const auto needed_lease = scratch.marks().take(g);
   op_set<G>& needed = *needed_lease;
-  for_each_producer_in_block(g, op, block, [&](handle d) { needed.insert(d); });
+  insert_producers(g, op, block, needed);  // needed is asked only about window ops
   std::size_t window = 0;
   handle first_kept = ir::null_op<G>();  // the earliest window op that stays
   std::vector<handle>& buf = scratch.repair_buffer();  // as in plan_sink
@@ -272,7 +269,7 @@ repair_plan<op_handle_t<G>> plan_hoist(block_scratch<G>& scratch, const G& g, op
     }
     if (n == buf.size()) repair_detail::grow(buf);
     buf[n++] = x;
-    for_each_producer_in_block(g, x, block, [&](handle d) { needed.insert(d); });
+    insert_producers(g, x, block, needed);
   }
   p.slice.assign(std::make_reverse_iterator(buf.begin() + static_cast<std::ptrdiff_t>(n)), buf.rend());
   for (const handle& s : p.slice)

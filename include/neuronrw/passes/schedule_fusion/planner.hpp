@@ -417,9 +417,8 @@ class planner {
     op_set<view>& carried = *carried_lease;
     carried.insert(producer);
     slice.clear();
-    auto uses_carried = [&](op x) {
-      return !for_each_producer_in_block(view_, x, b, [&](op p) { return !carried.contains(p); });
-    };
+    // carried holds only ops of the block: no block test per producer (first_producer_in).
+    auto uses_carried = [&](op x) { return !ir::is_null<view>(first_producer_in(view_, x, b, carried)); };
     for (op x = view_.next(producer); !(x == consumer);) {
       const std::size_t unit = cluster_of(x);
       if (unit == plan_type::none) {
@@ -442,14 +441,12 @@ class planner {
         }
       x = y;
     }
-    bool ok = true;
-    for_each_producer_in_block(view_, consumer, b, [&](op p) {
-      if (p == producer || !carried.contains(p)) return true;
-      blocker = p;
-      k = cluster_of(p);
-      return ok = false;
-    });
-    return ok;
+    carried.erase(producer);  // the consumer uses it by definition
+    const op p = first_producer_in(view_, consumer, b, carried);
+    if (ir::is_null<view>(p)) return true;
+    blocker = p;
+    k = cluster_of(p);
+    return false;
   }
 
   // The moves of a sink with the given slice (as plan_sink lists them).
