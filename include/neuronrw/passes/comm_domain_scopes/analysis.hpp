@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 
 #include <neuronrw/algorithms/host_walk.hpp>
@@ -94,7 +93,7 @@ class analysis {
   plan_recorder<P> log_;
   function_facts<P> facts_;            ///< of the function being analyzed
   device_budget budget_;               ///< across every function planned (max_total_listed_devices)
-  std::unordered_set<std::string> chip_orchs_;
+  name_set chip_orchs_;
 
   void analyze_function(fn_t f) {
     if (!is_host_orchestrator(f)) return;

@@ -124,9 +124,9 @@ class collector {
 
   /// `t = window(x, ...)` with `x` directly an allocation variable; other windows are not views.
   void collect_view(var_t t, expr_t call) {
-    const auto a = c_.facts.args(call);
-    if (a.empty() || c_.facts.kind(a[0]) != host_expr_kind::var_ref) return;
-    const std::size_t slot = c_.facts.alloc_of(host_access::referenced_var(c_.p, a[0]));
+    const auto x = c_.facts.arg(call, 0);
+    if (!x || c_.facts.kind(*x) != host_expr_kind::var_ref) return;
+    const std::size_t slot = c_.facts.alloc_of(host_access::referenced_var(c_.p, *x));
     if (slot == npos) return;
     auto& fp = c_.fp;
     c_.facts.define_view(t, fp.views.size());
@@ -137,8 +137,8 @@ class collector {
   void collect_alloc(var_t t, expr_t call) {
     const auto& o = c_.o;
     const source_loc loc = host_access::location(c_.p, call);
-    const auto a = c_.facts.args(call);
-    if (a.size() != 1) {
+    const auto size_arg = c_.facts.arg(call, 0);
+    if (!size_arg || c_.facts.arg_count(call) != 1) {
       c_.log.error(comm_domain_refusal_code::bad_alloc_call, call, loc, std::string(o.alloc_op) + " expects exactly one arg (size)");
       return;
     }
@@ -157,16 +157,16 @@ class collector {
     }
     // The size, when the program fixes it: a negative one, an overflow or a division by zero is
     // an error here rather than a buffer the runtime cannot allocate.
-    const auto size = c_.facts.value_of(a[0]);
+    const auto size = c_.facts.value_of(*size_arg);
     if (c_.arithmetic_error(size, loc)) return;
     if (size.is_int() && size.value < 0) {
-      c_.log.error(comm_domain_refusal_code::bad_arithmetic, a[0], loc,
+      c_.log.error(comm_domain_refusal_code::bad_arithmetic, *size_arg, loc,
                    std::string(o.alloc_op) + " '" + name + "' size is " + std::to_string(size.value) +
                        " bytes; a window buffer size must be non-negative");
       return;
     }
     c_.facts.define_alloc(t, c_.fp.allocs.size());
-    typename plan_t::alloc rec{t, call, a[0], std::move(name), loc, {}, {}, npos};
+    typename plan_t::alloc rec{t, call, *size_arg, std::move(name), loc, {}, {}, npos};
     c_.fp.allocs.push_back(std::move(rec));
   }
 };

@@ -20,7 +20,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -53,7 +52,7 @@ class dispatch_scan {
 
  public:
   /// `chip_orchestrators`: the names of the functions a dispatch may call.
-  dispatch_scan(function_context<P>& c, const std::unordered_set<std::string>& chip_orchestrators)
+  dispatch_scan(function_context<P>& c, const name_set& chip_orchestrators)
       : c_(c), chip_orchs_(chip_orchestrators) {}
 
   void run() {
@@ -62,7 +61,7 @@ class dispatch_scan {
 
  private:
   function_context<P>& c_;
-  const std::unordered_set<std::string>& chip_orchs_;
+  const name_set& chip_orchs_;
   std::vector<stmt_t> loops_;  // enclosing for loops, innermost last
   int repeat_depth_ = 0;       // enclosing for + while loops
 
@@ -104,7 +103,7 @@ class dispatch_scan {
   // ---- dispatches --------------------------------------------------------------------------
   void dispatch(expr_t call) {
     if (host_access::callee_kind(c_.p, call) != host_callee_kind::function) return;
-    if (!chip_orchs_.count(std::string(host_access::callee_name(c_.p, call)))) return;
+    if (!chip_orchs_.contains(std::string_view(host_access::callee_name(c_.p, call)))) return;
     const auto device = host_access::call_attr(c_.p, call, c_.o.device_attr);
     if (!device) return;  // a dispatch without device= is ignored (docs/host-programs.md)
     const source_loc loc = host_access::location(c_.p, call);

@@ -12,15 +12,17 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include <neuronrw/algorithms/host_arith.hpp>
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/detail/handle_map.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/passes/comm_domain_scopes/collective_spec.hpp>
 #include <neuronrw/passes/comm_domain_scopes/options.hpp>
@@ -28,6 +30,14 @@
 #include <neuronrw/passes/comm_domain_scopes/refusal_log.hpp>
 
 namespace neuronrw::comm_domain_detail {
+
+/// A set of names asked about with string_views (no string built per lookup): the names of a
+/// program's chip orchestrators, asked about at every call.
+struct name_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using name_set = std::unordered_set<std::string, name_hash, std::equal_to<>>;
 
 template <class P>
 class function_facts {
@@ -57,6 +67,21 @@ class function_facts {
     for (expr_t a : host_access::call_args(p_, e)) out.push_back(a);
     return out;
   }
+  /// The number of positional arguments of call `e`, and its argument `i` (nullopt past the
+  /// end): what the per-allocation paths ask, without building args()' vector.
+  std::size_t arg_count(expr_t e) const {
+    std::size_t n = 0;
+    for (expr_t a : host_access::call_args(p_, e)) {
+      (void)a;
+      ++n;
+    }
+    return n;
+  }
+  std::optional<expr_t> arg(expr_t e, std::size_t i) const {
+    for (expr_t a : host_access::call_args(p_, e))
+      if (i-- == 0) return a;
+    return std::nullopt;
+  }
   /// The options' collective `e` calls, or null.
   const collective_spec* collective_of(expr_t e) const {
     if (kind(e) != host_expr_kind::call || host_access::callee_kind(p_, e) != host_callee_kind::op) return nullptr;
@@ -67,22 +92,22 @@ class function_facts {
   }
 
   // ---- definitions -------------------------------------------------------------------------
-  void define(var_t v, expr_t value) { defs_[v] = value; }
-  void define_alloc(var_t v, std::size_t slot) { alloc_of_[v] = slot; }
-  void define_view(var_t v, std::size_t view) { view_of_[v] = view; }
+  void define(var_t v, expr_t value) { defs_.insert_or_assign(v, value); }
+  void define_alloc(var_t v, std::size_t slot) { alloc_of_.insert_or_assign(v, slot); }
+  void define_view(var_t v, std::size_t view) { view_of_.insert_or_assign(v, view); }
   /// The allocation slot variable `v` is, or npos.
   std::size_t alloc_of(var_t v) const {
-    auto it = alloc_of_.find(v);
-    return it == alloc_of_.end() ? npos : it->second;
+    const std::size_t* a = alloc_of_.find(v);
+    return a ? *a : npos;
   }
 
   /// The integer value of `e`, variables followed through their definitions
   /// (`n = pld.system.world_size(); for r in pl.range(n)`, `n = 2 * k`): algorithms/host_arith.hpp.
   int_value value_of(expr_t e) const {
     auto def_of = [this](var_t v) -> std::optional<expr_t> {
-      auto it = defs_.find(v);
-      if (it == defs_.end()) return std::nullopt;
-      return it->second;
+      const expr_t* d = defs_.find(v);
+      if (!d) return std::nullopt;
+      return *d;
     };
     return evaluate_host_int(p_, e, def_of, o_.world_size_op);
   }
@@ -96,32 +121,34 @@ class function_facts {
   /// The view a variable reaches through aliases (`y = v`) and collective results
   /// (`y = pld.tensor.allreduce(v, s)`); npos when none. Cycle-safe.
   std::size_t resolve_view(var_t v) const {
-    std::unordered_set<var_t, handle_hash<var_t>> seen;
+    seen_.clear();
     for (;;) {
-      if (!seen.insert(v).second) return npos;
-      if (auto it = view_of_.find(v); it != view_of_.end()) return it->second;
-      auto d = defs_.find(v);
-      if (d == defs_.end()) return npos;
-      const expr_t e = d->second;
+      if (!seen_.try_emplace(v, 1).second) return npos;
+      if (const std::size_t* w = view_of_.find(v)) return *w;
+      const expr_t* d = defs_.find(v);
+      if (!d) return npos;
+      const expr_t e = *d;
       if (kind(e) == host_expr_kind::var_ref) {
         v = host_access::referenced_var(p_, e);
         continue;
       }
       const collective_spec* c = collective_of(e);
       if (!c || c->result_alias < 0) return npos;
-      const auto a = args(e);
-      const auto i = static_cast<std::size_t>(c->result_alias);
-      if (i >= a.size() || kind(a[i]) != host_expr_kind::var_ref) return npos;
-      v = host_access::referenced_var(p_, a[i]);
+      const auto a = arg(e, static_cast<std::size_t>(c->result_alias));
+      if (!a || kind(*a) != host_expr_kind::var_ref) return npos;
+      v = host_access::referenced_var(p_, *a);
     }
   }
 
  private:
   const P& p_;
   const comm_domain_options& o_;
-  std::unordered_map<var_t, expr_t, handle_hash<var_t>> defs_;
-  std::unordered_map<var_t, std::size_t, handle_hash<var_t>> alloc_of_;
-  std::unordered_map<var_t, std::size_t, handle_hash<var_t>> view_of_;
+  // Flat tables (detail/handle_map.hpp): no allocation per variable, and clear() keeps the
+  // memory for the next function.
+  detail::handle_map<var_t, expr_t> defs_;
+  detail::handle_map<var_t, std::size_t> alloc_of_;
+  detail::handle_map<var_t, std::size_t> view_of_;
+  mutable detail::handle_map<var_t, char> seen_;  // resolve_view's, reused
 };
 
 /// What every phase of one function's analysis works on.

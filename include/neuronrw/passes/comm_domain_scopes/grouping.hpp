@@ -19,14 +19,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include <neuronrw/concepts/host.hpp>
 #include <neuronrw/descriptors/device_coverage.hpp>
 #include <neuronrw/descriptors/lattice.hpp>
+#include <neuronrw/detail/handle_map.hpp>
 #include <neuronrw/passes/comm_domain_scopes/function_facts.hpp>
 #include <neuronrw/passes/comm_domain_scopes/plan.hpp>
 
@@ -169,7 +170,7 @@ class scope_grouping {
         si = open_scope(a);
         if (si == npos) continue;
       }
-      if (!names_[si].insert(a.name).second) {
+      if (!names_[si].try_emplace(a.name, 1).second) {
         c_.log.error(comm_domain_refusal_code::duplicate_name, a.call, a.loc,
                      "duplicate allocation name '" + a.name + "' within the same comm domain");
         continue;
@@ -183,7 +184,8 @@ class scope_grouping {
   function_context<P>& c_;
   device_budget& budget_;
   std::unordered_map<device_coverage, std::size_t, coverage_hash> scope_of_;
-  std::vector<std::unordered_set<std::string>> names_;  ///< per scope: its allocations' names
+  /// Per scope: its allocations' names (views of fp.allocs' names, which run() does not move).
+  std::vector<detail::handle_map<std::string_view, char>> names_;
 
   /// A new scope for `a`'s coverage, its devices listed within the limits: its index, or npos
   /// after refusing.
