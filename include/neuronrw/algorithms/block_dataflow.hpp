@@ -116,6 +116,23 @@ bool for_each_direct_def(const G& g, op_handle_t<G> op, F&& f) {
 
 }  // namespace dataflow_detail
 
+namespace dataflow_detail {
+
+// first_producer_in's rare path: the producers of the ops nested in op's regions.
+template <class G>
+[[gnu::noinline]] op_handle_t<G> first_nested_producer_in(const G& g, op_handle_t<G> op, block_handle_t<G> block,
+                                                          const op_set<G>& marks) {
+  op_handle_t<G> found = ir::null_op<G>();
+  nested_producers<G>(g, op, op, block, [&](op_handle_t<G> a) {
+    if (!marks.contains(a)) return true;
+    found = a;
+    return false;
+  });
+  return found;
+}
+
+}  // namespace dataflow_detail
+
 /// The first p of producers(op in block), in for_each_producer_in_block's order, that `marks`
 /// holds; null when there is none. For a set of ops of the block: then the defining op of one of
 /// op's own operands needs no block test. In a block that respects dominance it is an op of the
@@ -125,19 +142,25 @@ bool for_each_direct_def(const G& g, op_handle_t<G> op, F&& f) {
 /// @pre op lies in `block`, which respects dominance; `marks` holds only ops of `block`.
 /// Complexity: as for_each_producer_in_block.
 template <class G>
-op_handle_t<G> first_producer_in(const G& g, op_handle_t<G> op, block_handle_t<G> block, const op_set<G>& marks) {
+[[gnu::always_inline]] inline op_handle_t<G> first_producer_in(const G& g, op_handle_t<G> op,
+                                                               block_handle_t<G> block, const op_set<G>& marks) {
   static_assert(require_ordered_ir<G>());
-  op_handle_t<G> found = ir::null_op<G>();
-  auto hit = [&](const op_handle_t<G>& d) {
-    if (!marks.contains(d)) return true;
-    found = d;
-    return false;
-  };
-  if (!dataflow_detail::for_each_direct_def(g, op, hit)) return found;
+  // The operands' loop written out (no callback): it is the whole of the common case, and a
+  // closure for the nested path would be set up on every call. always_inline: it is called once
+  // per window op from large functions (plan_sink, the planner), where GCC's unit-growth limit
+  // otherwise leaves it a call.
+  if constexpr (operand_defs_ir<G>) {
+    for (const auto& d : ir::traits<G>::operand_defs(g, op))
+      if (!ir::is_null<G>(d) && !(d == op) && marks.contains(d)) return d;
+  } else {
+    for (auto&& v : ir::operands(g, op)) {
+      const auto d = ir::defining_op(g, v);
+      if (!ir::is_null<G>(d) && !(d == op) && marks.contains(d)) return d;
+    }
+  }
   auto&& rs = ir::regions(g, op);
-  if (std::ranges::begin(rs) == std::ranges::end(rs)) return found;
-  dataflow_detail::nested_producers<G>(g, op, op, block, hit);
-  return found;
+  if (std::ranges::begin(rs) == std::ranges::end(rs)) return ir::null_op<G>();
+  return dataflow_detail::first_nested_producer_in(g, op, block, marks);
 }
 
 /// Inserts producers(op in block) into `marks`, and possibly defining ops outside the block too
