@@ -509,6 +509,21 @@ template <class P> std::optional<std::string_view> string_value(const P& p, host
 template <class P> host_callee_kind callee_kind(const P& p, host_expr_t<P> e) { return traits<P>::callee_kind(p, e); }
 template <class P> std::string_view callee_name(const P& p, host_expr_t<P> e) { return traits<P>::callee_name(p, e); }
 template <class P> decltype(auto) call_args(const P& p, host_expr_t<P> e) { return traits<P>::call_args(p, e); }
+/// The number of positional arguments of call `e`, and its argument `i` (nullopt past the end),
+/// read from call_args without copying it.
+template <class P> std::size_t call_arity(const P& p, host_expr_t<P> e) {
+  std::size_t n = 0;
+  for (auto&& a : traits<P>::call_args(p, e)) {
+    (void)a;
+    ++n;
+  }
+  return n;
+}
+template <class P> std::optional<host_expr_t<P>> call_arg(const P& p, host_expr_t<P> e, std::size_t i) {
+  for (host_expr_t<P> a : traits<P>::call_args(p, e))
+    if (i-- == 0) return a;
+  return std::nullopt;
+}
 template <class P> std::optional<host_expr_t<P>> keyword_arg(const P& p, host_expr_t<P> e, std::string_view n) { return traits<P>::keyword_arg(p, e, n); }
 template <class P> std::optional<host_expr_t<P>> call_attr(const P& p, host_expr_t<P> e, std::string_view n) { return traits<P>::call_attr(p, e, n); }
 template <class P> source_loc location(const P& p, host_expr_t<P> e) { return traits<P>::location(p, e); }

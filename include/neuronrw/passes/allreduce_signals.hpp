@@ -222,14 +222,7 @@ class analysis {
     return kind(e) == host_expr_kind::call && host_access::callee_kind(p_, e) == host_callee_kind::op &&
            host_access::callee_name(p_, e) == o_.allreduce_op;
   }
-  std::size_t arity(expr_t call) const {
-    std::size_t n = 0;
-    for (expr_t a : host_access::call_args(p_, call)) {
-      (void)a;
-      ++n;
-    }
-    return n;
-  }
+  std::size_t arity(expr_t call) const { return host_access::call_arity(p_, call); }
   void refuse(allreduce_signal_refusal_code code, expr_t call, std::string msg) {
     const source_loc loc = host_access::location(p_, call);
     typename plan_t::refusal_record r;

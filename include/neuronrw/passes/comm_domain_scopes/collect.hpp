@@ -124,7 +124,7 @@ class collector {
 
   /// `t = window(x, ...)` with `x` directly an allocation variable; other windows are not views.
   void collect_view(var_t t, expr_t call) {
-    const auto x = c_.facts.arg(call, 0);
+    const auto x = host_access::call_arg(c_.p, call, 0);
     if (!x || c_.facts.kind(*x) != host_expr_kind::var_ref) return;
     const std::size_t slot = c_.facts.alloc_of(host_access::referenced_var(c_.p, *x));
     if (slot == npos) return;
@@ -137,8 +137,8 @@ class collector {
   void collect_alloc(var_t t, expr_t call) {
     const auto& o = c_.o;
     const source_loc loc = host_access::location(c_.p, call);
-    const auto size_arg = c_.facts.arg(call, 0);
-    if (!size_arg || c_.facts.arg_count(call) != 1) {
+    const auto size_arg = host_access::call_arg(c_.p, call, 0);
+    if (!size_arg || host_access::call_arity(c_.p, call) != 1) {
       c_.log.error(comm_domain_refusal_code::bad_alloc_call, call, loc, std::string(o.alloc_op) + " expects exactly one arg (size)");
       return;
     }

@@ -67,21 +67,6 @@ class function_facts {
     for (expr_t a : host_access::call_args(p_, e)) out.push_back(a);
     return out;
   }
-  /// The number of positional arguments of call `e`, and its argument `i` (nullopt past the
-  /// end): what the per-allocation paths ask, without building args()' vector.
-  std::size_t arg_count(expr_t e) const {
-    std::size_t n = 0;
-    for (expr_t a : host_access::call_args(p_, e)) {
-      (void)a;
-      ++n;
-    }
-    return n;
-  }
-  std::optional<expr_t> arg(expr_t e, std::size_t i) const {
-    for (expr_t a : host_access::call_args(p_, e))
-      if (i-- == 0) return a;
-    return std::nullopt;
-  }
   /// The options' collective `e` calls, or null.
   const collective_spec* collective_of(expr_t e) const {
     if (kind(e) != host_expr_kind::call || host_access::callee_kind(p_, e) != host_callee_kind::op) return nullptr;
@@ -134,7 +119,7 @@ class function_facts {
       }
       const collective_spec* c = collective_of(e);
       if (!c || c->result_alias < 0) return npos;
-      const auto a = arg(e, static_cast<std::size_t>(c->result_alias));
+      const auto a = host_access::call_arg(p_, e, static_cast<std::size_t>(c->result_alias));
       if (!a || kind(*a) != host_expr_kind::var_ref) return npos;
       v = host_access::referenced_var(p_, *a);
     }
