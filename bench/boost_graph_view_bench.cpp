@@ -1,15 +1,15 @@
 // boost::breadth_first_search through the Boost.Graph view of a reference-IR block
 // (include/neuronrw/adapters/boost_graph_view.hpp, the second direction) against the same BFS on
-// an adjacency_list copy of that block, 1K-1M ops (target: the view at least as fast as the copy,
-// vs_copy ≥ 1, since it makes no copy).
+// an adjacency_list copy of that block, 1K-1M ops (target: the dense view at least as fast as
+// the copy, vs_copy ≥ 1, since it makes no copy; block_view's warm ratio is shown without one).
 //
 // Graph: walk_bench.cpp's — N ops in one block of the reference IR, op i uses op i-1 and a random
 // earlier op (fixed seed 0x5eed). Every BFS here starts from the FIRST op and follows
-// producer → consumer edges (the view's out-edges), which reach every op. Both variants use a
+// producer → consumer edges (the view's out-edges), which reach every op. Every variant uses a
 // counting visitor and a reused vector<default_color_type> as the color map, indexed by the
-// graph's own vertex_index (the identity on the copy, the view's position map on the view);
-// breadth_first_search resets it to white itself, and allocates its queue, in both. Items/s = ops
-// discovered/s.
+// graph's own vertex_index (the identity on the copy and the dense view, the position map on
+// block_view); breadth_first_search resets it to white itself, and allocates its queue, in all.
+// Items/s = ops discovered/s.
 //   bm_copy_to_adjacency_list  builds (and drops) the copy: adjacency_list<vecS, vecS, directedS>
 //                              with one edge producer → consumer per use, from the IR's ops,
 //                              operands and defining ops — what a caller without the view writes
@@ -20,6 +20,9 @@
 //                              Counter vs_copy_plus_build = (copy build + copy BFS time) / its time
 //   bm_bfs_block_view/warm     BFS through one view reused across iterations (caches filled once
 //                              before the timing). Counter vs_copy = copy BFS time / its time
+//   bm_bfs_dense_view/cold     the same two through a dense_block_view (vertex = position, the
+//   bm_bfs_dense_view/warm     vertex index the identity, as on the copy); cold includes its
+//                              constructor, which numbers the block
 // The counters divide by the baselines' CPU time per iteration measured earlier in the same
 // process (the latest repetition of each, at the same size), as walk_bench.cpp's ratio_counters.
 // Before the timing, each size checks once that BFS through the copy and through the view
@@ -54,6 +57,7 @@ namespace ref = neuronrw::ref;
 
 using copy_graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 using view = nr::bgl_view::block_view<ref::module>;
+using dense_view = nr::bgl_view::dense_block_view<ref::module>;
 
 // ------------------------------------------------------------------------------ the graph
 
@@ -153,6 +157,13 @@ void check_same_bfs(const graph_set& gs) {
   const std::size_t a = bfs(*gs.copy, boost::vertex(0, *gs.copy), colors, &by_copy);
   const view v(gs.m, gs.block);
   const std::size_t b = bfs(v, v.ops().front(), colors, &by_view);
+  std::vector<std::size_t> by_dense;
+  const dense_view d(gs.m, gs.block);
+  const std::size_t c = bfs(d, 0, colors, &by_dense);
+  if (c != b || by_dense != by_view) {
+    std::fprintf(stderr, "boost_graph_view_bench: BFS through the two views disagree at %zu ops\n", gs.n);
+    std::abort();
+  }
   if (a != gs.n || b != gs.n || by_copy != by_view) {
     std::fprintf(stderr,
                  "boost_graph_view_bench: BFS on the copy and through the view disagree at %zu ops: "
@@ -268,6 +279,41 @@ void bm_bfs_block_view_warm(benchmark::State& state) {
   if (auto s = copy_bfs_time().find(n); s != copy_bfs_time().end()) state.counters["vs_copy"] = s->second / t;
 }
 
+void bm_bfs_dense_view_cold(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& gs = graph(n);
+  std::vector<boost::default_color_type> colors(n);
+  std::size_t discovered = 0;
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    const dense_view v(gs.m, gs.block);  // fresh: numbers the block and fills its caches inside the timing
+    discovered = bfs(v, 0, colors);
+    benchmark::DoNotOptimize(discovered);
+  }
+  const double t = per_iteration(state, t0);
+  if (!finish(state, discovered)) return;
+  const auto b = copy_build_time().find(n);
+  const auto s = copy_bfs_time().find(n);
+  if (b != copy_build_time().end() && s != copy_bfs_time().end())
+    state.counters["vs_copy_plus_build"] = (b->second + s->second) / t;
+}
+
+void bm_bfs_dense_view_warm(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& gs = graph(n);
+  std::vector<boost::default_color_type> colors(n);
+  const dense_view v(gs.m, gs.block);
+  std::size_t discovered = bfs(v, 0, colors);  // fills the caches
+  const double t0 = cpu_seconds();
+  for (auto _ : state) {
+    discovered = bfs(v, 0, colors);
+    benchmark::DoNotOptimize(discovered);
+  }
+  const double t = per_iteration(state, t0);
+  if (!finish(state, discovered)) return;
+  if (auto s = copy_bfs_time().find(n); s != copy_bfs_time().end()) state.counters["vs_copy"] = s->second / t;
+}
+
 // Size by size (one graph in memory at a time, the baselines before the view at each size, for
 // the ratio counters); smoke mode (bench_support.hpp): the smallest size, one iteration.
 void register_all() {
@@ -276,7 +322,9 @@ void register_all() {
         {"bm_copy_to_adjacency_list", bm_copy_to_adjacency_list},
         {"bm_bfs_adjacency_copy", bm_bfs_adjacency_copy},
         {"bm_bfs_block_view/cold", bm_bfs_block_view_cold},
-        {"bm_bfs_block_view/warm", bm_bfs_block_view_warm}};
+        {"bm_bfs_block_view/warm", bm_bfs_block_view_warm},
+        {"bm_bfs_dense_view/cold", bm_bfs_dense_view_cold},
+        {"bm_bfs_dense_view/warm", bm_bfs_dense_view_warm}};
     for (const auto& [name, f] : benches)
       benchmark::RegisterBenchmark(name, f)->Arg(n)->Unit(benchmark::kMicrosecond)->Apply(bench_support::once_in_smoke);
     if (bench_support::smoke()) break;

@@ -2,7 +2,8 @@
 // through neuronrw/adapters/boost_graph_view.hpp (vertex = op, edge = use; no graph is copied):
 // the ops a gathered weight reaches (breadth_first_search), an order of the ops
 // (topological_sort), the ops every path from the all_gather runs through
-// (lengauer_tarjan_dominator_tree), and the dataflow in Graphviz's DOT (write_graphviz).
+// (lengauer_tarjan_dominator_tree), how many uses separate each op from the all_gather (BFS
+// through the dense view, vertex = position), and the dataflow in Graphviz's DOT (write_graphviz).
 // The same view works on any ordered_ir model: your own IR, or MLIR through its adapter.
 #include <iostream>
 #include <iterator>
@@ -34,6 +35,16 @@ func.func @layer(%w: tensor<4xf32>, %x: tensor<16xf32>) -> tensor<4xf32> {
 struct discovered : boost::default_bfs_visitor {
   std::vector<ref::op_ref>* out;
   void discover_vertex(ref::op_ref op, const view_t&) const { out->push_back(op); }
+};
+
+// Records, along BFS's tree edges, how many uses separate each op from the start.
+struct hop_counter : boost::default_bfs_visitor {
+  std::vector<std::size_t>* hops;
+  explicit hop_counter(std::vector<std::size_t>* h) : hops(h) {}
+  template <class Edge, class Graph>
+  void tree_edge(const Edge& e, const Graph& g) const {
+    (*hops)[target(e, g)] = (*hops)[source(e, g)] + 1;
+  }
 };
 
 int main() {
@@ -70,6 +81,17 @@ int main() {
   std::cout << "\nimmediate dominators:";
   for (auto op : view.ops())
     if (idom[index[op]] != ref::op_ref{}) std::cout << " " << m.name(op) << "<-" << m.name(idom[index[op]]);
+
+  // The dense view: vertex = the op's position (0 .. n-1, as an adjacency_list<vecS, vecS>
+  // numbers them), so a plain vector is a property map and an edge names both positions.
+// [dense]
+  const neuronrw::bgl_view::dense_block_view dense(m, view.ir_block());
+  std::vector<std::size_t> hops(num_vertices(dense), 0);
+  boost::breadth_first_search(dense, 0, boost::visitor(hop_counter{&hops}));
+// [/dense]
+  std::cout << "\nuses from the all_gather:";
+  for (std::size_t v = 1; v < hops.size(); ++v)
+    if (hops[v] != 0) std::cout << " " << m.name(dense.op_at(v)) << "=" << hops[v];
 
   std::cout << "\n";
   boost::write_graphviz(std::cout, view, [&](std::ostream& os, ref::op_ref op) {

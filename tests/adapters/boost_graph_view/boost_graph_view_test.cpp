@@ -8,7 +8,9 @@
 //     the ops in which every edge goes forward;
 //   - lengauer_tarjan_dominator_tree, from the block's first op and from every op, equals the
 //     dominators computed by removing one op at a time;
-//   - write_graphviz writes exactly the expected text for a small function.
+//   - write_graphviz writes exactly the expected text for a small function;
+//   - dense_block_view (vertex = position) has the same vertices, edge lists (in the same order),
+//     BFS order, topological order and dominators, and writes the same graphviz text.
 // Random functions come from tests/passes/schedule_fusion_random_function.hpp (collectives, nested
 // regions capturing outer values, multi-result ops); every block of them is viewed, nested ones too.
 #include <neuronrw/adapters/boost_graph_view.hpp>
@@ -55,6 +57,15 @@ BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<boost::property_map<ref_
 using mini_view = block_view<mini::Module>;
 BOOST_CONCEPT_ASSERT((boost::BidirectionalGraphConcept<mini_view>));
 BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<mini_view>));
+using ref_dense = nr::bgl_view::dense_block_view<ref::module>;
+BOOST_CONCEPT_ASSERT((boost::BidirectionalGraphConcept<ref_dense>));
+BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<ref_dense>));
+BOOST_CONCEPT_ASSERT((boost::EdgeListGraphConcept<ref_dense>));
+BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<boost::property_map<ref_dense, boost::vertex_index_t>::const_type,
+                                                        std::size_t>));
+using mini_dense = nr::bgl_view::dense_block_view<mini::Module>;
+BOOST_CONCEPT_ASSERT((boost::BidirectionalGraphConcept<mini_dense>));
+BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<mini_dense>));
 
 /// The block's dataflow, brute force: adj[a][b] = number of operand slots of b and of the ops
 /// nested in b whose value a (≠ b) defines. Positions are block positions.
@@ -145,6 +156,9 @@ void check_block(const G& g, nr::block_handle_t<G> b) {
   neuronrw_test::view_checks::check_topological_sort(view, bf);
 
   neuronrw_test::view_checks::check_dominators(view, bf);
+
+  // the dense view: the same graph, vertices named by position
+  neuronrw_test::view_checks::check_dense_view(view, bf);
 }
 
 /// The function body and every nested block of a reference-IR module.
@@ -208,6 +222,16 @@ TEST_CASE("boost_graph_view: the edges of a small function, write_graphviz exact
         "3->4 [label=\"0\"];\n"
         "4->5 [label=\"0\"];\n"
         "}\n");
+  // the dense view writes the same text (its vertices are the positions graphviz numbers by)
+  const nr::bgl_view::dense_block_view dense(*m, body);
+  std::ostringstream dense_os;
+  boost::write_graphviz(
+      dense_os, dense, [&](std::ostream& out, std::size_t v) { out << "[label=\"" << name(dense.op_at(v)) << "\"]"; },
+      [&](std::ostream& out, const ref_dense::edge_descriptor& e) { out << "[label=\"" << m->value_index(e.value) << "\"]"; });
+  CHECK(dense_os.str() == os.str());
+  CHECK(in_degree(3, dense) == 2);
+  CHECK(out_degree(0, dense) == 2);
+  CHECK(degree(2, dense) == 3);
   CHECK(in_degree(view.ops()[3], view) == 2);
   CHECK(out_degree(view.ops()[0], view) == 2);
   CHECK(degree(view.ops()[2], view) == 3);

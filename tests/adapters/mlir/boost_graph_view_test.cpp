@@ -14,7 +14,9 @@
 //   - lengauer_tarjan_dominator_tree from the first op (and, in blocks of up to 24 ops, from
 //     every op) equals the dominators found by removing one op at a time;
 //   - write_graphviz writes exactly the expected text for a small function (in
-//     boost_graph_view_graphviz.cpp: boost/graph/graphviz.hpp needs RTTI, see its header).
+//     boost_graph_view_graphviz.cpp: boost/graph/graphviz.hpp needs RTTI, see its header);
+//   - dense_block_view (vertex = position) of every checked block: the same edge lists in the
+//     same order, BFS order, topological order and dominators (view_checks.hpp).
 // Modules: func.func with several blocks, unregistered ops (mhlo.all_gather, test.op) and arith
 // ops, scf.for / scf.if bodies using values of the outer block, an op with two results, ops
 // using one value twice (directly and from a nested region), a use from another block of the
@@ -208,6 +210,9 @@ std::size_t check_block(const na::ir& g, mlir::Block* b) {
   neuronrw_test::view_checks::check_topological_sort(view, bf);
 
   neuronrw_test::view_checks::check_dominators(view, bf);
+
+  // the dense view (vertex = position): the same lists, BFS, topological order and dominators
+  neuronrw_test::view_checks::check_dense_view(view, bf);
   return all_want.size();
 }
 
