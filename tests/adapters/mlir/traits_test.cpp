@@ -2,6 +2,8 @@
 // MLIR adapter on real MLIR modules (func/scf registered, mhlo unregistered), the kind table, the
 // mutations (group, outline, replace, erase, moves) with exact printed results, and that a
 // rewriter's listener sees every change the passes make.
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -233,6 +235,58 @@ TEST_CASE("moves: before, after, and the order index follows") {
                                                         "mhlo.negate", "mhlo.add", "func.return"});
   CHECK(traits::is_before_in_block(g, ops[3], ops[1]));
   CHECK_FALSE(traits::is_before_in_block(g, ops[1], ops[3]));
+}
+
+TEST_CASE("is_before_in_block while the order index is stale: near ops by a short walk, far ops renumbered") {
+  // 600 ops in one block; after every random move (which invalidates MLIR's order index), near
+  // pairs (at most 128 apart) are answered by the walk and leave the index stale; far pairs (more
+  // than 128 apart, neither walk reaching the block's end) renumber it. Every answer is checked
+  // against positions read by walking the block.
+  constexpr int n = 600;
+  std::string text = "func.func @f() {\n";
+  for (int i = 0; i < n; ++i) text += "  \"test.op\"() {i = " + std::to_string(i) + " : i64} : () -> ()\n";
+  text += "  return\n}\n";
+  auto ctx = mlir_test::make_context();
+  auto m = mlir_test::parse(*ctx, text.c_str());
+  REQUIRE(m);
+  na::ir g(m->getOperation());
+  const auto ops = body_ops(*m);
+  REQUIRE(ops.size() == n + 1);
+  mlir::Block* block = ops.front()->getBlock();
+  std::mt19937 rng(20261206);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  std::size_t near_walked = 0, far_renumbered = 0;
+  for (int round = 0; round < 300; ++round) {
+    CAPTURE(round);
+    mlir::Operation* o = ops[static_cast<std::size_t>(pick(0, n - 1))];  // never the return
+    mlir::Operation* anchor = ops[static_cast<std::size_t>(pick(0, n))];
+    if (anchor == o) continue;
+    if (round % 2) traits::move_before(g, o, anchor);
+    else if (anchor != ops.back()) traits::move_after(g, o, anchor);
+    else continue;
+    if (block->isOpOrderValid()) continue;  // a move to where o already was changes nothing
+    std::vector<mlir::Operation*> order;
+    for (mlir::Operation& x : *block) order.push_back(&x);
+    REQUIRE(order.size() == n + 1);
+    // near: positions i < j at most 128 apart, asked both ways
+    const int i = pick(0, n - 1), j = std::min(n, i + pick(1, na::detail::local_order_steps));
+    CHECK(traits::is_before_in_block(g, order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(j)]));
+    CHECK_FALSE(traits::is_before_in_block(g, order[static_cast<std::size_t>(j)], order[static_cast<std::size_t>(i)]));
+    CHECK_FALSE(traits::is_before_in_block(g, order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(i)]));
+    near_walked += !block->isOpOrderValid();
+    // far: more than 128 apart, both more than 128 from the end
+    const int far_hi = n - na::detail::local_order_steps - 1;
+    const int a = pick(0, far_hi - na::detail::local_order_steps - 1);
+    const int b = pick(a + na::detail::local_order_steps + 1, far_hi);
+    const bool forward = round % 3 != 0;
+    mlir::Operation* p = order[static_cast<std::size_t>(forward ? a : b)];
+    mlir::Operation* q = order[static_cast<std::size_t>(forward ? b : a)];
+    CHECK(traits::is_before_in_block(g, p, q) == forward);
+    far_renumbered += block->isOpOrderValid();
+  }
+  // every near query was answered without renumbering, every far one renumbered
+  CHECK(near_walked > 200);
+  CHECK(far_renumbered == near_walked);
 }
 
 TEST_CASE("ScheduleFusion through the adapter: exact printed module, and every change seen by the listener") {
