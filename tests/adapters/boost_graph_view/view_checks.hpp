@@ -168,7 +168,8 @@ void check_dense_view(const neuronrw::bgl_view::block_view<G>& view, const Brute
   auto same = [&](auto dense_edges, auto view_edges) {
     REQUIRE(static_cast<std::size_t>(dense_edges.second - dense_edges.first) ==
             static_cast<std::size_t>(view_edges.second - view_edges.first));
-    for (auto d = dense_edges.first, v = view_edges.first; d != dense_edges.second; ++d, ++v) {
+    auto v = view_edges.first;
+    for (auto d = dense_edges.first; d != dense_edges.second; ++d, ++v) {
       CHECK(bf.ops[source(*d, dense)] == source(*v, view));
       CHECK(bf.ops[target(*d, dense)] == target(*v, view));
       CHECK(d->value == v->value);
