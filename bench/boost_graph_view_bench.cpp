@@ -244,15 +244,22 @@ void bm_bfs_adjacency_copy(benchmark::State& state) {
   finish(state, discovered);
 }
 
-void bm_bfs_block_view_cold(benchmark::State& state) {
+/// The first vertex of a view: block_view's is the first op, dense_block_view's position 0.
+std::size_t first_vertex(const dense_view&) { return 0; }
+ref::op_ref first_vertex(const view& v) { return v.ops().front(); }
+
+/// BFS through a fresh view of type View each iteration: its caches fill (and are freed), and a
+/// dense view numbers the block, inside the timing.
+template <class View>
+void bm_bfs_view_cold(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   auto& gs = graph(n);
   std::vector<boost::default_color_type> colors(n);
   std::size_t discovered = 0;
   const double t0 = cpu_seconds();
   for (auto _ : state) {
-    const view v(gs.m, gs.block);  // fresh: its caches fill (and are freed) inside the timing
-    discovered = bfs(v, v.ops().front(), colors);
+    const View v(gs.m, gs.block);
+    discovered = bfs(v, first_vertex(v), colors);
     benchmark::DoNotOptimize(discovered);
   }
   const double t = per_iteration(state, t0);
@@ -263,50 +270,17 @@ void bm_bfs_block_view_cold(benchmark::State& state) {
     state.counters["vs_copy_plus_build"] = (b->second + s->second) / t;
 }
 
-void bm_bfs_block_view_warm(benchmark::State& state) {
+/// BFS through one view of type View, its caches filled before the timing.
+template <class View>
+void bm_bfs_view_warm(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   auto& gs = graph(n);
   std::vector<boost::default_color_type> colors(n);
-  const view v(gs.m, gs.block);
-  std::size_t discovered = bfs(v, v.ops().front(), colors);  // fills the caches
+  const View v(gs.m, gs.block);
+  std::size_t discovered = bfs(v, first_vertex(v), colors);  // fills the caches
   const double t0 = cpu_seconds();
   for (auto _ : state) {
-    discovered = bfs(v, v.ops().front(), colors);
-    benchmark::DoNotOptimize(discovered);
-  }
-  const double t = per_iteration(state, t0);
-  if (!finish(state, discovered)) return;
-  if (auto s = copy_bfs_time().find(n); s != copy_bfs_time().end()) state.counters["vs_copy"] = s->second / t;
-}
-
-void bm_bfs_dense_view_cold(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  auto& gs = graph(n);
-  std::vector<boost::default_color_type> colors(n);
-  std::size_t discovered = 0;
-  const double t0 = cpu_seconds();
-  for (auto _ : state) {
-    const dense_view v(gs.m, gs.block);  // fresh: numbers the block and fills its caches inside the timing
-    discovered = bfs(v, 0, colors);
-    benchmark::DoNotOptimize(discovered);
-  }
-  const double t = per_iteration(state, t0);
-  if (!finish(state, discovered)) return;
-  const auto b = copy_build_time().find(n);
-  const auto s = copy_bfs_time().find(n);
-  if (b != copy_build_time().end() && s != copy_bfs_time().end())
-    state.counters["vs_copy_plus_build"] = (b->second + s->second) / t;
-}
-
-void bm_bfs_dense_view_warm(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  auto& gs = graph(n);
-  std::vector<boost::default_color_type> colors(n);
-  const dense_view v(gs.m, gs.block);
-  std::size_t discovered = bfs(v, 0, colors);  // fills the caches
-  const double t0 = cpu_seconds();
-  for (auto _ : state) {
-    discovered = bfs(v, 0, colors);
+    discovered = bfs(v, first_vertex(v), colors);
     benchmark::DoNotOptimize(discovered);
   }
   const double t = per_iteration(state, t0);
@@ -321,10 +295,10 @@ void register_all() {
     const std::pair<const char*, void (*)(benchmark::State&)> benches[] = {
         {"bm_copy_to_adjacency_list", bm_copy_to_adjacency_list},
         {"bm_bfs_adjacency_copy", bm_bfs_adjacency_copy},
-        {"bm_bfs_block_view/cold", bm_bfs_block_view_cold},
-        {"bm_bfs_block_view/warm", bm_bfs_block_view_warm},
-        {"bm_bfs_dense_view/cold", bm_bfs_dense_view_cold},
-        {"bm_bfs_dense_view/warm", bm_bfs_dense_view_warm}};
+        {"bm_bfs_block_view/cold", bm_bfs_view_cold<view>},
+        {"bm_bfs_block_view/warm", bm_bfs_view_warm<view>},
+        {"bm_bfs_dense_view/cold", bm_bfs_view_cold<dense_view>},
+        {"bm_bfs_dense_view/warm", bm_bfs_view_warm<dense_view>}};
     for (const auto& [name, f] : benches)
       benchmark::RegisterBenchmark(name, f)->Arg(n)->Unit(benchmark::kMicrosecond)->Apply(bench_support::once_in_smoke);
     if (bench_support::smoke()) break;
