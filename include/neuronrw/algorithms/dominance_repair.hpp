@@ -89,12 +89,14 @@ void apply_moves(G& g, std::span<const op_move<op_handle_t<G>>> moves) {
       continue;
     }
     if constexpr (run_move_ir<G>) {
+      // The chain's ops are collected while it is scanned: one pass over the moves.
+      run.clear();
+      run.reserve(moves.size() - i);
+      run.push_back(m.op);
       std::size_t j = i + 1;
-      while (j < moves.size() && moves[j].where == move_position::after && moves[j].anchor == moves[j - 1].op) ++j;
+      for (; j < moves.size() && moves[j].where == move_position::after && moves[j].anchor == moves[j - 1].op; ++j)
+        run.push_back(moves[j].op);
       if (j - i >= min_run_moves) {
-        run.clear();
-        run.reserve(j - i);
-        for (std::size_t k = i; k < j; ++k) run.push_back(moves[k].op);
         ir::move_run_after(g, std::span<const handle>(run), m.anchor);
       } else {
         for (std::size_t k = i; k < j; ++k) ir::move_after(g, moves[k].op, moves[k].anchor);

@@ -245,10 +245,7 @@ class order_maintenance {
         slots_[n].label = 1;
         ++i;
       } else {
-        std::size_t j = i + 1;
-        while (j < run.size() && id_of(run[j]) == next_[id_of(run[j - 1])] && id_of(run[j]) != anchor) ++j;
-        detach_stretch(n, id_of(run[j - 1]), j - i);
-        i = j;
+        i = detach_stretch(run, i, anchor, id_of);
       }
     }
     if (!distinct) {
@@ -486,40 +483,53 @@ class order_maintenance {
     return t;
   }();
 
-  // Detaches the `count` consecutive nodes first..last of one list, marking each (label 1) for
-  // move_run_after. O(count), with one link update at each end and one count update per group.
-  void detach_stretch(node_id first, node_id last, std::size_t count) noexcept {
-    const node_id p = prev_[first];
-    const node_id s = next_[last];
-    if (p != npos) next_[p] = s;
-    if (s != npos) prev_[s] = p;
-    lists_[groups_[slots_[first].group].list].size -= count;
-    node_id n = first;
+  // Detaches the stretch of run that starts at run[i] (attached): run[i], then each run[j] that
+  // follows run[j - 1] in its list and is not `anchor`, marking each node (label 1) for
+  // move_run_after. Returns the index after the stretch. One pass: the run is compared with the
+  // list while the nodes are detached, with one link update at each end and one count update
+  // per group.
+  template <class T, class IdOf>
+  std::size_t detach_stretch(std::span<const T> run, std::size_t i, node_id anchor, IdOf& id_of) noexcept {
+    node_id n = id_of(run[i]);
+    const node_id p = prev_[n];
+    const list_id l = groups_[slots_[n].group].list;
+    std::size_t j = i;
+    node_id s;  // the node after the stretch, once known
     while (true) {
       // One group's share of the stretch: seg_first .. n.
       const std::uint32_t g = slots_[n].group;
       const node_id seg_first = n;
       std::uint32_t c = 0;
       node_id nx;
+      bool end;
       while (true) {
         nx = next_[n];
         slots_[n] = {npos, 1};
         prev_[n] = next_[n] = npos;
         ++c;
-        if (n == last || slots_[nx].group != g) break;
+        ++j;
+        end = j == run.size() || nx == npos || nx == anchor || id_of(run[j]) != nx;
+        if (end || slots_[nx].group != g) break;
         n = nx;
       }
+      s = nx;
       group_rec& gr = groups_[g];
       gr.count -= c;
       if (gr.count == 0) {
         drop_group(g);
       } else {
-        if (gr.first == seg_first) gr.first = s;  // what is left of g follows the stretch
-        if (gr.last == n) gr.last = p;            // ... or precedes it
+        // Groups are contiguous: what is left of g precedes the stretch, or (its last share)
+        // follows it.
+        if (gr.first == seg_first) gr.first = s;
+        if (gr.last == n) gr.last = p;
       }
-      if (n == last) break;
+      if (end) break;
       n = nx;
     }
+    if (p != npos) next_[p] = s;
+    if (s != npos) prev_[s] = p;
+    lists_[l].size -= j - i;
+    return j;
   }
 
   // -- groups ---------------------------------------------------------------------------------

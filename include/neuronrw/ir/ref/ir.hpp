@@ -283,8 +283,12 @@ class module {
   /// journal holds the positions single moves record.
   void move_run_after(std::span<const op_ref> run, op_ref anchor) {
     const std::uint32_t b = op_block_[anchor.id];
+    bool all_in_block = true;  // then no op changes block: op_block_ needs no write
     for (const op_ref op : run)  // an op of anchor's block cannot enclose it
-      if (op_block_[op.id] != b) check_not_inside(anchor, op);
+      if (op_block_[op.id] != b) {
+        check_not_inside(anchor, op);
+        all_in_block = false;
+      }
     if (journal_depth_ != 0) {
       for (const op_ref op : run) {
         move_after(op, anchor);
@@ -293,7 +297,8 @@ class module {
       return;
     }
     version_.tick();
-    for (const op_ref op : run) op_block_[op.id] = b;
+    if (!all_in_block)
+      for (const op_ref op : run) op_block_[op.id] = b;
     order_.move_run_after(run, anchor.id, [](op_ref o) { return o.id; });
   }
   void move_to_end(op_ref op, block_ref b) {
