@@ -373,3 +373,94 @@ TEST_CASE("nesting deeper than a recursive walk could go: an explicit stack") {
   CHECK(post_up);
   CHECK(pre.front() == post.back());
 }
+
+// ============================================================================== read_walk
+// walk<pre> for visitors that change nothing: the same visits, reading each op once.
+
+TEST_CASE("read_walk: the same visits as pre-order walk, with skip, interrupt and descend") {
+  const auto p = sample<ordered>();
+  auto labels_of = [&](auto&& run) {
+    strings seen;
+    const bool done = run([&](a::op_h o) {
+      seen.push_back(p.label(o));
+      return seen.back();
+    });
+    return std::pair{seen, done};
+  };
+  using action_of = walk_action (*)(const std::string&);
+  const action_of actions[] = {
+      [](const std::string&) { return walk_action::advance; },
+      [](const std::string& l) { return l == "b2" || l == "c" ? walk_action::skip : walk_action::advance; },
+      [](const std::string& l) { return l == "b21" ? walk_action::interrupt : walk_action::advance; },
+      [](const std::string& l) { return l == "d" ? walk_action::interrupt : walk_action::advance; },
+      [](const std::string& l) { return l == "c3b1" ? walk_action::interrupt : walk_action::advance; },
+  };
+  for (const int root : {p.body, 0}) {
+    for (std::size_t i = 0; i < std::size(actions); ++i) {
+      CAPTURE(root);
+      CAPTURE(i);
+      auto act = actions[i];
+      auto [walked, walk_done] = labels_of([&](auto label) {
+        return nr::walk<walk_order::pre>(p.g, a::block_h{root}, [&](a::op_h o) { return act(label(o)); });
+      });
+      auto [read, read_done] = labels_of([&](auto label) {
+        return nr::read_walk(p.g, a::block_h{root}, [&](a::op_h o) { return act(label(o)); });
+      });
+      CHECK(read == walked);
+      CHECK(read_done == walk_done);
+    }
+    // descend: asked once per op reached, in the same order as walk asks.
+    strings asked_walk, asked_read, seen_walk, seen_read;
+    auto refuse = [](const std::string& l) { return l != "b2" && l != "c"; };
+    CHECK(nr::walk<walk_order::pre>(
+        p.g, a::block_h{root}, [&](a::op_h o) { seen_walk.push_back(p.label(o)); },
+        [&](a::op_h o) {
+          asked_walk.push_back(p.label(o));
+          return refuse(asked_walk.back());
+        }));
+    CHECK(nr::read_walk(
+        p.g, a::block_h{root}, [&](a::op_h o) { seen_read.push_back(p.label(o)); },
+        [&](a::op_h o) {
+          asked_read.push_back(p.label(o));
+          return refuse(asked_read.back());
+        }));
+    CHECK(seen_read == seen_walk);
+    CHECK(asked_read == asked_walk);
+  }
+  // The exact sequence once more, spelled out.
+  auto [all, done] = labels_of([&](auto label) {
+    return nr::read_walk(p.g, a::block_h{p.body}, [&](a::op_h o) { label(o); });
+  });
+  CHECK(all == pre_all);
+  CHECK(done);
+  program<ordered> empty;
+  CHECK(nr::read_walk(empty.g, a::block_h{empty.body}, [&](a::op_h) { FAIL("visited an op of an empty block"); }));
+}
+
+TEST_CASE("read_walk: nesting deeper than a recursive walk could go, and long blocks") {
+  // 200k levels, as for walk above, each level's op followed by a sibling: pre-order goes down
+  // through the first ops, then comes back visiting the siblings from the deepest up.
+  constexpr int depth = 200'000;
+  program<ordered> p;
+  p.g.ops.reserve(2 * depth + 2);
+  p.g.blocks.reserve(depth + 3);
+  int block = p.body;
+  std::vector<int> down, up;
+  for (int i = 0; i < depth; ++i) {
+    auto o = p.g.add(block, "t.n", {});
+    down.push_back(o.id);
+    const int inner = p.g.add_region(o);
+    up.push_back(p.g.add(block, "t.s", {}).id);
+    block = inner;
+  }
+  std::vector<int> seen;
+  seen.reserve(2 * depth);
+  CHECK(nr::read_walk(p.g, a::block_h{p.body}, [&](a::op_h o) { seen.push_back(o.id); }));
+  std::vector<int> expect = down;
+  expect.insert(expect.end(), up.rbegin(), up.rend());
+  CHECK(seen == expect);
+  std::vector<int> walked;
+  walked.reserve(2 * depth);
+  CHECK(nr::walk(p.g, a::block_h{p.body}, [&](a::op_h o) { walked.push_back(o.id); }));
+  CHECK(walked == expect);
+}

@@ -6,6 +6,7 @@
 //
 //   walk<walk_order::pre>(g, block, visit [, descend])     ops of `block` and everything inside
 //   walk_inside<walk_order::post>(g, op, visit [, descend]) ops inside op's regions (not op)
+//   read_walk(g, block, visit [, descend])                 pre-order, for visitors that only read
 //
 // `visit(op)` returns void or a walk_action: `advance`, `skip` (pre-order: do not enter this op's
 // regions) or `interrupt` (stop the whole walk). `descend(op) -> bool` is asked once for every op
@@ -20,6 +21,13 @@
 // children of an op when it enters it, so `visit` may rewrite what it was given (and what lies
 // inside it, in post-order) but must not erase or move ops the walk has not reached yet.
 // Complexity: O(ops visited + regions entered), one vector of pending ops.
+//
+// read_walk is walk<walk_order::pre> for a visitor that changes nothing (a planner's scan): it
+// steps through each block with next_op, so every op is read once, when it is reached, and its
+// stack holds one entry per block entered and not finished. walk reads a block's ops all before
+// it visits the first (what lets a visitor move the op it was given), which on an IR whose ops
+// are separate nodes (MLIR) reads each op's memory twice.
+// Complexity: O(ops visited + regions entered); a vector as deep as the nesting.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +39,7 @@
 #include <vector>
 
 #include <neuronrw/concepts/ir.hpp>
+#include <neuronrw/detail/ranges.hpp>
 
 namespace neuronrw {
 
@@ -140,6 +149,42 @@ bool walk(const G& g, block_handle_t<G> root, Visit&& visit, Descend&& descend =
   static_assert(require_ordered_ir<G>());
   const block_handle_t<G> roots[] = {root};
   return walk_detail::run<Order>(g, roots, visit, descend);
+}
+
+/// Visits the ops of `root` and every op nested in them in pre-order, as walk<walk_order::pre>
+/// does, stepping through each block with next_op (see the header comment). Returns false when
+/// `visit` interrupted the walk.
+/// @pre `visit` and `descend` change nothing in g (walk is the one for visitors that rewrite).
+/// Complexity: O(ops visited + regions entered).
+template <class G, class Visit, class Descend = descend_all>
+bool read_walk(const G& g, block_handle_t<G> root, Visit&& visit, Descend&& descend = {}) {
+  static_assert(require_ordered_ir<G>());
+  using op = op_handle_t<G>;
+  std::vector<op> stack;  // per block entered and not finished, the next op to visit in it
+  auto push_firsts = [&](auto&& blocks) {  // popping yields the blocks in order
+    const std::size_t mark = stack.size();
+    for (auto&& b : blocks) {
+      auto&& r = ir::ops(g, b);
+      auto it = std::ranges::begin(r);
+      if (it != std::ranges::end(r)) stack.push_back(*it);
+    }
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+  };
+  const block_handle_t<G> roots[] = {root};
+  push_firsts(roots);
+  while (!stack.empty()) {
+    const op o = stack.back();
+    const op nx = ir::next_op(g, o);
+    if (ir::is_null<G>(nx))
+      stack.pop_back();
+    else
+      stack.back() = nx;
+    const walk_action a = walk_detail::call_visit(visit, o);
+    if (a == walk_action::interrupt) return false;
+    if (a == walk_action::skip || !descend(o)) continue;
+    push_firsts(ir::regions(g, o));
+  }
+  return true;
 }
 
 /// Visits every op nested (at any depth) in the regions of `root`, not `root` itself, in `Order`.

@@ -189,7 +189,8 @@ class planner {
       plan_.units.push_back(it == std::ranges::end(r) ? ir::null_op<G>() : ir::parent_op(g_, *it));
     }
     // Over G's original order: the view's moves never change which candidates there are.
-    walk<walk_order::pre>(g_, root, [&](op o) {
+    // Planning changes nothing in G, so the scan reads each op once (read_walk).
+    read_walk(g_, root, [&](op o) {
       if (ir::kind(g_, o) == consumer_) consider(o, unit);
     });
   }
