@@ -437,7 +437,7 @@ TEST_CASE("read_walk: the same visits as pre-order walk, with skip, interrupt an
   CHECK(nr::read_walk(empty.g, a::block_h{empty.body}, [&](a::op_h) { FAIL("visited an op of an empty block"); }));
 }
 
-TEST_CASE("read_walk: nesting deeper than a recursive walk could go, and long blocks") {
+TEST_CASE("read_walk: nesting deeper than a recursive walk could go, a sibling after each level") {
   // 200k levels, as for walk above, each level's op followed by a sibling: pre-order goes down
   // through the first ops, then comes back visiting the siblings from the deepest up.
   constexpr int depth = 200'000;

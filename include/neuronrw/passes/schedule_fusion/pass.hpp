@@ -66,7 +66,11 @@ struct basic_schedule_fusion {
     if constexpr (requires { ir::functions(g); })
       for (auto&& f : ir::functions(g))
         for (auto&& b : ir::regions(g, f))
-          read_walk(g, b, [&](op_handle_t<G> o) { producer = producer || ir::kind(g, o) == pid; });
+          if (!producer)
+            read_walk(g, b, [&](op_handle_t<G> o) {
+              producer = ir::kind(g, o) == pid;
+              return producer ? walk_action::interrupt : walk_action::advance;
+            });
     std::vector<std::string> out;
     if (!producer && plan.producer_kind != plan.consumer_kind) out.push_back(plan.producer_kind);
     out.push_back(plan.consumer_kind);
