@@ -172,6 +172,26 @@ def check_error(report, fixture, tmp):
           rc == 0 and table(out)[0] == [] and "ran no benchmark: text_bench (its output says why)" in out.splitlines())
 
 
+def check_lost_size(report, fixture, tmp):
+    """A size the baseline ran and the figure did not is a 'missing' row with a note, not a row
+    left out of the table."""
+    with open(fixture, encoding="utf-8") as f:
+        data = json.load(f)
+    bench = data["suites"]["walk_bench"]["benchmarks"]
+    data["suites"]["walk_bench"]["benchmarks"] = [b for b in bench if b["run_name"] != "bm_walk_ref/1000000"]
+    path = os.path.join(tmp, "lost.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    rc, out, _ = run(report, "--from", path, "--filter", "walk_bench")
+    check(f"lost size: exit status {rc}, want 0 (as for any missing row)", rc == 0)
+    rows, _ = table(out)
+    check("lost size: the missing row",
+          ["walk_bench", "bm_walk_ref", "1000000", "missing", "bm_csr_bfs", "—", "—", ">= 0.5", "missing"] in rows)
+    check("lost size: the size that ran is still there",
+          any(r[:3] == ["walk_bench", "bm_walk_ref", "1000"] and r[8] != "missing" for r in rows))
+    check("lost size: the missing note", "missing: walk_bench: bm_walk_ref/1000000" in out.splitlines())
+
+
 def check_usage(report, tmp):
     rc, _, err = run(report, "--from", os.devnull, "--filter", "nosuch_bench")
     check(f"unknown suite: {rc} {err!r}",
@@ -320,6 +340,7 @@ def main(argv):
         check_fixture(report, fixture, mod)
         check_caches(report, fixture, tmp)
         check_error(report, fixture, tmp)
+        check_lost_size(report, fixture, tmp)
         check_usage(report, tmp)
         check_counter_units(report, fixture, tmp, mod)
         check_live(report, build, tmp)
