@@ -14,6 +14,9 @@
 //                                                 module (made once)
 //   bm_schedule_fusion_mlir_full / _shared_full   plan + apply on a clone of it, made (and
 //                                                 destroyed) outside the timing (PauseTiming)
+//   bm_schedule_fusion_mlir_mirror                building a dense mirror of the function's
+//                                                 block (numbers, kinds, producers, users), no
+//                                                 plan: the cost of that fix before it plans
 // Both time clones: the parser allocates ops between its own tables, and a walk over them is up
 // to ~2.8x slower (1M ops) than over a clone's, which would make the plan alone slower than plan
 // + apply.
@@ -31,6 +34,7 @@
 //
 //   ninja -C <build> bench/schedule_fusion_mlir_bench && <build>/bench/schedule_fusion_mlir_bench
 #include <neuronrw/adapters/mlir/traits.hpp>
+#include <neuronrw/detail/address_index.hpp>
 #include <neuronrw/ir/ref/ir.hpp>
 #include <neuronrw/ir/ref/print.hpp>
 #include <neuronrw/ir/ref/traits.hpp>
@@ -58,6 +62,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -161,6 +166,57 @@ void full(benchmark::State& state, make_fn make) {
   counters(state, n, clusters);
 }
 
+// What a dense mirror of the function's block costs to build, the structural fix the earlier notes
+// named for the adapter's plan (planning over numbers instead of MLIR's op nodes): one read of
+// every op (its kind through the adapter's cache) and operand (its defining op), each op numbered
+// in a fresh detail::address_index as it is reached and each producer looked up there, then the
+// users as a CSR (a count and a fill). No planning: the row is the price paid before a plan over
+// such a mirror could start, against the reference IR's whole plan (bench/report, no target).
+void bm_schedule_fusion_mlir_mirror(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& in = input_for(bench_support::synthetic_function, n);
+  if (!in.module) return state.SkipWithError("MLIR did not parse the reference printer's text");
+  mlir::OwningOpRef<mlir::ModuleOp> copy(in.module->clone());  // as plan_only: a clone's layout
+  const ma::ir g(copy->getOperation());
+  mlir::Block* body = nullptr;
+  for (auto fn : copy->getOps<mlir::func::FuncOp>()) body = &fn.getBody().front();
+  if (body == nullptr) return state.SkipWithError("no function");
+  constexpr std::uint32_t none = nr::detail::address_index::npos;
+  std::vector<mlir::Operation*> ops;
+  std::vector<nr::kind_id> kinds;
+  std::vector<std::uint32_t> operand_begin, producer, user_begin, users, fill;
+  for (auto _ : state) {
+    nr::detail::address_index index;
+    ops.clear();
+    kinds.clear();
+    operand_begin.clear();
+    producer.clear();
+    for (mlir::Operation& o : *body) {
+      index.try_emplace(&o, static_cast<std::uint32_t>(ops.size()));
+      ops.push_back(&o);
+      kinds.push_back(g.kind(&o));
+      operand_begin.push_back(static_cast<std::uint32_t>(producer.size()));
+      for (mlir::Value v : o.getOperands()) {
+        mlir::Operation* d = v.getDefiningOp();
+        producer.push_back(d != nullptr ? index.find(d) : none);
+      }
+    }
+    operand_begin.push_back(static_cast<std::uint32_t>(producer.size()));
+    user_begin.assign(ops.size() + 1, 0);
+    for (const std::uint32_t p : producer)
+      if (p != none) ++user_begin[p + 1];
+    for (std::size_t i = 1; i < user_begin.size(); ++i) user_begin[i] += user_begin[i - 1];
+    users.resize(user_begin.back());
+    fill.assign(user_begin.begin(), user_begin.end() - 1);
+    for (std::uint32_t u = 0; u + 1 < operand_begin.size(); ++u)
+      for (std::uint32_t k = operand_begin[u]; k < operand_begin[u + 1]; ++k)
+        if (producer[k] != none) users[fill[producer[k]]++] = u;
+    benchmark::DoNotOptimize(users.data());
+  }
+  if (ops.size() != n + 1) return state.SkipWithError("unexpected op count");  // + func.return
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+
 void bm_schedule_fusion_mlir_full(benchmark::State& state) { full(state, bench_support::synthetic_function); }
 void bm_schedule_fusion_mlir_plan(benchmark::State& state) { plan_only(state, bench_support::synthetic_function); }
 void bm_schedule_fusion_mlir_shared_full(benchmark::State& state) {
@@ -187,6 +243,9 @@ BENCHMARK(bm_schedule_fusion_mlir_full)->Apply(options);
 BENCHMARK(bm_schedule_fusion_mlir_plan)->Apply(options);
 BENCHMARK(bm_schedule_fusion_mlir_shared_full)->Apply(options);
 BENCHMARK(bm_schedule_fusion_mlir_shared_plan)->Apply(options);
+BENCHMARK(bm_schedule_fusion_mlir_mirror)
+    ->Apply(bench_support::sizes<1'000, 10'000, 100'000, 1'000'000>)
+    ->Unit(benchmark::kMillisecond);
 // The baselines: the same sizes, no fit (schedule_fusion_bench fits the reference IR).
 BENCHMARK(bm_schedule_fusion_ref_full)
     ->Apply(bench_support::sizes<1'000, 10'000, 100'000, 1'000'000>)
