@@ -185,6 +185,7 @@ void bm_schedule_fusion_mlir_mirror(benchmark::State& state) {
   std::vector<mlir::Operation*> ops;
   std::vector<nr::kind_id> kinds;
   std::vector<std::uint32_t> operand_begin, producer, user_begin, users, fill;
+  std::size_t unnumbered = 0;
   for (auto _ : state) {
     nr::detail::address_index index;
     ops.clear();
@@ -198,7 +199,9 @@ void bm_schedule_fusion_mlir_mirror(benchmark::State& state) {
       operand_begin.push_back(static_cast<std::uint32_t>(producer.size()));
       for (mlir::Value v : o.getOperands()) {
         mlir::Operation* d = v.getDefiningOp();
-        producer.push_back(d != nullptr ? index.find(d) : none);
+        const std::uint32_t p = d != nullptr ? index.find(d) : none;
+        unnumbered += d != nullptr && p == none;  // a producer after its user, or outside the block
+        producer.push_back(p);
       }
     }
     operand_begin.push_back(static_cast<std::uint32_t>(producer.size()));
@@ -214,6 +217,7 @@ void bm_schedule_fusion_mlir_mirror(benchmark::State& state) {
     benchmark::DoNotOptimize(users.data());
   }
   if (ops.size() != n + 1) return state.SkipWithError("unexpected op count");  // + func.return
+  if (unnumbered != 0) return state.SkipWithError("a producer was not numbered before its user");
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
 }
 
