@@ -129,15 +129,25 @@ def check_fixture(report, fixture, mod):
     check(f"summary line {summary!r} not in the output", summary in lines)
 
 
+def load(fixture):
+    with open(fixture, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def save(data, tmp, name):
+    """Writes `data` to tmp/name (a saved run for --from); returns the path."""
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    return path
+
+
 def check_caches(report, fixture, tmp):
     """A saved run whose header names the host's caches prints them after the cores (the
     fixture, saved before there were any, prints none: HEADER)."""
-    with open(fixture, encoding="utf-8") as f:
-        data = json.load(f)
+    data = load(fixture)
     data["header"]["machine"]["caches"] = ["L2 512K", "L3 32768K"]
-    path = os.path.join(tmp, "caches.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f)
+    path = save(data, tmp, "caches.json")
     rc, out, err = run(report, "--from", path, "--filter", "walk_bench")
     check(f"caches: exit status {rc} (stderr: {err.strip()})", rc == 0)
     want = ("machine: Test CPU @ 2.00GHz, 2 cores, L2 512K, L3 32768K; load average 0.05 0.1 0.2 at start, "
@@ -146,15 +156,12 @@ def check_caches(report, fixture, tmp):
 
 
 def check_error(report, fixture, tmp):
-    with open(fixture, encoding="utf-8") as f:
-        data = json.load(f)
+    data = load(fixture)
     for b in data["suites"]["walk_bench"]["benchmarks"]:
         if b["run_name"] == "bm_walk_ref/1000":
             b["error_occurred"] = True
             b["error_message"] = "the walk did not reach every op"
-    path = os.path.join(tmp, "error.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f)
+    path = save(data, tmp, "error.json")
     rc, out, _ = run(report, "--from", path, "--filter", "walk_bench")
     check(f"error fixture: exit status {rc}, want 1", rc == 1)
     rows, _ = table(out)
@@ -165,8 +172,7 @@ def check_error(report, fixture, tmp):
     check("--filter walk_bench printed other suites", all(r[0] == "walk_bench" for r in rows))
     # A suite that ran nothing (a script whose tool is missing): no rows, a note, not a failure.
     data["suites"]["text_bench"] = {"context": {}, "benchmarks": []}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f)
+    path = save(data, tmp, "error.json")
     rc, out, _ = run(report, "--from", path, "--filter", "text_bench")
     check(f"empty suite: exit status {rc}, output {out!r}",
           rc == 0 and table(out)[0] == [] and "ran no benchmark: text_bench (its output says why)" in out.splitlines())
@@ -175,13 +181,10 @@ def check_error(report, fixture, tmp):
 def check_lost_size(report, fixture, tmp):
     """A size the baseline ran and the figure did not is a 'missing' row with a note, not a row
     left out of the table."""
-    with open(fixture, encoding="utf-8") as f:
-        data = json.load(f)
+    data = load(fixture)
     bench = data["suites"]["walk_bench"]["benchmarks"]
     data["suites"]["walk_bench"]["benchmarks"] = [b for b in bench if b["run_name"] != "bm_walk_ref/1000000"]
-    path = os.path.join(tmp, "lost.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f)
+    path = save(data, tmp, "lost.json")
     rc, out, _ = run(report, "--from", path, "--filter", "walk_bench")
     check(f"lost size: exit status {rc}, want 0 (as for any missing row)", rc == 0)
     rows, _ = table(out)
@@ -209,8 +212,7 @@ def check_usage(report, tmp):
 
 
 def check_counter_units(report, fixture, tmp, mod):
-    with open(fixture, encoding="utf-8") as f:
-        header = json.load(f)["header"]
+    header = load(fixture)["header"]
 
     def median(name, cpu, **counters):
         return {"name": name + "_median", "run_name": name, "run_type": "aggregate", "aggregate_name": "median",
@@ -226,9 +228,8 @@ def check_counter_units(report, fixture, tmp, mod):
     runs += [median("bm_compile_mlir_pass_extern/gcc", 6.0, cpu_seconds=6.0, max_rss_bytes=430e6),
              median("bm_compile_mlir_pass_extern_added/gcc", 1.8, added_cpu_seconds=1.8, added_rss_bytes=71e6),
              median("bm_compile_mlir_instance/gcc", 10.5, cpu_seconds=10.5, max_rss_bytes=531e6)]
-    path = os.path.join(tmp, "compile_cost.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({"header": header, "suites": {"compile_cost.py": {"context": {}, "benchmarks": runs}}}, f)
+    path = save({"header": header, "suites": {"compile_cost.py": {"context": {}, "benchmarks": runs}}}, tmp,
+                "compile_cost.json")
     rc, out, err = run(report, "--from", path, "--filter", "compile_cost.py")
     check(f"compile_cost.py: exit status {rc} ({err.strip()})", rc == 0)
     rows, _ = table(out)
