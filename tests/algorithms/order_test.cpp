@@ -415,7 +415,7 @@ TEST_CASE("random operations match a naive model") {
   SUBCASE("seed 3, capacity 16") { run_random(3u, 16, ops); }
 }
 
-TEST_CASE("move_run_after: a long run leaves what single moves leave, in fresh groups") {
+TEST_CASE("move_run_after: a long run leaves what single moves leave") {
   for (const std::uint32_t cap : {64u, 2u, 5u}) {
     CAPTURE(cap);
     order_maintenance om(order_maintenance_options{.group_capacity = cap});
@@ -486,6 +486,213 @@ TEST_CASE("move_run_after: a repeated node or the anchor in the run gives the si
   }
   CHECK(om2.invariants_hold());
   CHECK(contents(om2, l2) == expect2);
+}
+
+TEST_CASE("move_run_after: groups the run holds whole are relinked, not rebuilt") {
+  // 64 full groups of 64 (a list built by appending fills each group before the next).
+  order_maintenance om;
+  const list_id l = om.create_list();
+  const auto v = add_nodes(om, 64 * 64);
+  for (node_id n : v) om.push_back(l, n);
+  REQUIRE(om.group_count() == 64);
+  // Groups 10..19 whole, after the last node of group 40: no group is made or dropped.
+  std::vector<node_id> run(v.begin() + 640, v.begin() + 1280);
+  om.move_run_after(run, v[40 * 64 + 63]);
+  std::vector<node_id> expect;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i >= 640 && i < 1280) continue;
+    expect.push_back(v[i]);
+    if (i == 40 * 64 + 63) expect.insert(expect.end(), run.begin(), run.end());
+  }
+  CHECK(om.invariants_hold());
+  CHECK(contents(om, l) == expect);
+  CHECK(contents_backwards(om, l) == expect);
+  CHECK(om.group_count() == 64);
+  check_sampled_order(om, expect, 5'000, 11u);
+  // Half a group on each side of three whole ones, after a node inside a group: each half is
+  // packed into a fresh group (before and after the whole ones), anchor's group is split at the
+  // anchor (one group for its tail), the three whole groups stay, and the halves' old groups
+  // keep their other halves.
+  std::vector<node_id> run2(expect.begin() + 32, expect.begin() + 32 + 4 * 64);
+  const node_id anchor = expect[3000];
+  om.move_run_after(run2, anchor);
+  std::vector<node_id> expect2;
+  for (std::size_t i = 0; i < expect.size(); ++i) {
+    if (i >= 32 && i < 32 + 4 * 64) continue;
+    expect2.push_back(expect[i]);
+    if (expect[i] == anchor) expect2.insert(expect2.end(), run2.begin(), run2.end());
+  }
+  CHECK(om.invariants_hold());
+  CHECK(contents(om, l) == expect2);
+  CHECK(contents_backwards(om, l) == expect2);
+  CHECK(om.group_count() == 64 + 3);
+  check_sampled_order(om, expect2, 5'000, 12u);
+}
+
+TEST_CASE("move_run_after: whole groups from another list, between detached and packed nodes") {
+  order_maintenance om(order_maintenance_options{.group_capacity = 8});
+  const list_id a = om.create_list(), b = om.create_list();
+  const auto v = add_nodes(om, 200);
+  for (std::size_t i = 0; i < 100; ++i) om.push_back(a, v[i]);
+  for (std::size_t i = 100; i < 190; ++i) om.push_back(b, v[i]);
+  // v[190..199] stay detached. The run: two detached nodes, 24 nodes of b (three whole groups
+  // of 8), one detached node, 10 nodes of a, the rest of the detached ones.
+  std::vector<node_id> run = {v[190], v[191]};
+  run.insert(run.end(), v.begin() + 120, v.begin() + 144);
+  run.push_back(v[192]);
+  run.insert(run.end(), v.begin() + 3, v.begin() + 13);
+  run.insert(run.end(), v.begin() + 193, v.end());
+  om.move_run_after(run, v[50]);
+  std::vector<node_id> expect_a, expect_b;
+  for (std::size_t i = 0; i < 100; ++i) {
+    if (i >= 3 && i < 13) continue;
+    expect_a.push_back(v[i]);
+    if (i == 50) expect_a.insert(expect_a.end(), run.begin(), run.end());
+  }
+  for (std::size_t i = 100; i < 190; ++i)
+    if (i < 120 || i >= 144) expect_b.push_back(v[i]);
+  CHECK(om.invariants_hold());
+  CHECK(contents(om, a) == expect_a);
+  CHECK(contents_backwards(om, a) == expect_a);
+  CHECK(contents(om, b) == expect_b);
+  CHECK(contents_backwards(om, b) == expect_b);
+  CHECK(om.size(a) == expect_a.size());
+  CHECK(om.size(b) == expect_b.size());
+  for (node_id n : run) CHECK(om.list_of(n) == a);
+  check_sampled_order(om, expect_a, 2'000, 13u);
+}
+
+namespace {
+
+// Applies `run` after `anchor` one node at a time: the definition move_run_after must match.
+void single_moves(order_maintenance& om, const std::vector<node_id>& run, node_id anchor) {
+  node_id at = anchor;
+  for (node_id n : run) {
+    om.move_after(n, at);
+    at = n;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("move_run_after: a node of a whole group met again, before or after it, gives single moves' outcome") {
+  // A list of full groups of 8; group k holds v[8k .. 8k + 7].
+  auto fresh = [](order_maintenance& om, std::vector<node_id>& v) {
+    const list_id l = om.create_list();
+    v = add_nodes(om, 160);
+    for (node_id n : v) om.push_back(l, n);
+    return l;
+  };
+  struct shape {
+    const char* what;
+    std::vector<std::size_t> run;  // indexes into v
+  };
+  auto range = [](std::size_t from, std::size_t to) {
+    std::vector<std::size_t> r;
+    for (std::size_t i = from; i < to; ++i) r.push_back(i);
+    return r;
+  };
+  auto cat = [](std::vector<std::size_t> x, const std::vector<std::size_t>& y) {
+    x.insert(x.end(), y.begin(), y.end());
+    return x;
+  };
+  const std::vector<shape> shapes = {
+      {"after it", cat(range(16, 40), {20})},
+      {"before it, alone", cat({20}, range(16, 40))},
+      {"before it, as the start of the group", cat(range(60, 64), cat(range(16, 40), {16}))},
+      {"before it, at the end of a stretch that runs into the group", cat(range(12, 17), range(16, 40))},
+      {"the same group twice", cat(range(16, 24), range(16, 24))},
+      {"the anchor's group, held whole but for the anchor", cat(range(96, 100), range(101, 104))},
+  };
+  for (const std::uint32_t cap : {8u, 64u}) {
+    for (const shape& sh : shapes) {
+      CAPTURE(cap);
+      CAPTURE(sh.what);
+      order_maintenance om(order_maintenance_options{.group_capacity = cap}), twin(order_maintenance_options{.group_capacity = cap});
+      std::vector<node_id> v, w;
+      const list_id l = fresh(om, v);
+      fresh(twin, w);
+      std::vector<node_id> run;
+      for (std::size_t i : sh.run) run.push_back(v[i]);
+      om.move_run_after(run, v[100]);
+      single_moves(twin, run, w[100]);
+      CHECK(om.invariants_hold());
+      CHECK(contents(om, l) == contents(twin, l));
+      CHECK(contents_backwards(om, l) == contents(twin, l));
+    }
+  }
+}
+
+TEST_CASE("move_run_after: random runs of list stretches match single moves") {
+  for (const std::uint32_t cap : {2u, 4u, 8u, 64u}) {
+    CAPTURE(cap);
+    std::mt19937 rng(977u + cap);
+    auto uniform = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    order_maintenance om(order_maintenance_options{.group_capacity = cap}), twin(order_maintenance_options{.group_capacity = cap});
+    constexpr std::size_t lists = 3, nodes = 3000;
+    for (std::size_t k = 0; k < lists; ++k) {
+      om.create_list();
+      twin.create_list();
+    }
+    add_nodes(om, nodes);
+    add_nodes(twin, nodes);
+    for (node_id n = 0; n < nodes - 50; ++n) {  // the last 50 start detached
+      om.push_back(static_cast<list_id>(n % lists), n);
+      twin.push_back(static_cast<list_id>(n % lists), n);
+    }
+    for (int step = 0; step < 400; ++step) {
+      CAPTURE(step);
+      // The run: 1-6 stretches of 1-300 nodes that follow each other in some list (often
+      // whole groups), detached nodes between them, sometimes a node repeated or the anchor.
+      std::vector<node_id> attached_nodes;
+      for (list_id k = 0; k < lists; ++k)
+        for (node_id n : om.nodes(k)) attached_nodes.push_back(n);
+      const node_id anchor = attached_nodes[uniform(attached_nodes.size())];
+      std::vector<node_id> run;
+      std::vector<char> in_run(nodes, 0);
+      const std::size_t stretches = 1 + uniform(6);
+      for (std::size_t s = 0; s < stretches; ++s) {
+        const std::size_t len = 1 + uniform(300);
+        std::size_t taken = 0;
+        for (node_id x = attached_nodes[uniform(attached_nodes.size())]; x != npos && taken < len; x = om.next(x)) {
+          if (x == anchor || in_run[x]) break;
+          run.push_back(x);
+          in_run[x] = 1;
+          ++taken;
+        }
+        const node_id d = static_cast<node_id>(uniform(nodes));
+        if (!om.attached(d) && !in_run[d]) {
+          run.push_back(d);
+          in_run[d] = 1;
+        }
+      }
+      if (run.empty()) continue;
+      const std::size_t twist = uniform(10);
+      if (twist == 0) run.push_back(run[uniform(run.size())]);
+      if (twist == 1) run.insert(run.begin() + static_cast<std::ptrdiff_t>(uniform(run.size())), run[uniform(run.size())]);
+      if (twist == 2) run.insert(run.begin() + static_cast<std::ptrdiff_t>(uniform(run.size())), anchor);
+      om.move_run_after(run, anchor);
+      single_moves(twin, run, anchor);
+      // Detach a few nodes now and then, so that detached nodes keep coming.
+      if (step % 7 == 0)
+        for (int k = 0; k < 5; ++k) {
+          const node_id d = attached_nodes[uniform(attached_nodes.size())];
+          if (om.attached(d) && d != anchor) {
+            om.detach(d);
+            twin.detach(d);
+          }
+        }
+      REQUIRE(om.invariants_hold());
+      for (list_id k = 0; k < lists; ++k) {
+        REQUIRE(contents(om, k) == contents(twin, k));
+        REQUIRE(contents_backwards(om, k) == contents(twin, k));
+        REQUIRE(om.size(k) == twin.size(k));
+      }
+      if (step % 50 == 0)
+        for (list_id k = 0; k < lists; ++k)
+          if (!om.empty(k)) check_sampled_order(om, contents(twin, k), 500, static_cast<std::uint32_t>(step));
+    }
+  }
 }
 
 // ---- adversarial patterns ------------------------------------------------------------------

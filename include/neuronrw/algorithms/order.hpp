@@ -208,14 +208,19 @@ class order_maintenance {
 
   /// Places the nodes of `run`, in order, immediately after anchor, in anchor's list: the same
   /// outcome as move_after(run[0], anchor), move_after(run[1], run[0]), ... Each node may be
-  /// attached to any list or detached. A long run is detached, then packed into fresh groups
-  /// (three quarters full, labels evenly spread) linked after anchor, with one top-level label
-  /// assignment for all of them; a short one is moved node by node.
+  /// attached to any list or detached. A short run is moved node by node. A long one is read
+  /// once first: every group the run holds whole, as a stretch of at least group_capacity / 4
+  /// nodes in the group's own order, keeps its nodes, their links and their labels, and is only
+  /// unlinked from its list and linked again after anchor (O(1) per group). The run's other
+  /// nodes are detached and packed into fresh groups (three quarters full, labels evenly
+  /// spread) between those. Each group placed gets its top-level label in the same pass.
   /// @pre anchor is attached. (A run that repeats a node or holds anchor is allowed: it is
   /// moved node by node, which gives the outcome above.)
-  /// Complexity: O(run + group_capacity) plus the top-level relabels the new groups cause
-  /// (amortized O(log G) each, as for any group insert) — against a split every
-  /// group_capacity / 2 nodes and a group relabel every ~25 when moved one by one.
+  /// Complexity: O(run) reads, plus O(packed nodes + whole groups + group_capacity) writes and
+  /// the top-level relabels the placed groups cause (amortized O(log G) each, as for any group
+  /// insert), against a split every group_capacity / 2 nodes and a group relabel every ~25
+  /// when moved one by one. A run that is whole groups of a list (a repair's carried slice,
+  /// which sat together) writes O(run / group_capacity).
   void move_run_after(std::span<const node_id> run, node_id anchor) {
     move_run_after(run, anchor, [](node_id n) { return n; });
   }
@@ -231,61 +236,147 @@ class order_maintenance {
       }
     };
     if (run.size() < std::max<std::uint32_t>(4, capacity_ / 4)) return one_by_one();
-    // Detach the run, marking each node (a detached node's label is 0); nodes that follow each
-    // other in a list leave it as one stretch. A node met twice, or the anchor in the run, leaves
-    // the outcome to single moves, which define it for any sequence.
-    bool distinct = true;
-    for (std::size_t i = 0; i < run.size() && distinct;) {
-      const node_id n = id_of(run[i]);
+    const std::size_t m = run.size();
+    // 1. Reads only (for a run that can hold a full group): the whole groups, in run order, each
+    // marked. A group met whole twice leaves the outcome to single moves, which define it for
+    // any sequence; nothing has changed yet. Only the first node of a group can start a whole
+    // one: the rest of a group's share of a stretch is skipped with one compare per node. The
+    // anchor is never in a whole group (it is not in anchor's group); step 2 finds it anywhere
+    // else.
+    whole_.clear();
+    auto unmark = [&] {
+      for (const whole_group& e : whole_) groups_[e.group].count &= ~whole_mark;
+    };
+    const std::uint32_t anchor_group = slots_[anchor].group;
+    const std::uint32_t min_whole = std::max<std::uint32_t>(1, capacity_ / 4);
+    for (std::size_t j = 0; j < m && m >= capacity_;) {
+      node_id n = id_of(run[j]);
       NEURONRW_ASSERT(n < next_.size(), "order_maintenance: a run holds nodes of this structure");
+      const std::uint32_t g = slots_[n].group;
+      if (g == npos) {
+        ++j;
+        continue;
+      }
+      const std::uint32_t c = groups_[g].count;
+      if ((c & whole_mark) != 0) {
+        unmark();
+        return one_by_one();
+      }
+      if (groups_[g].first == n && g != anchor_group && c >= min_whole && c <= m - j) {
+        std::uint32_t k = 1;
+        for (node_id x = n; k < c && id_of(run[j + k]) == next_[x]; ++k) x = next_[x];
+        if (k == c) {
+          groups_[g].count |= whole_mark;
+          whole_.push_back({j, g});
+        }
+        j += k;
+        continue;
+      }
+      // The rest of g's share of this stretch.
+      const node_id last = groups_[g].last;
+      for (++j; n != last && j < m && id_of(run[j]) == next_[n]; ++j) n = next_[n];
+    }
+    // 2. Detach the other nodes, marking each (a detached node's label is 0); nodes that follow
+    // each other in a list leave it as one stretch. A node met twice, one of a marked group, or
+    // the anchor gives the single moves' outcome again.
+    bool distinct = true;
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < m && distinct;) {
+      if (w < whole_.size() && whole_[w].start == i) {
+        i += groups_[whole_[w].group].count & ~whole_mark;
+        ++w;
+        continue;
+      }
+      const std::size_t stop = w < whole_.size() ? whole_[w].start : m;
+      const node_id n = id_of(run[i]);
       if (n == anchor) {
         distinct = false;
       } else if (!attached(n)) {
         distinct = slots_[n].label == 0;
         slots_[n].label = 1;
         ++i;
+      } else if ((groups_[slots_[n].group].count & whole_mark) != 0) {
+        distinct = false;
       } else {
-        i = detach_stretch(run, i, anchor, id_of);
+        i = detach_stretch(run, i, stop, anchor, id_of);
       }
     }
     if (!distinct) {
       for (const T& e : run)
         if (!attached(id_of(e))) slots_[id_of(e)].label = 0;
+      unmark();
       return one_by_one();
     }
-    // The nodes after anchor in its group (the tail) go to a group of their own, linked after
-    // the run's groups, so that those can follow anchor's group. Tail labels stay increasing.
-    const std::uint32_t g = slots_[anchor].group;
+    // 3. Unlink the whole groups from their lists; their nodes keep their links inside.
+    for (const whole_group& e : whole_) {
+      group_rec& hr = groups_[e.group];
+      hr.count &= ~whole_mark;
+      list_rec& lr = lists_[hr.list];
+      if (hr.prev != npos) groups_[hr.prev].next = hr.next; else lr.first_group = hr.next;
+      if (hr.next != npos) groups_[hr.next].prev = hr.prev; else lr.last_group = hr.prev;
+      const node_id pn = prev_[hr.first], sn = next_[hr.last];
+      if (pn != npos) next_[pn] = sn;
+      if (sn != npos) prev_[sn] = pn;
+      lr.size -= hr.count;
+    }
+    // 4. Place everything after anchor, in run order. The nodes after anchor in its group (the
+    // tail) go to a group of their own, linked after the run's groups, so that those can follow
+    // anchor's group. Tail labels stay increasing.
+    const std::uint32_t g = anchor_group;
     const list_id l = groups_[g].list;
     const node_id after = next_[anchor];  // the run goes between anchor and `after`
     const bool tail = groups_[g].last != anchor;
     const node_id tail_last = groups_[g].last;
     if (tail) groups_[g].last = anchor;
     const std::uint32_t fill = std::max<std::uint32_t>(1, capacity_ - capacity_ / 4);
-    const std::size_t m = run.size();
-    const std::size_t q = (m + fill - 1) / fill;  // the run's groups, filled evenly
-    std::uint32_t prev_group = g;
-    std::size_t i = 0;
-    node_id prev_node = anchor;
-    for (std::size_t k = 0; k < q; ++k) {
-      const auto count = static_cast<std::uint32_t>((m - i + (q - k) - 1) / (q - k));
-      const std::uint32_t h = alloc_group(l);
-      const std::uint64_t step = label_space / (std::uint64_t{count} + 1);
-      std::uint64_t label = step;
-      for (std::uint32_t c = 0; c < count; ++c, ++i) {
-        const node_id n = id_of(run[i]);
-        slots_[n] = {h, static_cast<std::uint32_t>(label)};
-        label += step;
-        prev_[n] = prev_node;
-        next_[prev_node] = n;
-        prev_node = n;
+    // The groups still to place, tail included: each takes its share of the free labels.
+    std::size_t groups_left = tail ? 1 : 0;
+    {
+      std::size_t i = 0;
+      for (const whole_group& e : whole_) {
+        groups_left += (e.start - i + fill - 1) / fill + 1;
+        i = e.start + groups_[e.group].count;
       }
-      groups_[h].first = id_of(run[i - count]);
-      groups_[h].last = id_of(run[i - 1]);
-      groups_[h].count = count;
-      link_group(h, l, prev_group, groups_[prev_group].next, q - k + (tail ? 1 : 0));
-      prev_group = h;
+      groups_left += (m - i + fill - 1) / fill;
     }
+    std::uint32_t prev_group = g;
+    node_id prev_node = anchor;
+    // Packs run[i, end) (detached nodes) into fresh groups, filled evenly.
+    auto pack = [&](std::size_t i, const std::size_t end) {
+      const std::size_t q = (end - i + fill - 1) / fill;
+      for (std::size_t k = 0; k < q; ++k) {
+        const auto count = static_cast<std::uint32_t>((end - i + (q - k) - 1) / (q - k));
+        const std::uint32_t h = alloc_group(l);
+        const std::uint64_t step = label_space / (std::uint64_t{count} + 1);
+        std::uint64_t label = step;
+        for (std::uint32_t c = 0; c < count; ++c, ++i) {
+          const node_id n = id_of(run[i]);
+          slots_[n] = {h, static_cast<std::uint32_t>(label)};
+          label += step;
+          prev_[n] = prev_node;
+          next_[prev_node] = n;
+          prev_node = n;
+        }
+        groups_[h].first = id_of(run[i - count]);
+        groups_[h].last = id_of(run[i - 1]);
+        groups_[h].count = count;
+        link_group(h, l, prev_group, groups_[prev_group].next, groups_left--);
+        prev_group = h;
+      }
+    };
+    std::size_t i = 0;
+    for (const whole_group& e : whole_) {
+      pack(i, e.start);
+      group_rec& hr = groups_[e.group];
+      hr.list = l;
+      prev_[hr.first] = prev_node;
+      next_[prev_node] = hr.first;
+      prev_node = hr.last;
+      link_group(e.group, l, prev_group, groups_[prev_group].next, groups_left--);
+      prev_group = e.group;
+      i = e.start + groups_[e.group].count;
+    }
+    pack(i, m);
     next_[prev_node] = after;
     if (after != npos) prev_[after] = prev_node;
     lists_[l].size += m;
@@ -483,13 +574,14 @@ class order_maintenance {
     return t;
   }();
 
-  // Detaches the stretch of run that starts at run[i] (attached): run[i], then each run[j] that
-  // follows run[j - 1] in its list and is not `anchor`, marking each node (label 1) for
-  // move_run_after. Returns the index after the stretch. One pass: the run is compared with the
-  // list while the nodes are detached, with one link update at each end and one count update
-  // per group.
+  // Detaches the stretch of run that starts at run[i] (attached, in no marked group): run[i],
+  // then each run[j], j < stop, that follows run[j - 1] in its list, is not `anchor` and is in
+  // no marked (whole) group, marking each node (label 1) for move_run_after. Returns the index
+  // after the stretch. One pass: the run is compared with the list while the nodes are
+  // detached, with one link update at each end and one count update per group.
   template <class T, class IdOf>
-  std::size_t detach_stretch(std::span<const T> run, std::size_t i, node_id anchor, IdOf& id_of) noexcept {
+  std::size_t detach_stretch(std::span<const T> run, std::size_t i, std::size_t stop, node_id anchor,
+                             IdOf& id_of) noexcept {
     node_id n = id_of(run[i]);
     const node_id p = prev_[n];
     const list_id l = groups_[slots_[n].group].list;
@@ -508,7 +600,7 @@ class order_maintenance {
         prev_[n] = next_[n] = npos;
         ++c;
         ++j;
-        end = j == run.size() || nx == npos || nx == anchor || id_of(run[j]) != nx;
+        end = j == stop || nx == npos || nx == anchor || id_of(run[j]) != nx;
         if (end || slots_[nx].group != g) break;
         n = nx;
       }
@@ -523,7 +615,7 @@ class order_maintenance {
         if (gr.first == seg_first) gr.first = s;
         if (gr.last == n) gr.last = p;
       }
-      if (end) break;
+      if (end || (groups_[slots_[nx].group].count & whole_mark) != 0) break;
       n = nx;
     }
     if (p != npos) next_[p] = s;
@@ -748,6 +840,15 @@ class order_maintenance {
     link_into(n, g, groups_[g].first == b ? npos : prev_[b], b);
   }
 
+  // move_run_after's scratch: the groups a run holds whole, in run order, by the index of their
+  // first node in the run. Kept between calls only for its capacity.
+  struct whole_group {
+    std::size_t start;
+    std::uint32_t group;
+  };
+  // Set in a whole group's count while move_run_after runs (counts are at most 65536).
+  static constexpr std::uint32_t whole_mark = std::uint32_t{1} << 31;
+
   std::uint32_t capacity_;
   std::uint32_t stride_;  // in-group label step for edge inserts: capacity_ of them fit
   std::vector<node_id> next_, prev_;
@@ -756,6 +857,7 @@ class order_maintenance {
   std::uint32_t free_head_ = npos;  // recycled groups, linked through group_rec::next
   std::size_t free_count_ = 0;
   std::vector<list_rec> lists_;
+  std::vector<whole_group> whole_;
 };
 
 static_assert(std::ranges::bidirectional_range<order_maintenance::node_range>);
