@@ -142,13 +142,17 @@ def save(data, tmp, name):
     return path
 
 
+def run_saved(report, data, tmp, name, suite):
+    """Saves `data` as tmp/name and prints it again with `--from`, for one suite."""
+    return run(report, "--from", save(data, tmp, name), "--filter", suite)
+
+
 def check_caches(report, fixture, tmp):
     """A saved run whose header names the host's caches prints them after the cores (the
     fixture, saved before there were any, prints none: HEADER)."""
     data = load(fixture)
     data["header"]["machine"]["caches"] = ["L2 512K", "L3 32768K"]
-    path = save(data, tmp, "caches.json")
-    rc, out, err = run(report, "--from", path, "--filter", "walk_bench")
+    rc, out, err = run_saved(report, data, tmp, "caches.json", "walk_bench")
     check(f"caches: exit status {rc} (stderr: {err.strip()})", rc == 0)
     want = ("machine: Test CPU @ 2.00GHz, 2 cores, L2 512K, L3 32768K; load average 0.05 0.1 0.2 at start, "
             "1.0 0.5 0.25 at end")
@@ -161,8 +165,7 @@ def check_error(report, fixture, tmp):
         if b["run_name"] == "bm_walk_ref/1000":
             b["error_occurred"] = True
             b["error_message"] = "the walk did not reach every op"
-    path = save(data, tmp, "error.json")
-    rc, out, _ = run(report, "--from", path, "--filter", "walk_bench")
+    rc, out, _ = run_saved(report, data, tmp, "error.json", "walk_bench")
     check(f"error fixture: exit status {rc}, want 1", rc == 1)
     rows, _ = table(out)
     check("error fixture: the error row",
@@ -172,8 +175,7 @@ def check_error(report, fixture, tmp):
     check("--filter walk_bench printed other suites", all(r[0] == "walk_bench" for r in rows))
     # A suite that ran nothing (a script whose tool is missing): no rows, a note, not a failure.
     data["suites"]["text_bench"] = {"context": {}, "benchmarks": []}
-    path = save(data, tmp, "error.json")
-    rc, out, _ = run(report, "--from", path, "--filter", "text_bench")
+    rc, out, _ = run_saved(report, data, tmp, "error.json", "text_bench")
     check(f"empty suite: exit status {rc}, output {out!r}",
           rc == 0 and table(out)[0] == [] and "ran no benchmark: text_bench (its output says why)" in out.splitlines())
 
@@ -184,8 +186,7 @@ def check_lost_size(report, fixture, tmp):
     data = load(fixture)
     bench = data["suites"]["walk_bench"]["benchmarks"]
     data["suites"]["walk_bench"]["benchmarks"] = [b for b in bench if b["run_name"] != "bm_walk_ref/1000000"]
-    path = save(data, tmp, "lost.json")
-    rc, out, _ = run(report, "--from", path, "--filter", "walk_bench")
+    rc, out, _ = run_saved(report, data, tmp, "lost.json", "walk_bench")
     check(f"lost size: exit status {rc}, want 0 (as for any missing row)", rc == 0)
     rows, _ = table(out)
     check("lost size: the missing row",
@@ -228,9 +229,8 @@ def check_counter_units(report, fixture, tmp, mod):
     runs += [median("bm_compile_mlir_pass_extern/gcc", 6.0, cpu_seconds=6.0, max_rss_bytes=430e6),
              median("bm_compile_mlir_pass_extern_added/gcc", 1.8, added_cpu_seconds=1.8, added_rss_bytes=71e6),
              median("bm_compile_mlir_instance/gcc", 10.5, cpu_seconds=10.5, max_rss_bytes=531e6)]
-    path = save({"header": header, "suites": {"compile_cost.py": {"context": {}, "benchmarks": runs}}}, tmp,
-                "compile_cost.json")
-    rc, out, err = run(report, "--from", path, "--filter", "compile_cost.py")
+    data = {"header": header, "suites": {"compile_cost.py": {"context": {}, "benchmarks": runs}}}
+    rc, out, err = run_saved(report, data, tmp, "compile_cost.json", "compile_cost.py")
     check(f"compile_cost.py: exit status {rc} ({err.strip()})", rc == 0)
     rows, _ = table(out)
     s = "compile_cost.py"

@@ -289,6 +289,7 @@ class order_maintenance {
       }
       const std::size_t stop = w < whole_.size() ? whole_[w].start : m;
       const node_id n = id_of(run[i]);
+      NEURONRW_ASSERT(n < next_.size(), "order_maintenance: a run holds nodes of this structure");
       if (n == anchor) {
         distinct = false;
       } else if (!attached(n)) {
