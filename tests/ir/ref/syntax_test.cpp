@@ -267,6 +267,29 @@ TEST_CASE("an op whose data has no custom spelling prints generic, with its inhe
                                 "    %1 = \"stablehlo.iota\"() <{iota_dimension = 0 : i64}> {x.y = 1 : i32} : () -> tensor<4xi32>\n"));
 }
 
+TEST_CASE("an op whose custom form would not read back prints generic") {
+  // No operands where StableHLO's custom form prints a lone ','; results bound only inside an
+  // optional group that is left out; constant values read from a dictionary, where the text
+  // is kept as written, that the custom reader would trim or take for its `() <{value = ...}>`
+  // form.
+  const auto m = parse_ok(in_function(
+      "    %0 = \"stablehlo.concatenate\"() {dimension = 0 : i64} : () -> tensor<2xf32>\n"
+      "    %1 = \"stablehlo.concatenate\"(%a) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "    %2:2 = \"stablehlo.optimization_barrier\"() : () -> (tensor<f32>, tensor<i1>)\n"
+      "    \"stablehlo.optimization_barrier\"() : () -> ()\n"
+      "    %3 = \"stablehlo.constant\"() {value = dense<1> x  : tensor<i32>} : () -> tensor<i32>\n"
+      "    %4 = \"stablehlo.constant\"() {value = (%x, k = 8) : tensor<i32>} : () -> tensor<i32>\n"));
+  const std::string custom = text_of(m, ref::op_forms::custom);
+  CHECK(custom == in_function(
+                      "    %0 = \"stablehlo.concatenate\"() <{dimension = 0 : i64}> : () -> tensor<2xf32>\n"
+                      "    %1 = stablehlo.concatenate %a, dim = 0 : (tensor<4xf32>) -> tensor<4xf32>\n"
+                      "    %2:2 = \"stablehlo.optimization_barrier\"() : () -> (tensor<f32>, tensor<i1>)\n"
+                      "    stablehlo.optimization_barrier()\n"
+                      "    %3 = \"stablehlo.constant\"() <{value = dense<1> x  : tensor<i32>}> : () -> tensor<i32>\n"
+                      "    %4 = \"stablehlo.constant\"() <{value = (%x, k = 8) : tensor<i32>}> : () -> tensor<i32>\n"));
+  CHECK(text_of(parse_ok(custom), ref::op_forms::custom) == custom);
+}
+
 TEST_CASE("properties of a table op read generic: inherent ones become attributes, others stay as written") {
   const auto m = parse_ok(in_function(
       "    %0 = \"stablehlo.transpose\"(%a) <{permutation = array<i64: 0>}> : (tensor<4xf32>) -> tensor<4xf32>\n"

@@ -545,9 +545,58 @@ class op_form_printer {
       case elem_kind::custom:
         return custom(out, e);
       case elem_kind::optional:
-        return elements(out, present(e) ? e.then_elems : e.else_elems);
+        if (present(e)) return elements(out, e.then_elems);
+        // The group is left out: what it binds must then be empty, or the reader would not
+        // give it back (StableHLO's optimization_barrier with no operands but results).
+        return nothing_bound_in(e.then_elems) && elements(out, e.else_elems);
     }
     return false;
+  }
+  /// Whether everything `es` binds is empty or absent: operand and result groups, attributes,
+  /// regions, the operands and results as a whole, in nested groups too.
+  bool nothing_bound_in(const std::vector<element>& es) const {
+    auto empty = [&](const ref& r) {
+      switch (r.kind) {
+        case ref_kind::operand:
+          return group_size(operand_begin_, r.index) == 0;
+        case ref_kind::result:
+          return group_size(result_begin_, r.index) == 0;
+        case ref_kind::attribute:
+          return !attr_present(r.index);
+        case ref_kind::region:
+          return m_.num_regions(op_) == 0;
+        case ref_kind::operands:
+          return m_.num_operands(op_) == 0;
+        case ref_kind::results:
+          return m_.num_results(op_) == 0;
+        default:
+          return true;
+      }
+    };
+    for (const auto& e : es) {
+      switch (e.kind) {
+        case elem_kind::value:
+        case elem_kind::type:
+          if (!empty(e.target)) return false;
+          break;
+        case elem_kind::operands:
+          if (m_.num_operands(op_) != 0) return false;
+          break;
+        case elem_kind::functional_type:
+          if (m_.num_operands(op_) != 0 || m_.num_results(op_) != 0) return false;
+          break;
+        case elem_kind::custom:
+          for (const auto& a : e.args)
+            if (!empty(a.target)) return false;
+          break;
+        case elem_kind::optional:
+          if (!nothing_bound_in(e.then_elems) || !nothing_bound_in(e.else_elems)) return false;
+          break;
+        default:
+          break;
+      }
+    }
+    return true;
   }
 
   // ------------------------------------------------------------------ custom directives
@@ -578,6 +627,8 @@ class op_form_printer {
       return true;
     }
     if (n == "VariadicOperandWithAttribute") {
+      // StableHLO prints no operands as a lone ',', which its parser (and the reader) do not read.
+      if (group_size(operand_begin_, arg(e, 0)) == 0) return false;
       for (std::size_t k = operand_begin_[arg(e, 0)]; k < operand_begin_[arg(e, 0) + 1]; ++k) {
         if (k != operand_begin_[arg(e, 0)]) out += ", ";
         p_.append_value(out, m_.operand(op_, k));
@@ -908,10 +959,16 @@ class op_form_printer {
         out += r;
         return true;
       }
-      // The reader takes the value up to the first ':' outside brackets, and a leading '{' as the
-      // attribute dictionary: such a value prints generic.
+      // The reader takes the value up to the first ':' or ',' outside brackets and trims the
+      // space around it; a leading '{' is the attribute dictionary, a leading '(' the form above.
+      // A value the reader would not give back as it is (as `dense<1> x  : T` read from a
+      // dictionary) prints generic.
       const auto value = std::string_view(v->value).substr(0, v->value.size() - suffix.size());
-      if (value.starts_with('{') || has_top_level_colon(value)) return false;
+      auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+      if (value.empty() || value.starts_with('{') || value.starts_with('(') ||
+          is_space(value.front()) || is_space(value.back()) ||
+          has_top_level_colon(value) || !is_dict_value(value))
+        return false;
       attr_dict(out, false);
       out += ' ';
       out += std::string_view(v->value).substr(0, v->value.size() - suffix.size());
