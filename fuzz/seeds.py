@@ -5,7 +5,9 @@
     fuzz/seeds.py OUTDIR TARGET...  only those targets
 
 Reference IR seeds: every *.mlir under tests/ and examples/ (a file with `// -----` separators,
-the driver's --split-input-file, also gives one seed per chunk). Host-program seeds: every *.py
+the driver's --split-input-file, also gives one seed per chunk); for ref_roundtrip also every op
+of the syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp) in the generic form, with its
+declared operands, results, attributes and regions and bare (table_texts). Host-program seeds: every *.py
 under tests/ and examples/ holding `@pl.program`. Targets that read an option byte first
 (docs/reliability.md §"Fuzzing") get each text under more than one byte, so every option is in
 the corpus. verify_diagnostics and split_input: the inputs of the lit tests (tests/lit) that
@@ -39,6 +41,63 @@ def texts(pattern, keep):
 
 def mlir_texts():
     return texts("*.mlir", lambda d: True)
+
+
+TABLE_ENTRY = re.compile(r'\{("(?:[^"\\]|\\.)*"(?:\s*,\s*"(?:[^"\\]|\\.)*")*)\}')
+STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+TABLE_ATTR = re.compile(r'([A-Za-z_]+)(\??):\s*([^,=]*?)\s*(?:=\s*[^,]*)?$')
+# One value of each attribute kind of the syntax table (ir/ref/syntax/op_syntax.hpp's notation).
+TABLE_VALUE = {"bool": "true", "i32": "1 : i32", "i64": "1 : i64", "i64s": "array<i64: 0>",
+               "i64elems": "dense<0> : tensor<1xi64>", "bools": "array<i1: false>", "str": '"s"', "sym": "@f",
+               "symname": '"m"', "any": "1 : i64"}
+
+
+def table_op(name, operands, results, attrs, regions, bare):
+    """One op of the syntax table in the generic form: each operand and result group with one
+    value (two for a variadic one), one value of each declared attribute, a region per declared
+    region; `bare`: no operands, two results, no attributes, the shape few custom forms carry."""
+    def count(decls):
+        return sum(2 if d.endswith("*") else 1 for d in decls.split(",") if d.strip())
+    n_ops, n_res = (0, 2) if bare else (count(operands), count(results))
+    values = []
+    for decl in ([] if bare else re.split(r",\s*(?=[A-Za-z_]+\??:)", attrs)):
+        m = TABLE_ATTR.match(decl.strip())
+        if not m:
+            continue
+        kind = m.group(3).split()
+        if kind and kind[0] in ("enum", "ienum") and len(kind) >= 3:
+            value = f"#{kind[1]}<{kind[2]} EQ>"
+        elif kind and kind[0] == "wrap" and len(kind) >= 2:
+            # `#d.name` takes `<...>`; `#d<name` (an attribute of the dialect's own syntax) ends with `>`
+            value = kind[1] + (" []>" if "<" in kind[1] else "<@m, [{}]>")
+        else:
+            value = TABLE_VALUE.get(kind[0] if kind else "any", "1 : i64")
+        values.append(f"{m.group(1)} = {value}")
+    lhs = "" if n_res == 0 else ("%r = " if n_res == 1 else f"%r:{n_res} = ")
+    region = '{\n      "stablehlo.return"(%arg0) : (tensor<2xf32>) -> ()\n    }'
+    n_regions = 0 if bare else count(regions)
+    return (f'    {lhs}"{name}"({", ".join(["%arg0"] * n_ops)})'
+            + (f" ({', '.join([region] * n_regions)})" if n_regions else "")
+            + (f" {{{', '.join(values)}}}" if values else "")
+            + f' : ({", ".join(["tensor<2xf32>"] * n_ops)}) -> ({", ".join(["tensor<2xf32>"] * n_res)})\n')
+
+
+def table_texts():
+    """Every op of the reference IR's syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp)
+    in a function of its own, generic, twice: with the declared operands, results, attributes
+    and regions, and bare; so the printers of every custom form, and their fallbacks to the
+    generic form, are in the corpus from the start."""
+    table = (ROOT / "include" / "neuronrw" / "ir" / "ref" / "syntax" / "op_table.hpp").read_text()
+    out = []
+    for m in TABLE_ENTRY.finditer(table):
+        fields = STRING.findall(m.group(1))
+        if len(fields) < 6 or "." not in fields[0]:
+            continue
+        for bare in (False, True):
+            out.append(("module {\n  func.func @f(%arg0: tensor<2xf32>) {\n"
+                        + table_op(*fields[:5], bare)
+                        + "    return\n  }\n  func.func private @g()\n}\n").encode())
+    return out
 
 
 def host_texts():
@@ -108,7 +167,7 @@ def split_texts():
 # None: the target reads no option byte)
 TARGETS = {
     # bit 1 drops locations, 2 numbers values, 4 prints no locations, 8 prints generic, 16 custom
-    "ref_roundtrip": (mlir_texts, lambda i: [0, 1 + 2 * (i % 3), 8 + 2 * (i % 2) if i % 2 else 16]),
+    "ref_roundtrip": (lambda: mlir_texts() + table_texts(), lambda i: [0, 1 + 2 * (i % 3), 8 + 2 * (i % 2) if i % 2 else 16]),
     "host_roundtrip": (host_texts, None),
     # bits 0-2 pick the pipeline: two per text, so each pipeline sees every kind of input
     "passes": (mlir_texts, lambda i: [i % 8, (i + 3) % 8]),
