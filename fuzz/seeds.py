@@ -5,8 +5,8 @@
     fuzz/seeds.py OUTDIR TARGET...  only those targets
 
 Reference IR seeds: every *.mlir under tests/ and examples/ (a file with `// -----` separators,
-the driver's --split-input-file, also gives one seed per chunk); for ref_roundtrip also every op
-of the syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp) in the generic form, with its
+the driver's --split-input-file, also gives one seed per chunk); for ref_roundtrip, passes and
+dot also every op of the syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp) in the generic form, with its
 declared operands, results, attributes and regions and bare (table_texts). Host-program seeds: every *.py
 under tests/ and examples/ holding `@pl.program`. Targets that read an option byte first
 (docs/reliability.md §"Fuzzing") get each text under more than one byte, so every option is in
@@ -170,13 +170,13 @@ TARGETS = {
     "ref_roundtrip": (lambda: mlir_texts() + table_texts(), lambda i: [0, 1 + 2 * (i % 3), 8 + 2 * (i % 2) if i % 2 else 16]),
     "host_roundtrip": (host_texts, None),
     # bits 0-2 pick the pipeline: two per text, so each pipeline sees every kind of input
-    "passes": (mlir_texts, lambda i: [i % 8, (i + 3) % 8]),
+    "passes": (lambda: mlir_texts() + table_texts(), lambda i: [i % 8, (i + 3) % 8]),
     # bit 1 renames scopes, 2 lowers max_listed_devices
     "comm_domain": (host_texts, lambda i: [0, 1 + (i % 3)]),
     # the option byte is part of each seed (pipeline_seeds)
     "pipeline": (pipeline_seeds, None),
     # bits 0-1: no plan, the plan before, the plan after apply; bit 2 an escaped FusionKind
-    "dot": (mlir_texts, lambda i: [i % 4, 4 | ((i + 2) % 4)]),
+    "dot": (lambda: mlir_texts() + table_texts(), lambda i: [i % 4, 4 | ((i + 2) % 4)]),
 
 
     # the lit tests' --verify-diagnostics and --split-input-file inputs, each already behind its
