@@ -6,9 +6,9 @@
 
 Reference IR seeds: every *.mlir under tests/ and examples/ (a file with `// -----` separators,
 the driver's --split-input-file, also gives one seed per chunk); for ref_roundtrip, passes and
-dot also every op of the syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp) in the generic form, with its
-declared operands, results, attributes and regions and bare (table_texts). Host-program seeds: every *.py
-under tests/ and examples/ holding `@pl.program`. Targets that read an option byte first
+dot also every op of the syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp) in the
+generic form, with its declared operands, results, attributes and regions and bare
+(table_texts). Host-program seeds: every *.py under tests/ and examples/ holding `@pl.program`. Targets that read an option byte first
 (docs/reliability.md §"Fuzzing") get each text under more than one byte, so every option is in
 the corpus. verify_diagnostics and split_input: the inputs of the lit tests (tests/lit) that
 hold expectations or split markers, files and split-file parts, behind the option byte their

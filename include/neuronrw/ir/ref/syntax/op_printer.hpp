@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <neuronrw/ir/ref/ir.hpp>
+#include <neuronrw/ir/ref/syntax/lexer.hpp>
 #include <neuronrw/ir/ref/syntax/op_syntax.hpp>
 #include <neuronrw/ir/ref/mlir_string.hpp>
 
@@ -433,32 +434,65 @@ class op_form_printer {
     out += '}';
   }
 
+  /// Whether what `r` names holds something: a non-empty operand or result group, an attribute
+  /// present (and not at its default), a region, any operand or result.
+  bool holds(const ref& r) const {
+    switch (r.kind) {
+      case ref_kind::operand:
+        return group_size(operand_begin_, r.index) > 0;
+      case ref_kind::result:
+        return group_size(result_begin_, r.index) > 0;
+      case ref_kind::attribute:
+        return attr_present(r.index);
+      case ref_kind::region:
+        return m_.num_regions(op_) > 0;
+      case ref_kind::operands:
+        return m_.num_operands(op_) > 0;
+      case ref_kind::results:
+        return m_.num_results(op_) > 0;
+      default:
+        return false;
+    }
+  }
   bool present(const element& g) const {
     const auto& a = g.then_elems[static_cast<std::size_t>(g.anchor)];
     switch (a.kind) {
       case elem_kind::value:
       case elem_kind::type:
-        switch (a.target.kind) {
-          case ref_kind::operand:
-            return group_size(operand_begin_, a.target.index) > 0;
-          case ref_kind::result:
-            return group_size(result_begin_, a.target.index) > 0;
-          case ref_kind::attribute:
-            return attr_present(a.target.index);
-          case ref_kind::region:
-            return m_.num_regions(op_) > 0;
-          case ref_kind::operands:
-            return m_.num_operands(op_) > 0;
-          case ref_kind::results:
-            return m_.num_results(op_) > 0;
-          default:
-            return false;
-        }
+        return holds(a.target);
       case elem_kind::custom:
         return !a.args.empty() && a.args[0].target.kind == ref_kind::attribute && attr_present(a.args[0].target.index);
       default:
         return false;
     }
+  }
+  /// Whether nothing `es` binds holds anything (holds), in nested groups too: a group left out
+  /// must bind nothing, or the reader would not give the op back.
+  bool nothing_bound_in(const std::vector<element>& es) const {
+    for (const auto& e : es) {
+      switch (e.kind) {
+        case elem_kind::value:
+        case elem_kind::type:
+          if (holds(e.target)) return false;
+          break;
+        case elem_kind::operands:
+          if (m_.num_operands(op_) != 0) return false;
+          break;
+        case elem_kind::functional_type:
+          if (m_.num_operands(op_) != 0 || m_.num_results(op_) != 0) return false;
+          break;
+        case elem_kind::custom:
+          for (const auto& a : e.args)
+            if (holds(a.target)) return false;
+          break;
+        case elem_kind::optional:
+          if (!nothing_bound_in(e.then_elems) || !nothing_bound_in(e.else_elems)) return false;
+          break;
+        default:
+          break;
+      }
+    }
+    return true;
   }
 
   bool elements(std::string& out, const std::vector<element>& es) {
@@ -546,59 +580,12 @@ class op_form_printer {
         return custom(out, e);
       case elem_kind::optional:
         if (present(e)) return elements(out, e.then_elems);
-        // The group is left out: what it binds must then be empty, or the reader would not
-        // give it back (StableHLO's optimization_barrier with no operands but results).
+        // Left out (as StableHLO's optimization_barrier with no operands, whose results would
+        // then be lost): only when it binds nothing.
         return nothing_bound_in(e.then_elems) && elements(out, e.else_elems);
     }
     return false;
   }
-  /// Whether everything `es` binds is empty or absent: operand and result groups, attributes,
-  /// regions, the operands and results as a whole, in nested groups too.
-  bool nothing_bound_in(const std::vector<element>& es) const {
-    auto empty = [&](const ref& r) {
-      switch (r.kind) {
-        case ref_kind::operand:
-          return group_size(operand_begin_, r.index) == 0;
-        case ref_kind::result:
-          return group_size(result_begin_, r.index) == 0;
-        case ref_kind::attribute:
-          return !attr_present(r.index);
-        case ref_kind::region:
-          return m_.num_regions(op_) == 0;
-        case ref_kind::operands:
-          return m_.num_operands(op_) == 0;
-        case ref_kind::results:
-          return m_.num_results(op_) == 0;
-        default:
-          return true;
-      }
-    };
-    for (const auto& e : es) {
-      switch (e.kind) {
-        case elem_kind::value:
-        case elem_kind::type:
-          if (!empty(e.target)) return false;
-          break;
-        case elem_kind::operands:
-          if (m_.num_operands(op_) != 0) return false;
-          break;
-        case elem_kind::functional_type:
-          if (m_.num_operands(op_) != 0 || m_.num_results(op_) != 0) return false;
-          break;
-        case elem_kind::custom:
-          for (const auto& a : e.args)
-            if (!empty(a.target)) return false;
-          break;
-        case elem_kind::optional:
-          if (!nothing_bound_in(e.then_elems) || !nothing_bound_in(e.else_elems)) return false;
-          break;
-        default:
-          break;
-      }
-    }
-    return true;
-  }
-
   // ------------------------------------------------------------------ custom directives
   std::uint32_t arg(const element& e, std::size_t k) const { return e.args[k].target.index; }
   /// The types of the directive's `type($operand)` args, flattened.
@@ -803,11 +790,6 @@ class op_form_printer {
     const auto r = scan_top_level(t, ",");
     return !t.empty() && r.at == std::string_view::npos && !r.bad_string && !r.unbalanced;
   }
-  /// Whether `t` has a ':' outside brackets and string literals (or a literal that does not end).
-  static bool has_top_level_colon(std::string_view t) {
-    const auto r = scan_top_level(t, ":");
-    return r.at != std::string_view::npos || r.bad_string;
-  }
   /// `[d, ...]x[d, ...]->[d, ...]` with each d a dimension letter or number, as the reader reads.
   static bool is_conv_dims(std::string_view t) {
     auto list = [&](std::string_view& r) {
@@ -964,14 +946,14 @@ class op_form_printer {
       // A value the reader would not give back as it is (as `dense<1> x  : T` read from a
       // dictionary) prints generic.
       const auto value = std::string_view(v->value).substr(0, v->value.size() - suffix.size());
-      auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-      if (value.empty() || value.starts_with('{') || value.starts_with('(') ||
-          is_space(value.front()) || is_space(value.back()) ||
-          has_top_level_colon(value) || !is_dict_value(value))
+      const auto scan = scan_top_level(value, ":,");
+      if (value.starts_with('{') || value.starts_with('(') || neuronrw::ref::detail::parse_is_space(value.front()) ||
+          neuronrw::ref::detail::parse_is_space(value.back()) || scan.at != std::string_view::npos || scan.bad_string ||
+          scan.unbalanced)
         return false;
       attr_dict(out, false);
       out += ' ';
-      out += std::string_view(v->value).substr(0, v->value.size() - suffix.size());
+      out += value;
       out += " : ";
       out += r;
       return true;
