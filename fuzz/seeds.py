@@ -43,7 +43,7 @@ def mlir_texts():
     return texts("*.mlir", lambda d: True)
 
 
-TABLE_ENTRY = re.compile(r'\{("(?:[^"\\]|\\.)*"(?:\s*,\s*"(?:[^"\\]|\\.)*")*)\}')
+TABLE_ENTRY = re.compile(r'\{("(?:[^"\\]|\\.)*"(?:\s*,?\s*"(?:[^"\\]|\\.)*")*)\}')
 STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 TABLE_ATTR = re.compile(r'([A-Za-z_]+)(\??):\s*([^,=]*?)\s*(?:=\s*[^,]*)?$')
 # One value of each attribute kind of the syntax table (ir/ref/syntax/op_syntax.hpp's notation).
@@ -82,6 +82,19 @@ def table_op(name, operands, results, attrs, regions, bare):
             + f' : ({", ".join(["tensor<2xf32>"] * n_ops)}) -> ({", ".join(["tensor<2xf32>"] * n_res)})\n')
 
 
+def table_fields(entry):
+    """The fields of one table entry's text: its string literals, adjacent ones (no comma
+    between them) joined as C++ joins them."""
+    fields, end = [], None
+    for m in STRING.finditer(entry):
+        if end is not None and "," not in entry[end:m.start()]:
+            fields[-1] += m.group(1)
+        else:
+            fields.append(m.group(1))
+        end = m.end()
+    return fields
+
+
 def table_texts():
     """Every op of the reference IR's syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp)
     in a function of its own, generic, twice: with the declared operands, results, attributes
@@ -90,7 +103,7 @@ def table_texts():
     table = (ROOT / "include" / "neuronrw" / "ir" / "ref" / "syntax" / "op_table.hpp").read_text()
     out = []
     for m in TABLE_ENTRY.finditer(table):
-        fields = STRING.findall(m.group(1))
+        fields = table_fields(m.group(1))
         if len(fields) < 6 or "." not in fields[0]:
             continue
         for bare in (False, True):

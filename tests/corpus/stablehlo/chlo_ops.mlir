@@ -66,4 +66,19 @@ module @chlo {
     %0 = "chlo.ragged_dot"(%lhs, %rhs, %group_sizes) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<19x5xf32>, tensor<3x5x7xf32>, tensor<3xi64>) -> tensor<19x7xf32>
     return %0 : tensor<19x7xf32>
   }
+  func.func public @scan(%xs: tensor<5xi32>, %iota: tensor<5xi32>, %v: tensor<i32>, %i: tensor<i32>) -> (tensor<5xi32>, tensor<i32>) {
+    %0:4 = chlo.scan(%xs, %iota) inits (%v, %i) dimension=0  attributes {is_associative = false, is_reverse = true} {
+    ^bb0(%x: tensor<i32>, %k: tensor<i32>, %run: tensor<i32>, %at: tensor<i32>):
+      %2 = stablehlo.maximum %run, %x : tensor<i32>
+      %3 = stablehlo.compare  GT, %run, %x : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %4 = stablehlo.select %3, %at, %k : tensor<i1>, tensor<i32>
+      stablehlo.return %2, %4, %2, %4 : tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>
+    } : (tensor<5xi32>, tensor<5xi32>, tensor<i32>, tensor<i32>) -> (tensor<5xi32>, tensor<5xi32>, tensor<i32>, tensor<i32>)
+    %1:2 = chlo.scan(%xs) inits (%v) dimension=0  {
+    ^bb0(%x: tensor<i32>, %acc: tensor<i32>):
+      %2 = stablehlo.add %acc, %x : tensor<i32>
+      stablehlo.return %2, %2 : tensor<i32>, tensor<i32>
+    } : (tensor<5xi32>, tensor<i32>) -> (tensor<5xi32>, tensor<i32>)
+    return %1#0, %0#3 : tensor<5xi32>, tensor<i32>
+  }
 }

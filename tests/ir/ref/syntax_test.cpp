@@ -350,6 +350,54 @@ TEST_CASE("while: one header declares the arguments of both regions; the older `
         std::string::npos);
 }
 
+TEST_CASE("chlo.scan: StableHLO's hand-written form, stored with its segment sizes as the generic op") {
+  // Spaced as written by hand (StableHLO's own tests), printed as its printer spaces it.
+  const std::string printed =
+      "    %0:3 = chlo.scan(%a, %b) inits (%s) dimension=0  attributes {scan_dim_size = 4 : i64} {\n"
+      "    ^bb0(%x: tensor<f32>, %y: tensor<f32>, %acc: tensor<f32>):\n"
+      "      %1 = stablehlo.add %acc, %x : tensor<f32>\n"
+      "      stablehlo.return %1, %y, %1 : tensor<f32>, tensor<f32>, tensor<f32>\n"
+      "    } : (tensor<4xf32>, tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<f32>)\n";
+  const auto wrap = [](std::string_view body) {
+    return "module {\n  func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>, %s: tensor<f32>) {\n" + std::string(body) +
+           "    return\n  }\n}\n";
+  };
+  auto scan = parse_ok(wrap(
+      "    %0:3 = chlo.scan (%a, %b) inits(%s) dimension = 0 attributes { scan_dim_size = 4 : i64 } {\n"
+      "    ^bb0(%x: tensor<f32>, %y: tensor<f32>, %acc: tensor<f32>):\n"
+      "      %1 = stablehlo.add %acc, %x : tensor<f32>\n"
+      "      stablehlo.return %1, %y, %1 : tensor<f32>, tensor<f32>, tensor<f32>\n"
+      "    } : (tensor<4xf32>, tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<f32>)\n"));
+  CHECK(text_of(scan) == wrap(printed));
+  const auto op = first_op_named(scan, "chlo.scan");
+  CHECK(scan.num_operands(op) == 3);
+  CHECK(scan.num_results(op) == 3);
+  CHECK(scan.attributes(op) == std::vector<ref::attribute>{{"scan_dim_size", "4 : i64"},
+                                                            {"dimension", "0 : i64"},
+                                                            {"operandSegmentSizes", "array<i32: 2, 1>"},
+                                                            {"resultSegmentSizes", "array<i32: 2, 1>"}});
+  // Generic: the segment sizes and the dictionary's inherent attribute are properties, as
+  // StableHLO's generic printer prints them; read back, the custom form is the same again.
+  const auto generic = text_of(scan, ref::op_forms::generic, false);
+  CHECK(generic.find("\"chlo.scan\"(%arg0, %arg1, %arg2) <{dimension = 0 : i64, operandSegmentSizes = array<i32: 2, 1>, "
+                     "resultSegmentSizes = array<i32: 2, 1>, scan_dim_size = 4 : i64}> ({") != std::string::npos);
+  CHECK(text_of(parse_ok(generic), ref::op_forms::custom).find(
+            "chlo.scan(%arg0, %arg1) inits (%arg2) dimension=0  attributes {scan_dim_size = 4 : i64} {") != std::string::npos);
+  // Segment sizes that do not split the operands and results print generic.
+  std::string odd = generic;
+  odd.replace(odd.find("resultSegmentSizes = array<i32: 2, 1>"), 37, "resultSegmentSizes = array<i32: 1, 2>");
+  CHECK(text_of(parse_ok(odd), ref::op_forms::custom).find("\"chlo.scan\"(") != std::string::npos);
+  // Errors of StableHLO's parser, at the op's name.
+  const std::string head = "    %0:2 = chlo.scan(%a) inits (%s) dimension=0 {\n    ^bb0(%x: tensor<f32>, %c: tensor<f32>):\n"
+                           "      stablehlo.return %x, %c : tensor<f32>, tensor<f32>\n    } : ";
+  CHECK(parse_error(wrap(head + "(tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>)\n")) ==
+        "t.mlir:3:12: error: operand types must match the number of inputs and inits");
+  CHECK(parse_error(wrap("    %0 = chlo.scan(%a) inits (%s, %s) dimension=0 {\n    } : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>\n")) ==
+        "t.mlir:3:10: error: not enough result types to cover the required carries");
+  CHECK(parse_error(wrap("    %0:2 = chlo.scan(%a) init (%s) dimension=0 {\n    } : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)\n")) ==
+        "t.mlir:3:26: error: expected 'inits'");
+}
+
 TEST_CASE("reduce: the compact and the reducer forms print as read; the custom form is compact where possible") {
   const std::string compact =
       "    %0 = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n";
@@ -423,6 +471,40 @@ TEST_CASE("StableHLO's other spellings of one type or attribute read as StableHL
                     "tensor<f32>\n"));
 }
 
+TEST_CASE("a dialect attribute written in full where the format prints it stripped reads as MLIR reads it") {
+  // Shardy's tests write meshes and shardings both ways; MLIR prints the stripped form.
+  const auto m = parse_ok(
+      "sdy.mesh @mesh = #sdy.mesh<[\"a\"=2, \"b\"=2]>\n"
+      "func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %0 = sdy.sharding_constraint %a #sdy.sharding<@mesh, [{\"a\"}]> : tensor<8xf32>\n"
+      "  %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{\"b\"}]>] out_shardings=[<@mesh, [{\"b\"}]>] "
+      "manual_axes=#sdy<manual_axes{\"b\"}> (%x: tensor<4xf32>) {\n"
+      "    sdy.return %x : tensor<4xf32>\n"
+      "  } : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "  return %1 : tensor<8xf32>\n"
+      "}\n");
+  CHECK(text_of(m) ==
+        "module {\n"
+        "  sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+        "  func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "    %0 = sdy.sharding_constraint %a <@mesh, [{\"a\"}]> : tensor<8xf32>\n"
+        "    %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{\"b\"}]>] out_shardings=[<@mesh, [{\"b\"}]>] "
+        "manual_axes={\"b\"} (%x: tensor<4xf32>) {\n"
+        "      sdy.return %x : tensor<4xf32>\n"
+        "    } : (tensor<8xf32>) -> tensor<8xf32>\n"
+        "    return %1 : tensor<8xf32>\n"
+        "  }\n"
+        "}\n");
+  CHECK(m.attributes(first_op_named(m, "sdy.mesh")).back() == ref::attribute{"mesh", "#sdy.mesh<[\"a\"=2, \"b\"=2]>"});
+  // An attribute of another kind is MLIR's error, at the attribute.
+  CHECK(parse_error("sdy.mesh @mesh = #sdy.sharding<@m, []>\n") ==
+        "t.mlir:1:18: error: invalid kind of attribute specified for 'mesh' (expected #sdy.mesh<...>)");
+  CHECK(parse_error("func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {\n"
+                    "  %0 = sdy.manual_computation(%a) in_shardings=[] out_shardings=[] manual_axes=#sdy<axis_ref_list{}> () {\n"
+                    "    sdy.return\n  } : (tensor<8xf32>) -> tensor<8xf32>\n  return %0 : tensor<8xf32>\n}\n") ==
+        "t.mlir:2:80: error: invalid kind of attribute specified for 'manual_axes' (expected #sdy<manual_axes ...>)");
+}
+
 TEST_CASE("a function may end with StableHLO's, MHLO's or Shardy's return, as their tools accept") {
   for (const char* ret : {"stablehlo.return", "mhlo.return", "sdy.return"}) {
     CAPTURE(ret);
@@ -447,6 +529,8 @@ TEST_CASE("bad custom syntax is a located error, and no module") {
   const bad cases[] = {
       {"    %0 = stablehlo.frobnicate %a : tensor<4xf32>\n",
        "t.mlir:3:10: error: custom op 'stablehlo.frobnicate' is not supported by the reference IR (write it in the generic form)"},
+      {"    %0 = chlo.constant_like %a : tensor<4xf32>\n",
+       "t.mlir:3:10: error: custom op 'chlo.constant_like' has no custom assembly form (write it in the generic form)"},
       {"    %0 = stablehlo.add %a %b : tensor<4xf32>\n", "t.mlir:3:27: error: expected ','"},
       {"    %0 = stablehlo.add %a, %b tensor<4xf32>\n", "t.mlir:3:31: error: expected ':'"},
       {"    %0 = stablehlo.add %a, %b : (tensor<4xf32>) -> tensor<4xf32>\n",

@@ -251,7 +251,9 @@ class op_form_printer {
   /// The custom form after the op name (with its leading space); false when the op's data has
   /// no custom spelling (the caller prints it generic).
   bool print_custom(std::string& out) {
-    if (!s_.has_format || !split_operands() || !split_results()) return false;
+    if (!s_.has_format) return false;
+    if (s_.special == "scan") return print_scan(out);  // its groups are sized by its segment sizes
+    if (!split_operands() || !split_results()) return false;
     if (!s_.special.empty()) return print_special(out);
     if (!untyped_groups_match()) return false;
     return elements(out, s_.format);
@@ -415,6 +417,7 @@ class op_form_printer {
   bool special_bound(std::string_view name) const {
     if (s_.special == "constant") return name == "value";
     if (s_.special == "reduce") return name == "dimensions";
+    if (s_.special == "scan") return name == "dimension" || name == "operandSegmentSizes" || name == "resultSegmentSizes";
     return false;
   }
   /// ` {a = 1, b}` of the attributes not bound by the format (a default-valued one equal to its
@@ -1113,6 +1116,57 @@ class op_form_printer {
       out += ' ';
       p_.print_region_body(out, blocks[0], indent_);
     }
+    return true;
+  }
+
+  /// `A, B` of a segment-size attribute exactly as the reader writes it (`array<i32: A, B>`).
+  static std::optional<std::pair<std::size_t, std::size_t>> segment_pair(const attribute* a) {
+    if (a == nullptr || !a->value.starts_with("array<i32: ") || !a->value.ends_with('>')) return std::nullopt;
+    const auto body = std::string_view(a->value).substr(11, a->value.size() - 12);
+    const auto comma = body.find(", ");
+    if (comma == std::string_view::npos) return std::nullopt;
+    const auto x = body.substr(0, comma), y = body.substr(comma + 2);
+    auto digits = [](std::string_view t) {
+      return !t.empty() && t.size() <= 9 && (t == "0" || t.front() != '0') &&
+             std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (!digits(x) || !digits(y)) return std::nullopt;
+    return std::pair<std::size_t, std::size_t>{std::stoul(std::string(x)), std::stoul(std::string(y))};
+  }
+  /// CHLO's scan as StableHLO prints it: `(INPUTS) inits (INITS) dimension=N  [attributes
+  /// {...}] {REGION} : FNTYPE` (the second space is the one its printer leaves before the
+  /// attribute dictionary). Generic when the segment sizes do not split the op's operands and
+  /// results into inputs, inits, outputs and as many carries as inits.
+  bool print_scan(std::string& out) {
+    const auto ins = segment_pair(m_.find_attribute(op_, "operandSegmentSizes"));
+    const auto outs = segment_pair(m_.find_attribute(op_, "resultSegmentSizes"));
+    const auto* dimension = m_.find_attribute(op_, "dimension");
+    const auto* decl = s_.find_attribute("dimension");
+    if (!ins || !outs || dimension == nullptr || decl == nullptr || m_.num_regions(op_) != 1) return false;
+    const auto [inputs, inits] = *ins;
+    if (inputs + inits != m_.num_operands(op_) || outs->second != inits || outs->first + inits != m_.num_results(op_))
+      return false;
+    const auto dim = custom_spelling(*decl, dimension->value);
+    if (!dim) return false;
+    auto operands = [&](std::size_t b, std::size_t e) {
+      out += '(';
+      for (std::size_t k = b; k < e; ++k) {
+        if (k > b) out += ", ";
+        p_.append_value(out, m_.operand(op_, k));
+      }
+      out += ')';
+    };
+    operands(0, inputs);
+    out += " inits ";
+    operands(inputs, inputs + inits);
+    out += " dimension=";
+    out += *dim;
+    out += ' ';
+    attr_dict(out, true);
+    out += ' ';
+    p_.print_region(out, m_.region_blocks(op_)[0], indent_);
+    out += " : ";
+    functional_type(out);
     return true;
   }
 

@@ -76,6 +76,9 @@ class op_syntax_reader : public value_reader {
     start_parts(s, p);
     op_start_ = op_start;
     if (!s.special.empty()) return read_special(s, p, name_at);
+    // An op of the table that its dialect prints only generic: MLIR's parser says the same.
+    if (!s.has_format)
+      return fail(name_at, "custom op '" + s.name + "' has no custom assembly form (write it in the generic form)");
     return read_elements(s, s.format, p);
   }
 
@@ -164,7 +167,7 @@ class op_syntax_reader : public value_reader {
               if (a.spelling == attr_spelling::enum_keyword || a.spelling == attr_spelling::int_enum)
                 return mlir_is_bare_id_start(peek());
               if (a.spelling == attr_spelling::wrapped)
-                return peek() == '<' || peek() == '{' || peek() == '[' || peek() == '(';
+                return peek() == '<' || peek() == '{' || peek() == '[' || peek() == '(' || peek() == '#';
               if (a.spelling == attr_spelling::symbol || a.spelling == attr_spelling::symbol_name) return peek() == '@';
               if (a.spelling == attr_spelling::i64_array || a.spelling == attr_spelling::bool_array ||
                   a.spelling == attr_spelling::i64_elements || a.spelling == attr_spelling::bool_elements)
@@ -490,6 +493,7 @@ class op_syntax_reader : public value_reader {
         return true;
       }
       case attr_spelling::wrapped: {
+        if (peek() == '#') return read_full_attribute(a, out);
         if (peek() != '<' && peek() != '{' && peek() != '[' && peek() != '(')
           return fail(pos_, "expected the value of '" + a.name + "'");
         const std::size_t b = pos_;
@@ -504,6 +508,34 @@ class op_syntax_reader : public value_reader {
     NEURONRW_TRY(scan_balanced(",:{", false));
     out = clean(b, pos_);
     if (out.empty()) return fail(b, "expected attribute value for '" + a.name + "'");
+    return true;
+  }
+  /// A dialect attribute written in full where the format prints it stripped
+  /// (`sdy.mesh @m = #sdy.mesh<["x"=2]>`), as MLIR's parseCustomAttributeWithFallback reads
+  /// it: kept as written when it is of the declared kind (`#sdy.mesh<...>`,
+  /// `#sdy<manual_axes ...>`) or an alias (`#m`), an error for an attribute of another kind.
+  [[nodiscard]] bool read_full_attribute(const syntax_detail::attr_decl& a, std::string& out) {
+    const std::size_t b = pos_;
+    ++pos_;
+    while (!eof() && (mlir_is_bare_id_char(peek()) || peek() == '-')) ++pos_;
+    if (pos_ == b + 1) return fail(b, "expected attribute name after '#'");
+    const bool alias = peek() != '<';
+    if (!alias) NEURONRW_TRY(scan_balanced({}, true));
+    out = clean(b, pos_);
+    if (alias && out.find('.') == std::string::npos) return true;
+    // The kind: `#d.mnemonic`, or `#d<mnemonic` for an attribute printed inside its dialect's <>.
+    auto kind = [](std::string_view t) {
+      const auto open = t.find('<');
+      auto head = t.substr(0, open);
+      if (head.find('.') != std::string_view::npos || open == std::string_view::npos) return head;
+      std::size_t e = open + 1;
+      while (e < t.size() && mlir_is_bare_id_char(t[e])) ++e;
+      return t.substr(0, e);
+    };
+    const std::string expected(kind(a.enum_prefix));
+    if (kind(out) != expected || !out.ends_with(a.suffix))
+      return fail(b, "invalid kind of attribute specified for '" + a.name + "' (expected " + expected +
+                         (expected.find('<') != std::string::npos ? " ...>)" : "<...>)"));
     return true;
   }
   void set_inherent(const op_syntax& s, std::uint32_t i, custom_parts& p, std::string value, std::size_t at) {
@@ -1034,6 +1066,7 @@ class op_syntax_reader : public value_reader {
     if (s.special == "constant") return read_constant(s, p);
     if (s.special == "while") return read_while(s, p);
     if (s.special == "reduce") return read_reduce(s, p);
+    if (s.special == "scan") return read_scan(s, p, name_at);
     return fail(name_at, "'" + s.name + "': no reader for the custom form '" + s.special + "'");
   }
   /// `[{attrs}] VALUE : TYPE` — the value attribute with its type; the result has that type.
@@ -1238,6 +1271,64 @@ class op_syntax_reader : public value_reader {
     if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
     return read_custom_region(p, firsts);
   }
+  /// CHLO's scan: `(INPUTS) inits (INITS) dimension = N [attributes {...}] {REGION} : FNTYPE`,
+  /// the function type's inputs the inputs' then the inits' types, its results the outputs'
+  /// then one per init (the carries). Stored as the generic op: `dimension = N : i64` and the
+  /// two segment sizes StableHLO's parser adds (`operandSegmentSizes`, `resultSegmentSizes`).
+  [[nodiscard]] bool read_scan(const op_syntax& s, custom_parts& p, std::size_t name_at) {
+    auto index_of = [&](std::string_view n) {
+      std::uint32_t i = 0;
+      while (i < s.attributes.size() && s.attributes[i].name != n) ++i;
+      return i;
+    };
+    const std::uint32_t dimension = index_of("dimension"), operand_segments = index_of("operandSegmentSizes"),
+                        result_segments = index_of("resultSegmentSizes");
+    if (s.operands.size() != 2 || s.results.size() != 2 || result_segments >= s.attributes.size() ||
+        operand_segments >= s.attributes.size() || dimension >= s.attributes.size())
+      return fail(name_at, "'" + s.name + "': the table's entry does not fit the scan form");
+    auto operand_list = [&](std::vector<ssa_use>& us) -> bool {
+      NEURONRW_TRY(expect('(', "expected '('"));
+      NEURONRW_TRY(read_use_list(true, us));
+      return expect(')', "expected ')'");
+    };
+    NEURONRW_TRY(operand_list(p.operands[0]));
+    skip_ws();
+    if (!at_word("inits")) return fail(pos_, "expected 'inits'");
+    pos_ += 5;
+    NEURONRW_TRY(operand_list(p.operands[1]));
+    skip_ws();
+    if (!at_word("dimension")) return fail(pos_, "expected 'dimension'");
+    pos_ += 9;
+    NEURONRW_TRY(expect('=', "expected '='"));
+    NEURONRW_TRY(read_attribute(s, dimension, p));
+    NEURONRW_TRY(read_attr_dict_with_keyword(p));
+    skip_ws();
+    if (peek() != '{') return fail(pos_, "expected '{' to begin a region");
+    NEURONRW_TRY(read_custom_region(p, {}));
+    NEURONRW_TRY(expect(':', "expected ':'"));
+    skip_ws();
+    function_type f;
+    NEURONRW_TRY(parse_function_type(f));
+    const std::size_t inputs = p.operands[0].size(), inits = p.operands[1].size();
+    if (f.inputs.size() != inputs + inits)
+      return fail(name_at, "operand types must match the number of inputs and inits");
+    if (f.results.size() < inits) return fail(name_at, "not enough result types to cover the required carries");
+    const auto at = [](const std::vector<type_ref>& ts, std::size_t b, std::size_t e) {
+      return std::vector<type_ref>(ts.begin() + static_cast<std::ptrdiff_t>(b), ts.begin() + static_cast<std::ptrdiff_t>(e));
+    };
+    const std::size_t outputs = f.results.size() - inits;
+    set_operand_types(p, 0, at(f.inputs, 0, inputs));
+    set_operand_types(p, 1, at(f.inputs, inputs, inputs + inits));
+    set_result_types(p, 0, at(f.results, 0, outputs));
+    set_result_types(p, 1, at(f.results, outputs, outputs + inits));
+    auto segments = [](std::size_t a, std::size_t b) {
+      return "array<i32: " + std::to_string(a) + ", " + std::to_string(b) + ">";
+    };
+    set_inherent(s, operand_segments, p, segments(inputs, inits), name_at);
+    set_inherent(s, result_segments, p, segments(outputs, inits), name_at);
+    return true;
+  }
+
   /// Whether `applies OP` may name `name`: a commutative binary elementwise op without regions
   /// (StableHLO's HLO_Commutative ops).
   std::size_t op_start_ = 0;

@@ -79,8 +79,8 @@ enum class attr_spelling : std::uint8_t {
 /// I32EnumAttr: the keyword CASEi is generic `i : i32`), and `... = VALUE` gives the
 /// generic value of a default the printer leaves out. `format` is the op's ODS
 /// assembly format; "" declares an op that has no custom form (printed generic with properties)
-/// and a name in `special` one whose reader and printer are hand-written below (constant, while,
-/// reduce).
+/// and a name in `special` one whose reader and printer are hand-written (constant, while,
+/// reduce, scan; op_reader.hpp and op_printer.hpp).
 struct op_syntax_decl {
   std::string_view name;
   std::string_view operands;

@@ -285,8 +285,9 @@ inline constexpr op_syntax_decl mhlo_op_syntax[] = {
 };
 
 /// CHLO: the client ops JAX and XLA's frontends emit (`chlo.erf_inv`, `chlo.top_k`, the
-/// broadcasting binary ops, ...), one entry per op of StableHLO's ChloOps.td. `chlo.scan` has a
-/// hand-written form in StableHLO that is not implemented here: it is read and printed generic.
+/// broadcasting binary ops, ...), one entry per op of StableHLO's ChloOps.td. `chlo.scan` has
+/// StableHLO's hand-written form (op_reader's read_scan); its `is_reverse` has no default here,
+/// as that printer prints the attribute dictionary whole.
 inline constexpr op_syntax_decl chlo_op_syntax[] = {
     {"chlo.broadcast_add", "lhs, rhs", "result", "broadcast_dimensions?: any", "",
      "$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type(results)"},
@@ -362,7 +363,9 @@ inline constexpr op_syntax_decl chlo_op_syntax[] = {
     {"chlo.top_k", "operand", "values, indices", "k: i64, is_stable?: bool = true", "",
      "`(`$operand `,` `k` `=` $k (`,` `is_stable` `=` $is_stable^)? `)` attr-dict `:` type($operand) `->` `(`type($values)`,` type($indices)`)`"},
     {"chlo.scan", "inputs*, inits*", "outputs*, carries*",
-     "dimension: i64, scan_dim_size?: any, is_reverse?: bool = false, is_associative?: any", "body", ""},
+     "dimension: i64, scan_dim_size?: any, is_reverse?: bool, is_associative?: any, operandSegmentSizes: any, "
+     "resultSegmentSizes: any",
+     "body", "", "scan"},
 };
 
 /// Shardy: the ops of sharded exports (`sdy.mesh` at module level, `sdy.manual_computation`
