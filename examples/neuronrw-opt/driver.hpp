@@ -61,6 +61,9 @@ struct run_env {
   diagnostic_verifier* verifier = nullptr;  ///< --verify-diagnostics: the current chunk's
   std::string where;                        ///< " (chunk 2/5)" for progress lines, or empty
   bool failed = false;                      ///< an error was reported in the current chunk
+  /// The program of a host file holding several (nr::host::locate_programs), or null: the whole
+  /// chunk is the program.
+  const neuronrw::host::program_location* program = nullptr;
   std::shared_ptr<const neuronrw::kind_map> kinds = nullptr;  ///< --kinds=FILE's table, or null
 
   void emit(diagnostic d) {
@@ -127,7 +130,8 @@ template <>
 struct doc_ops<input_kind::host> {
   using doc = nr::host::program;
   static std::optional<doc> parse(run_env& env, std::string_view text, std::uint32_t first_line) {
-    auto r = nr::host::parse_program(text, env.src.name(), first_line);
+    auto r = env.program != nullptr ? nr::host::parse_program(text, env.src.name(), *env.program)
+                                    : nr::host::parse_program(text, env.src.name(), first_line);
     if (!r.ok()) {
       env.emit(r.error);
       return std::nullopt;
@@ -455,9 +459,16 @@ int run(const options& opt, std::ostream& err) {
       opt.split ? split_chunks(text, opt.split_marker) : std::vector<chunk>{chunk{0, text.size(), 1, src.line_count()}};
   bool all_ok = true, all_verified = true;
   std::string joined;
+  // Output goes out piece by piece, the marker between pieces, with --split-input-file or when a
+  // host file holds several programs (each read on its own, as if it were a chunk).
+  bool streamed = opt.split;
+  bool first_piece = true;
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     const chunk& c = chunks[i];
-    env.failed = false;
+    const std::string_view chunk_text = std::string_view(text).substr(c.begin, c.end - c.begin);
+    std::vector<nr::host::program_location> programs;
+    if (K == input_kind::host) programs = nr::host::locate_programs(chunk_text, c.first_line);
+    if (programs.size() > 1) streamed = true;
     env.where = chunks.size() > 1 ? " (chunk " + std::to_string(i + 1) + "/" + std::to_string(chunks.size()) + ")" : "";
     std::optional<diagnostic_verifier> verifier;
     if (opt.verify_diagnostics) {
@@ -469,38 +480,48 @@ int run(const options& opt, std::ostream& err) {
       });
       env.verifier = &*verifier;
     }
-    // A chunk is parsed where it stands, with its first line's number (no copy, no padding).
-    const std::string_view piece_text = std::string_view(text).substr(c.begin, c.end - c.begin);
-    std::optional<std::string> out;
-    if (K == input_kind::host && opt.split && blank_host_chunk(piece_text)) out = std::string();
-    else out = run_chunk<K>(env, piece_text, c.first_line);
+    // A chunk is parsed where it stands, with its first line's number (no copy, no padding); a
+    // program of several, from its own pieces of the chunk.
+    const std::size_t runs = programs.size() > 1 ? programs.size() : 1;
+    for (std::size_t k = 0; k < runs; ++k) {
+      env.failed = false;
+      env.program = programs.size() > 1 ? &programs[k] : nullptr;
+      std::optional<std::string> out;
+      if (K == input_kind::host && opt.split && blank_host_chunk(chunk_text)) out = std::string();
+      else out = run_chunk<K>(env, chunk_text, c.first_line);
+      env.program = nullptr;
+      all_ok = all_ok && out.has_value();
+      // The chunk or program of the errors above: their lines are the whole file's, as mlir-opt
+      // prints them; this names the chunk too (not under --verify-diagnostics, where failing is
+      // expected).
+      if (!out && (chunks.size() > 1 || runs > 1) && !opt.verify_diagnostics)
+        prog.write([&] {
+          std::string what;
+          if (chunks.size() > 1)
+            what = "chunk " + std::to_string(i + 1) + " of " + std::to_string(chunks.size()) + " (lines " +
+                   std::to_string(c.first_line) + "-" + std::to_string(c.last_line) + ")";
+          if (runs > 1)
+            what += (what.empty() ? "program " : ", its program ") + std::to_string(k + 1) + " of " +
+                    std::to_string(runs) + " ('" + programs[k].name + "', line " + std::to_string(programs[k].line) + ")";
+          render(err, diagnostic{src.name(), {}, what + " failed", severity::note}, &src);
+        });
+      if (streamed) {
+        std::string piece = first_piece ? std::string() : *opt.output_split_marker + "\n";
+        first_piece = false;
+        if (out) piece += *out + "\n";
+        if (opt.output == "-" && !write_stdout(piece, err)) return 1;
+        joined += piece;
+      } else if (out) {
+        joined = std::move(*out);
+      }
+    }
     if (verifier) {
       prog.write([&] { all_verified = verifier->finish() && all_verified; });
       env.verifier = nullptr;
     }
-    all_ok = all_ok && out.has_value();
-    // The chunk of the errors above: their lines are the whole file's, as mlir-opt prints them;
-    // this names the chunk too (not under --verify-diagnostics, where failing is expected).
-    if (!out && chunks.size() > 1 && !opt.verify_diagnostics)
-      prog.write([&] {
-        render(err,
-               diagnostic{src.name(), {},
-                          "chunk " + std::to_string(i + 1) + " of " + std::to_string(chunks.size()) + " (lines " +
-                              std::to_string(c.first_line) + "-" + std::to_string(c.last_line) + ") failed",
-                          severity::note},
-               &src);
-      });
-    if (opt.split) {
-      std::string piece = out ? *out + "\n" : std::string();
-      if (i + 1 < chunks.size()) piece += *opt.output_split_marker + "\n";
-      if (opt.output == "-" && !write_stdout(piece, err)) return 1;
-      joined += piece;
-    } else if (out) {
-      joined = std::move(*out);
-    }
   }
   const int rc = opt.verify_diagnostics ? (all_verified ? 0 : 1) : (all_ok ? 0 : 1);
-  if (opt.split && opt.output == "-") return rc;
+  if (streamed && opt.output == "-") return rc;
   if (rc != 0) return rc;
   return write_output(opt.output, joined, err);
 }

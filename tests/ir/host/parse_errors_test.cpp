@@ -55,8 +55,15 @@ std::vector<error_case> cases() {
      "e.py:2:7: error: cannot bind the reserved name 'yield'"},
     {"@pl.program\nclass P:\n    @pl.function\n    def class(self):\n        pass\n",
      "e.py:4:9: error: cannot bind the reserved name 'class'"},
-    {"@pl.program\nclass P:\n    pass\nx = 1\n",
-     "e.py:4:1: error: expected the end of input after the program, got 'x'"},
+    // Python around a program is not read (locate.hpp); a second program is read on its own.
+    {"@pl.program\nclass P:\n    pass\nx = 1\n@pl.program\nclass Q:\n    pass\n",
+     "e.py:5:1: error: a second @pl.program class 'Q' (the first is at line 1): a program is read on its own "
+     "(neuronrw-opt reads each of a file in turn)"},
+    {"def f():\n    return x != 1\n\n\n@pl.jit\ndef g(x):\n    return x\n",
+     "e.py:5:1: error: no @pl.program class: pypto's JIT front end (@pl.jit) is not read (write the program as a "
+     "@pl.program class)"},
+    {"x = 1\nif x:\n    pass\n",
+     "e.py:2:1: error: expected '@' at the start of the program (@pl.program), got 'if'"},
     {"@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, level=pl.Level.CHIP)\n    def f(self):\n        pass\n",
      "e.py:3:39: error: duplicate keyword 'level'"},
     {"@pl.program\nclass P:\n    @pl.function(color=pl.Level.HOST)\n    def f(self):\n        pass\n",
@@ -307,7 +314,7 @@ TEST_CASE("first_line numbers the text's lines from a later line of a file; colu
   CHECK(parse_program(bad, "e.py").error.loc == source_loc{3, 10});
   CHECK(parse_program(bad, "e.py", 0).error.loc == source_loc{3, 10});
   // The lexer's line count goes on from first_line across comments and blank lines.
-  auto r2 = parse_program("# c\n\n@pl.program\nclass P:\n    pass\nx\n", "e.py", 1000);
+  auto r2 = parse_program("# c\n\n@pl.program\nclass P:\n    pass\n    x\n", "e.py", 1000);
   CHECK_FALSE(r2.ok());
   CHECK(r2.error.loc.line == 1005);
   auto ok = parse_program("\n" + P, "e.py", 9);

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,6 +28,7 @@
 #include <neuronrw/detail/try.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/host/text/common.hpp>
+#include <neuronrw/ir/host/text/locate.hpp>
 
 namespace neuronrw::host::text_detail {
 
@@ -66,6 +68,9 @@ class lexer {
   /// larger file (parse_program).
   explicit lexer(std::string_view src, std::uint32_t first_line = 1)
       : src_(src), line_(first_line == 0 ? 1 : first_line) {}
+  /// Only `pieces` of `src` (whole lines, in the text's order; locate.hpp's program pieces), as
+  /// if they were adjacent: tokens and locations are the source's own.
+  lexer(std::string_view src, std::span<const source_piece> pieces) : src_(src), pieces_(pieces) {}
 
   /// The tokens of the whole source into `out`; false (see error()) on bad input.
   [[nodiscard]] bool run(lexed& out) {
@@ -81,16 +86,38 @@ class lexer {
     if (src_.size() > max_source_bytes)
       return fail({line_, 1}, "input too large (" + std::to_string(src_.size()) + " bytes; at most " +
                        std::to_string(max_source_bytes) + ")");
+    if (pieces_.empty()) {
+      end_ = src_.size();
+      NEURONRW_TRY(lex_piece());
+    }
+    for (const auto& p : pieces_) {
+      pos_ = line_begin_ = p.begin;
+      end_ = p.end;
+      line_ = p.first_line == 0 ? 1 : p.first_line;
+      NEURONRW_TRY(lex_piece());
+    }
+    if (!brackets_.empty()) return fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
+    if (!out_.tokens.empty() && out_.tokens.back().kind != tok::newline && out_.tokens.back().kind != tok::dedent)
+      emit(tok::newline, here());
+    while (indents_.size() > 1) {
+      indents_.pop_back();
+      emit(tok::dedent, here());
+    }
+    emit(tok::eof, here());
+    return true;
+  }
+  /// The tokens of [pos_, end_), whole lines.
+  [[nodiscard]] bool lex_piece() {
     bool line_start = true;
-    while (pos_ < src_.size()) {
+    while (pos_ < end_) {
       if (line_start && brackets_.empty()) {
         std::size_t width = 0;
-        while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\f')) {
+        while (pos_ < end_ && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\f')) {
           if (src_[pos_] == '\t') return fail(here(), "tab in indentation (indent with spaces)");
           if (src_[pos_] == ' ') ++width;
           ++pos_;
         }
-        if (pos_ >= src_.size()) break;
+        if (pos_ >= end_) break;
         if (at_line_end() || src_[pos_] == '#') {  // blank or comment-only line
           skip_line();
           continue;
@@ -112,7 +139,7 @@ class lexer {
       if (c == ' ' || c == '\t' || c == '\f') {
         ++pos_;
       } else if (c == '#') {
-        while (pos_ < src_.size() && !at_line_end()) ++pos_;
+        while (pos_ < end_ && !at_line_end()) ++pos_;
       } else if (c == '\n' || c == '\r') {
         if (brackets_.empty()) {
           emit(tok::newline, here());
@@ -122,13 +149,13 @@ class lexer {
       } else if (is_ident_start(c)) {
         const source_loc at = here();
         const std::size_t b = pos_;
-        while (pos_ < src_.size() && is_ident_char(src_[pos_])) ++pos_;
+        while (pos_ < end_ && is_ident_char(src_[pos_])) ++pos_;
         emit(tok::name, at, b, pos_ - b);
       } else if (c >= '0' && c <= '9') {
         const source_loc at = here();
         const std::size_t b = pos_;
-        while (pos_ < src_.size() && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
-        if (pos_ < src_.size() && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))
+        while (pos_ < end_ && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
+        if (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))
           return fail(at, "invalid integer literal (only decimal integers are supported)");
         emit(tok::integer, at, b, pos_ - b);
       } else if (c == '"' || c == '\'') {
@@ -137,14 +164,6 @@ class lexer {
         NEURONRW_TRY(lex_punct());
       }
     }
-    if (!brackets_.empty()) return fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
-    if (!out_.tokens.empty() && out_.tokens.back().kind != tok::newline && out_.tokens.back().kind != tok::dedent)
-      emit(tok::newline, here());
-    while (indents_.size() > 1) {
-      indents_.pop_back();
-      emit(tok::dedent, here());
-    }
-    emit(tok::eof, here());
     return true;
   }
 
@@ -153,6 +172,8 @@ class lexer {
     source_loc loc;
   };
   std::string_view src_;
+  std::span<const source_piece> pieces_;
+  std::size_t end_ = 0;
   std::size_t pos_ = 0;
   std::size_t line_begin_ = 0;
   std::uint32_t line_ = 1;
@@ -179,24 +200,24 @@ class lexer {
   bool at_line_end() const noexcept { return src_[pos_] == '\n' || src_[pos_] == '\r'; }
   /// Consumes the line end at the cursor ("\r\n" is one).
   void newline() {
-    pos_ += src_[pos_] == '\r' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '\n' ? 2 : 1;
+    pos_ += src_[pos_] == '\r' && pos_ + 1 < end_ && src_[pos_ + 1] == '\n' ? 2 : 1;
     ++line_;
     line_begin_ = pos_;
   }
   void skip_line() {
-    while (pos_ < src_.size() && !at_line_end()) ++pos_;
-    if (pos_ < src_.size()) newline();
+    while (pos_ < end_ && !at_line_end()) ++pos_;
+    if (pos_ < end_) newline();
   }
   [[nodiscard]] bool lex_string() {
     const source_loc at = here();
     const char q = src_[pos_++];
     // A triple-quoted string (a docstring) may span lines.
-    const bool triple = pos_ + 1 < src_.size() && src_[pos_] == q && src_[pos_ + 1] == q;
+    const bool triple = pos_ + 1 < end_ && src_[pos_] == q && src_[pos_ + 1] == q;
     if (triple) pos_ += 2;
     std::string& value = out_.strings;
     const std::size_t begin = value.size();
     for (;;) {
-      if (pos_ >= src_.size() || (!triple && at_line_end())) return fail(at, "unterminated string literal");
+      if (pos_ >= end_ || (!triple && at_line_end())) return fail(at, "unterminated string literal");
       if (triple && at_line_end()) {
         value += '\n';
         newline();
@@ -209,7 +230,7 @@ class lexer {
                     "null character not allowed in string literal (write it as \\x00)");
       if (c == q) {
         if (!triple) break;
-        if (pos_ + 1 < src_.size() && src_[pos_] == q && src_[pos_ + 1] == q) {
+        if (pos_ + 1 < end_ && src_[pos_] == q && src_[pos_ + 1] == q) {
           pos_ += 2;
           break;
         }
@@ -220,7 +241,7 @@ class lexer {
         value += c;
         continue;
       }
-      if (pos_ >= src_.size()) return fail(at, "unterminated string literal");
+      if (pos_ >= end_) return fail(at, "unterminated string literal");
       const source_loc esc = {line_, static_cast<std::uint32_t>(pos_ - line_begin_)};
       const char e = src_[pos_++];
       switch (e) {
@@ -232,8 +253,8 @@ class lexer {
         case '"': value += '"'; break;
         case '\'': value += '\''; break;
         case 'x': {
-          const int h = pos_ < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_]) : -1;
-          const int l = pos_ + 1 < src_.size() ? neuronrw::detail::hex_digit_value(src_[pos_ + 1]) : -1;
+          const int h = pos_ < end_ ? neuronrw::detail::hex_digit_value(src_[pos_]) : -1;
+          const int l = pos_ + 1 < end_ ? neuronrw::detail::hex_digit_value(src_[pos_ + 1]) : -1;
           if (h < 0 || l < 0) return fail(esc, "invalid \\x escape (two hex digits expected)");
           value += static_cast<char>(h * 16 + l);
           pos_ += 2;
@@ -248,12 +269,12 @@ class lexer {
   [[nodiscard]] bool lex_punct() {
     const source_loc at = here();
     const char c = src_[pos_];
-    if (c == '-' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '>') {
+    if (c == '-' && pos_ + 1 < end_ && src_[pos_ + 1] == '>') {
       emit(tok::punct, at, pos_, 2);
       pos_ += 2;
       return true;
     }
-    if (c == '/' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '/') {  // floor division
+    if (c == '/' && pos_ + 1 < end_ && src_[pos_ + 1] == '/') {  // floor division
       emit(tok::punct, at, pos_, 2);
       pos_ += 2;
       return true;

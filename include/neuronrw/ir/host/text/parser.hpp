@@ -3,6 +3,7 @@
 // Python does, and WindowBuffers (declared first in a function body) once the body is read.
 //
 //   parse_program(std::string_view text, std::string_view file, std::uint32_t first_line = 1) -> parse_result
+//   parse_program(std::string_view text, std::string_view file, const program_location&) -> parse_result
 //   parse_result                  the program, or the first error; the warnings of a program read
 //   text_detail::parser           what parse_program runs over the lexer's tokens
 //
@@ -62,8 +63,16 @@ class parser {
  private:
   [[nodiscard]] bool parse_program() {
     while (at_name("import") || at_name("from")) NEURONRW_TRY(parse_import());
-    // Module-level integer constants (`SIZE = 256`), before the program as in pypto's sources.
-    while (is(tok::name) && at_punct("=", 1)) NEURONRW_TRY(parse_constant());
+    // Module-level integer constants (`SIZE = 256`), before the program as in pypto's sources;
+    // read from a larger file (locate.hpp), also those of the blocks around the class, each
+    // block one indentation deeper, and their imports.
+    std::size_t blocks = 0;
+    for (;;) {
+      if (is(tok::name) && at_punct("=", 1)) NEURONRW_TRY(parse_constant());
+      else if (blocks > 0 && (at_name("import") || at_name("from"))) NEURONRW_TRY(parse_import());
+      else if (is(tok::indent) && blocks < max_nesting) next(), ++blocks;
+      else break;
+    }
     NEURONRW_TRY(expect_punct("@", "at the start of the program (@pl.program)"));
     NEURONRW_TRY(expect_path("pl.program", "a program decorator"));
     NEURONRW_TRY(expect_newline());
@@ -79,6 +88,7 @@ class parser {
       while (!is(tok::dedent) && !is(tok::eof)) NEURONRW_TRY(parse_function());
     }
     NEURONRW_TRY(expect(tok::dedent, "the end of the class body"));
+    for (; blocks > 0; --blocks) NEURONRW_TRY(expect(tok::dedent, "the end of the block around the program"));
     NEURONRW_TRY(expect(tok::eof, "the end of input after the program"));
     for (auto& [name, loc] : calls_)
       if (!function_names_.count(name)) return fail(loc, "call of undefined function '" + name + "'");
@@ -1286,19 +1296,16 @@ struct parse_result {
   bool ok() const noexcept { return value.has_value(); }
 };
 
-/// Parses a host program; `file` names it in diagnostics and in program::file. `first_line` is
-/// the line number of the text's first line (0 reads as 1): a piece of a larger file (one
-/// `--split-input-file` chunk) is parsed as it stands, and its diagnostics and locations carry
-/// the whole file's line numbers. Never throws for bad input and never returns a partial
-/// program. O(size of text).
-inline parse_result parse_program(std::string_view text, std::string_view file, std::uint32_t first_line = 1) {
+namespace text_detail {
+/// The program of what `lx` lexes of `text`, or the first error.
+inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_view file) {
   parse_result r;
-  text_detail::lexed toks;
-  if (text_detail::lexer lx(text, first_line); !lx.run(toks)) {
+  lexed toks;
+  if (!lx.run(toks)) {
     r.error = diagnostic{std::string(file), lx.error().loc, lx.error().message};
     return r;
   }
-  text_detail::parser ps(std::move(toks), text, file);
+  parser ps(std::move(toks), text, file);
   program p;
   if (!ps.run(p)) {
     r.error = diagnostic{std::string(file), ps.error().loc, ps.error().message};
@@ -1307,6 +1314,46 @@ inline parse_result parse_program(std::string_view text, std::string_view file, 
   r.value = std::move(p);
   r.warnings = ps.warnings();
   return r;
+}
+}  // namespace text_detail
+
+/// Parses the host program `where` of `text` (locate_programs: its pieces only); `file` names it
+/// in diagnostics and in program::file, and diagnostics and locations carry the text's line
+/// numbers. Never throws for bad input and never returns a partial program. O(size of the
+/// pieces).
+inline parse_result parse_program(std::string_view text, std::string_view file, const program_location& where) {
+  text_detail::lexer lx(text, where.pieces);
+  return text_detail::parse_lexed(lx, text, file);
+}
+
+/// Parses the host program of `text`: its one `@pl.program` class, read with the imports and
+/// constants visible where it is defined (locate.hpp), whatever other Python surrounds it. A text
+/// with several programs is an error at the second (read each with the overload above); one
+/// with none is read whole, so its error is at its first text out of the grammar. `file` names
+/// it in diagnostics and in program::file. `first_line` is the line number of the text's first
+/// line (0 reads as 1): a piece of a larger file (one `--split-input-file` chunk) is parsed as it
+/// stands, and its diagnostics and locations carry the whole file's line numbers. Never throws
+/// for bad input and never returns a partial program. O(size of text).
+inline parse_result parse_program(std::string_view text, std::string_view file, std::uint32_t first_line = 1) {
+  const auto programs = locate_programs(text, first_line);
+  if (programs.size() == 1 && !programs.front().whole_text) return parse_program(text, file, programs.front());
+  parse_result r;
+  if (programs.size() > 1) {
+    const auto& p = programs[1];
+    r.error = diagnostic{std::string(file), source_loc{p.line, p.column},
+                         "a second @pl.program class" + (p.name.empty() ? std::string() : " '" + p.name + "'") +
+                             " (the first is at line " + std::to_string(programs[0].line) +
+                             "): a program is read on its own (neuronrw-opt reads each of a file in turn)"};
+    return r;
+  }
+  if (const auto jit = text_detail::first_jit_decorator(text, first_line)) {
+    r.error = diagnostic{std::string(file), *jit,
+                         "no @pl.program class: pypto's JIT front end (@pl.jit) is not read (write the program as a "
+                         "@pl.program class)"};
+    return r;
+  }
+  text_detail::lexer lx(text, first_line);
+  return text_detail::parse_lexed(lx, text, file);
 }
 
 }  // namespace neuronrw::host

@@ -1,0 +1,437 @@
+// neuronrw/ir/host/text/locate.hpp — where the `@pl.program` classes of a Python file are, and
+// what of the file the reader reads for each: pypto programs live in Python modules next to
+// other Python (test functions, argument parsing, `if __name__ == "__main__":`), nested in
+// functions, several to a file.
+//
+//   locate_programs(text, first_line = 1) -> std::vector<program_location>
+//   program_location            one program: its class name, the line of its decorator, and the
+//                               pieces of the text that make it up
+//   source_piece                a byte range of whole lines and the number of its first line
+//   text_detail::first_jit_decorator(text, first_line)   where a `@pl.jit` function starts, if any
+//
+// For each `@pl.program` decorator that starts a logical line (at any indentation; not one in a
+// string or a comment), the pieces are, in the text's order:
+//   - the imports and integer constants (`SIZE = 256`, `N = 2 * SIZE`, `B = 4 * pl.FP32.get_byte()`)
+//     visible where the class is defined: the module's, then those of each enclosing block, as
+//     Python resolves a closure variable when the class body runs (the last binding before the
+//     class wins; a binding the reader cannot evaluate hides an outer constant of that name);
+//   - the class itself, from its decorator to the end of its indented body.
+// Everything else is not read: other Python statements, other programs, `@pl.jit` functions.
+// The pieces of a file that is one program in the reader's own grammar (docs/host-programs.md)
+// are that whole file, so it reads as before.
+//
+// The scan is Python's layout only: logical lines (brackets, backslash continuations,
+// string literals with any prefix, single- or triple-quoted, comments) and their indentation (a
+// tab advances to the next multiple of 8, as Python's tokenizer counts it). It never fails: text
+// that is not Python ends a logical line where Python would report it, and what the reader
+// reads is checked by the reader. O(size of text).
+//
+// Customization points: none.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <neuronrw/diagnostic.hpp>
+#include <neuronrw/ir/host/text/common.hpp>
+
+namespace neuronrw::host {
+
+/// A byte range of whole lines of a text, and the number of its first line.
+struct source_piece {
+  std::size_t begin = 0, end = 0;
+  std::uint32_t first_line = 1;
+};
+
+/// One `@pl.program` class of a Python file (locate_programs).
+struct program_location {
+  std::string name;             ///< the class name ("" when no `class NAME` follows the decorator)
+  std::uint32_t line = 0;       ///< the line of the `@pl.program` decorator
+  std::uint32_t column = 1;     ///< its column
+  std::vector<source_piece> pieces;  ///< imports, constants, the class: what the reader reads
+  /// The text is this one program in the reader's own layout (imports and `NAME = ...` lines
+  /// at the left margin, then the class, nothing after it): parse_program reads it whole, so
+  /// each of its lines is read and checked as before.
+  bool whole_text = false;
+};
+
+namespace text_detail {
+
+/// One logical line of Python source.
+struct logical_line {
+  std::size_t begin = 0;    ///< the start of its first physical line
+  std::size_t content = 0;  ///< its first character after the indentation
+  std::size_t end = 0;      ///< just past the line end of its last physical line (or the text's end)
+  std::size_t code_end = 0; ///< the end of its code: before a trailing comment and the line end
+  std::uint32_t line = 1;
+  std::uint32_t indent = 0;
+  bool blank = false;       ///< blank or a comment only
+};
+
+/// The logical lines of `text`.
+class python_lines {
+ public:
+  python_lines(std::string_view text, std::uint32_t first_line) : s_(text), line_(first_line == 0 ? 1 : first_line) {}
+
+  std::vector<logical_line> run() {
+    std::vector<logical_line> out;
+    while (pos_ < s_.size()) out.push_back(next());
+    return out;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  std::uint32_t line_ = 1;
+
+  bool eol(std::size_t i) const { return s_[i] == '\n' || s_[i] == '\r'; }
+  /// Past the line end at `i` ("\r\n" is one), counting the line.
+  std::size_t past_eol(std::size_t i) {
+    ++line_;
+    return i + (s_[i] == '\r' && i + 1 < s_.size() && s_[i + 1] == '\n' ? 2 : 1);
+  }
+
+  logical_line next() {
+    logical_line l;
+    l.begin = pos_;
+    l.line = line_;
+    std::uint32_t col = 0;
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\f')) {
+      col = s_[pos_] == '\t' ? (col / 8 + 1) * 8 : s_[pos_] == ' ' ? col + 1 : 0;
+      ++pos_;
+    }
+    l.indent = col;
+    l.content = pos_;
+    l.blank = pos_ >= s_.size() || eol(pos_) || s_[pos_] == '#';
+    std::size_t depth = 0;
+    l.code_end = pos_;
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_];
+      if (eol(pos_)) {
+        pos_ = past_eol(pos_);
+        if (depth == 0) break;
+        continue;
+      }
+      if (c == '#') {
+        while (pos_ < s_.size() && !eol(pos_)) ++pos_;
+        continue;
+      }
+      if (c == '\\' && pos_ + 1 < s_.size() && eol(pos_ + 1)) {  // a continuation line
+        pos_ = past_eol(pos_ + 1);
+        continue;
+      }
+      if (c == '"' || c == '\'') {
+        skip_string();
+        l.code_end = pos_;
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      ++pos_;
+      if (c != ' ' && c != '\t' && c != '\f') l.code_end = pos_;
+    }
+    l.end = pos_;
+    return l;
+  }
+  /// Past the string literal whose opening quote is at the cursor (a prefix such as `r`, `b`,
+  /// `f` was read as a name before it); an unterminated one ends at its line's end (single
+  /// quotes) or at the end of the text (triple quotes), where Python would report it.
+  void skip_string() {
+    const char q = s_[pos_];
+    const bool triple = pos_ + 2 < s_.size() && s_[pos_ + 1] == q && s_[pos_ + 2] == q;
+    pos_ += triple ? 3 : 1;
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_];
+      if (c == '\\' && pos_ + 1 < s_.size()) {  // also in a raw string: r"\"" is one literal
+        pos_ = eol(pos_ + 1) ? past_eol(pos_ + 1) : pos_ + 2;
+        continue;
+      }
+      if (eol(pos_)) {
+        if (!triple) return;
+        pos_ = past_eol(pos_);
+        continue;
+      }
+      ++pos_;
+      if (c != q) continue;
+      if (!triple) return;
+      if (pos_ + 1 < s_.size() && s_[pos_] == q && s_[pos_ + 1] == q) {
+        pos_ += 2;
+        return;
+      }
+    }
+  }
+};
+
+/// The code of logical line `l`: from its content to the end of its code, comments left out
+/// only at the end.
+inline std::string_view code_of(std::string_view text, const logical_line& l) {
+  return text.substr(l.content, l.code_end - l.content);
+}
+
+/// A small cursor over one line's code for the checks below.
+struct code_cursor {
+  std::string_view s;
+  std::size_t i = 0;
+  void ws() {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' || s[i] == '\\' || s[i] == '\n' || s[i] == '\r'))
+      ++i;
+  }
+  std::string_view name() {
+    ws();
+    const std::size_t b = i;
+    if (i < s.size() && is_ident_start(s[i]))
+      while (i < s.size() && is_ident_char(s[i])) ++i;
+    return s.substr(b, i - b);
+  }
+  bool dotted() {
+    if (name().empty()) return false;
+    for (;;) {
+      ws();
+      if (i >= s.size() || s[i] != '.') return true;
+      ++i;
+      if (name().empty()) return false;
+    }
+  }
+  bool punct(char c) {
+    ws();
+    if (i < s.size() && s[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  }
+  bool done() {
+    ws();
+    return i >= s.size();
+  }
+};
+
+/// Whether `code` is `@pl.program` (the decorator, any spacing after `@`).
+inline bool is_program_decorator(std::string_view code) {
+  code_cursor c{code};
+  if (!c.punct('@')) return false;
+  const auto a = c.name();
+  if (a != "pl" || !c.punct('.')) return false;
+  return c.name() == "program" && c.done();
+}
+
+/// Whether `code` is an import the reader reads: `import A.B [as C], ...` or
+/// `from A.B import C [as D], ...` (no parentheses, no `*`, no relative module).
+inline bool is_readable_import(std::string_view code) {
+  code_cursor c{code};
+  const auto kw = c.name();
+  const bool from = kw == "from";
+  if (from && (!c.dotted() || c.name() != "import")) return false;
+  if (!from && kw != "import") return false;
+  // `NAME [as NAME], ...`, each name dotted after `import`.
+  for (;;) {
+    if (from ? c.name().empty() : !c.dotted()) return false;
+    const std::size_t save = c.i;
+    if (c.name() == "as") {
+      if (c.name().empty()) return false;
+    } else {
+      c.i = save;
+    }
+    if (c.done()) return true;
+    if (!c.punct(',')) return false;
+  }
+}
+
+/// The name `code` binds when it is a plain assignment `NAME = ...` ("" otherwise; `N: int = 4`,
+/// `a = b = 1`, `a += 1` and tuple targets bind too, but not as constants: `binds` names them).
+/// `constant` tells whether the value is an integer expression the reader evaluates: decimal
+/// integers, names of `known` constants, `pl.DTYPE.get_byte()`, `+ - * // %` and parentheses.
+struct binding {
+  std::string name;
+  bool constant = false;
+};
+template <class Known>
+binding binding_of(std::string_view code, const Known& known) {
+  code_cursor c{code};
+  binding b;
+  b.name = std::string(c.name());
+  if (b.name.empty() || is_reserved(b.name)) return binding{};
+  c.ws();
+  const std::size_t eq = c.i;
+  if (!c.punct('=') || (c.i < c.s.size() && c.s[c.i] == '=')) {
+    // An annotated or augmented assignment binds the name too, with a value not read here.
+    c.i = eq;
+    if (c.punct(':') || (c.i + 1 < c.s.size() && c.s[c.i + 1] == '=' && std::string_view("+-*/%@&|^").find(c.s[c.i]) != std::string_view::npos))
+      return b;
+    return binding{};
+  }
+  // The value: an integer expression of the reader's constant grammar, and nothing else.
+  bool operand = false, any = false;
+  std::size_t open = 0;
+  for (;;) {
+    c.ws();
+    if (c.i >= c.s.size()) break;
+    const char ch = c.s[c.i];
+    any = true;
+    if (ch >= '0' && ch <= '9') {
+      if (operand) return b;
+      while (c.i < c.s.size() && c.s[c.i] >= '0' && c.s[c.i] <= '9') ++c.i;
+      if (c.i < c.s.size() && (is_ident_char(c.s[c.i]) || c.s[c.i] == '.')) return b;  // 1.5, 0x10, 1_000
+      operand = true;
+    } else if (is_ident_start(ch)) {
+      if (operand) return b;
+      const auto n = c.name();
+      if (n == "pl") {  // pl.DTYPE.get_byte()
+        if (!c.punct('.') || c.name().empty() || !c.punct('.') || c.name() != "get_byte" || !c.punct('(') || !c.punct(')'))
+          return b;
+      } else if (!known(n)) {
+        return b;
+      }
+      operand = true;
+    } else if (ch == '(') {
+      if (operand) return b;
+      ++open;
+      ++c.i;
+    } else if (ch == ')') {
+      if (!operand || open == 0) return b;
+      --open;
+      ++c.i;
+    } else if (ch == '+' || ch == '-' || ch == '*' || ch == '%' || ch == '/') {
+      if (ch == '/') {
+        if (c.i + 1 >= c.s.size() || c.s[c.i + 1] != '/') return b;
+        ++c.i;
+      } else if (ch == '*' && c.i + 1 < c.s.size() && c.s[c.i + 1] == '*') {
+        return b;  // ** is not in the grammar
+      }
+      if (!operand && ch != '-' && ch != '+') return b;
+      ++c.i;
+      operand = false;
+    } else {
+      return b;
+    }
+  }
+  b.constant = any && operand && open == 0;
+  return b;
+}
+
+/// Where the first `@pl.jit` decorator (`@pl.jit`, `@pl.jit.host`, `@pl.jit(...)`) of `text` is,
+/// if one starts a logical line: pypto's JIT front end, which the reader does not read.
+inline std::optional<source_loc> first_jit_decorator(std::string_view text, std::uint32_t first_line) {
+  for (const auto& l : python_lines(text, first_line).run()) {
+    if (l.blank) continue;
+    code_cursor c{code_of(text, l)};
+    if (c.punct('@') && c.name() == "pl" && c.punct('.') && c.name() == "jit")
+      return source_loc{l.line, static_cast<std::uint32_t>(l.content - l.begin + 1)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace text_detail
+
+/// The `@pl.program` classes of `text` (a Python file, or a piece of one whose first line is line
+/// `first_line`), in the text's order, each with the pieces the reader reads for it. O(size of
+/// text + the imports and constants in scope at each program).
+inline std::vector<program_location> locate_programs(std::string_view text, std::uint32_t first_line = 1) {
+  using namespace text_detail;
+  const std::vector<logical_line> lines = python_lines(text, first_line).run();
+  // The blocks open at the current line, outermost first, each with the imports and bindings
+  // met in it so far: a binding replaces the earlier one of its name in its block.
+  struct entry {
+    std::size_t line;
+    std::string name;  // "" for an import
+    bool constant;     // a binding the reader evaluates (when its names are known where it is read)
+  };
+  struct frame {
+    std::uint32_t indent;
+    std::vector<entry> entries;
+  };
+  std::vector<frame> frames{frame{0, {}}};
+  std::vector<program_location> out;
+  bool plain = true;  // every line so far outside the program at the margin, an import or a binding
+  bool plain_program = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const logical_line& d = lines[i];
+    if (d.blank) continue;
+    while (frames.size() > 1 && frames.back().indent > d.indent) frames.pop_back();
+    if (frames.back().indent < d.indent) frames.push_back(frame{d.indent, {}});
+    const auto code = code_of(text, d);
+    if (!is_program_decorator(code)) {
+      auto& es = frames.back().entries;
+      const bool import = code.starts_with("import") || code.starts_with("from");
+      auto b = binding_of(code, [](std::string_view) { return true; });
+      // `NAME = ...` (a reserved name too: the reader says why it cannot be bound).
+      code_cursor assign{code};
+      const bool binds = !assign.name().empty() && assign.punct('=') && !assign.punct('=');
+      plain = plain && out.empty() && d.indent == 0 && (import || binds);
+      if (is_readable_import(code)) {
+        es.push_back({i, {}, false});
+      } else if (!b.name.empty()) {
+        for (std::size_t y = 0; y < es.size(); ++y)
+          if (es[y].name == b.name) {
+            es.erase(es.begin() + static_cast<std::ptrdiff_t>(y));
+            break;
+          }
+        es.push_back({i, std::move(b.name), b.constant});
+      }
+      continue;
+    }
+    program_location p;
+    p.line = d.line;
+    p.column = static_cast<std::uint32_t>(d.content - d.begin + 1);
+    // The class: more decorators at its indentation, the definition line, then its body (the
+    // lines indented deeper; blank lines between them are in it, trailing ones are not).
+    std::size_t j = i + 1;
+    while (j < lines.size() && (lines[j].blank || (lines[j].indent == d.indent && text[lines[j].content] == '@'))) ++j;
+    std::size_t last = i;
+    if (j < lines.size() && lines[j].indent == d.indent) {
+      code_cursor c{code_of(text, lines[j])};
+      if (c.name() == "class") p.name = std::string(c.name());
+      last = j;
+      for (std::size_t k = j + 1; k < lines.size() && (lines[k].blank || lines[k].indent > d.indent); ++k)
+        if (!lines[k].blank) last = k;
+      // No indented body: the next line is read too, for the error Python gives there (unless
+      // it starts another program).
+      if (last == j)
+        for (std::size_t k = j + 1; k < lines.size() && last == j; ++k)
+          if (!lines[k].blank) {
+            if (!is_program_decorator(code_of(text, lines[k]))) last = k;
+            break;
+          }
+    }
+    plain_program = plain && out.empty() && d.indent == 0;
+    plain = false;
+    // What is visible at the class, outermost block first (so in the text's order): an inner
+    // binding hides an outer one of its name; a constant is read when the names it uses are.
+    std::vector<const entry*> kept;
+    auto find = [&](std::string_view n) -> std::size_t {
+      for (std::size_t y = 0; y < kept.size(); ++y)
+        if (!kept[y]->name.empty() && kept[y]->name == n) return y;
+      return kept.size();
+    };
+    for (const auto& f : frames)
+      for (const auto& e : f.entries) {
+        if (e.name.empty()) {
+          bool dup = false;
+          for (const auto* k : kept) dup = dup || (k->name.empty() && code_of(text, lines[k->line]) == code_of(text, lines[e.line]));
+          if (!dup) kept.push_back(&e);
+          continue;
+        }
+        if (const auto y = find(e.name); y < kept.size()) kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(y));
+        const bool readable =
+            e.constant && binding_of(code_of(text, lines[e.line]), [&](std::string_view n) { return find(n) < kept.size(); }).constant;
+        if (readable) kept.push_back(&e);
+      }
+    for (const auto* k : kept) p.pieces.push_back({lines[k->line].begin, lines[k->line].end, lines[k->line].line});
+    p.pieces.push_back({d.begin, lines[last].end, d.line});
+    out.push_back(std::move(p));
+    i = last;
+  }
+  if (out.size() == 1 && plain_program) {
+    bool after = false;
+    for (std::size_t k = 0; k < lines.size() && !after; ++k)
+      after = !lines[k].blank && lines[k].begin >= out[0].pieces.back().end;
+    out[0].whole_text = !after;
+  }
+  return out;
+}
+
+}  // namespace neuronrw::host
