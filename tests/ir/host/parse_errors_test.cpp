@@ -106,6 +106,8 @@ std::vector<error_case> cases() {
      "e.py:5:13: error: invalid integer literal (only decimal integers are supported)"},
     {H + "        x = 1.5\n",
      "e.py:5:13: error: invalid integer literal (only decimal integers are supported)"},
+    {H + "        x = a[0]\n",
+     "e.py:5:14: error: a subscript (x[i]) is not in the host-program grammar (docs/host-programs.md)"},
     {H + "        x = $\n",
      "e.py:5:13: error: unexpected character '$'"},
     {H + "        x = \x01\n",

@@ -842,7 +842,14 @@ class parser {
       NEURONRW_TRY(operand);
       return make_arith(arith_op::neg, std::move(operand), nullptr, at);
     }
-    return parse_primary();
+    auto e = parse_primary();
+    NEURONRW_TRY(e);
+    // pypto's system tests slice host tensors per rank (`inputs[r]`): not in the grammar.
+    if (at_punct("[")) {
+      fail(peek().loc, "a subscript (x[i]) is not in the host-program grammar (docs/host-programs.md)");
+      return {};
+    }
+    return e;
   }
   expr_ptr parse_primary() {
     const source_loc at = peek().loc;
