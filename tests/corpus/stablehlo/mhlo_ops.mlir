@@ -88,4 +88,13 @@ module @mhlo_ops {
     }
     return %74#1 : tensor<4xf32>
   }
+  func.func @composite(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = mhlo.composite "my.square" %x {composite_attributes = {power = 2 : i64}, decomposition = @square.impl, version = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = mhlo.composite "my.square" %0 {decomposition = @square.impl} : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+  func.func private @square.impl(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = mhlo.multiply %x, %x : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
 }

@@ -274,6 +274,8 @@ inline constexpr op_syntax_decl mhlo_op_syntax[] = {
     {"mhlo.uniform_quantize", "operand", "result", "", "", "$operand attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))"},
     {"mhlo.uniform_dequantize", "operand", "result", "", "", "$operand attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))"},
     {"mhlo.fusion", "inputs*", "results*", "fusion_kind?: any, output_operand_aliases?: any = []", "fused_computation", ""},
+    {"mhlo.composite", "inputs*", "results*", "name: str, composite_attributes?: any = {}, decomposition: sym, version?: i32 = 0 : i32", "",
+     "$name $inputs attr-dict `:` functional-type(operands, results)"},
     {"mhlo.bitcast", "operand", "result", "", "", "operands attr-dict `:` functional-type(operands, results)"},
     {"mhlo.reduce_precision", "operand", "output", "exponent_bits: i32, mantissa_bits: i32", "", "$operand `,` `format` `=` custom<ExponentMantissa>($exponent_bits, $mantissa_bits) attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($output))"},
     {"mhlo.real_dynamic_slice", "operand, start_indices, limit_indices, strides", "result", "", "", "operands attr-dict `:` functional-type(operands, results)"},
