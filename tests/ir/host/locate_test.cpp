@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -106,7 +107,11 @@ TEST_CASE("the programs of a pytest module, each with the imports and constants 
   REQUIRE(!q.ok());
   CHECK(q.error.loc.line == 39);
   CHECK(q.error.loc.col == 20);
-  CHECK(q.error.message == "undefined variable 'N'");
+  CHECK(q.error.message ==
+        "undefined variable 'N' (line 33 binds it to a value the reader does not evaluate: a constant is an integer "
+        "expression of integers, constants, + - * // % and pl.DTYPE.get_byte())");
+  CHECK(ps[1].unread_bindings == std::vector<std::pair<std::string, std::uint32_t>>{{"N", 33}});
+  CHECK(ps[0].unread_bindings.empty());
   // Read whole, the module holds two programs.
   const auto whole = parse_program(module_text, "t.py");
   REQUIRE(!whole.ok());
@@ -195,5 +200,7 @@ TEST_CASE("a program nested two blocks deep reads with each block's constants, a
   REQUIRE(!q.ok());
   CHECK(q.error.loc.line == 11);
   CHECK(q.error.loc.col == 28);
-  CHECK(q.error.message == "undefined variable 'M'");
+  CHECK(q.error.message ==
+        "undefined variable 'M' (line 6 binds it to a value the reader does not evaluate: a constant is an integer "
+        "expression of integers, constants, + - * // % and pl.DTYPE.get_byte())");
 }

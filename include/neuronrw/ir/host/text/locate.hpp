@@ -34,6 +34,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <neuronrw/diagnostic.hpp>
@@ -57,6 +58,10 @@ struct program_location {
   /// at the left margin, then the class, nothing after it): parse_program reads it whole, so
   /// each of its lines is read and checked as before.
   bool whole_text = false;
+  /// Names the class sees bound by lines the reader does not read (`N = compute()`, `N: int = 4`,
+  /// `SIZE = cfg.size`), each with the line of its last binding: a use of one is an undefined
+  /// variable, and the reader's error says which line bound it.
+  std::vector<std::pair<std::string, std::uint32_t>> unread_bindings;
 };
 
 namespace text_detail {
@@ -407,6 +412,14 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
         if (!kept[y]->name.empty() && kept[y]->name == n) return y;
       return kept.size();
     };
+    auto& unread = p.unread_bindings;
+    auto forget = [&](std::string_view n) {
+      for (std::size_t y = 0; y < unread.size(); ++y)
+        if (unread[y].first == n) {
+          unread.erase(unread.begin() + static_cast<std::ptrdiff_t>(y));
+          return;
+        }
+    };
     for (const auto& f : frames)
       for (const auto& e : f.entries) {
         if (e.name.empty()) {
@@ -416,9 +429,11 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
           continue;
         }
         if (const auto y = find(e.name); y < kept.size()) kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(y));
+        forget(e.name);
         const bool readable =
             e.constant && binding_of(code_of(text, lines[e.line]), [&](std::string_view n) { return find(n) < kept.size(); }).constant;
         if (readable) kept.push_back(&e);
+        else unread.emplace_back(e.name, lines[e.line].line);
       }
     for (const auto* k : kept) p.pieces.push_back({lines[k->line].begin, lines[k->line].end, lines[k->line].line});
     p.pieces.push_back({d.begin, lines[last].end, d.line});

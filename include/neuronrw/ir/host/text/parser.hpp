@@ -50,6 +50,9 @@ class parser {
 
   /// The warnings of the program read (op_spelling).
   const diagnostics& warnings() const noexcept { return warnings_; }
+  /// Names bound by lines around the program the reader did not read (locate.hpp), for the
+  /// error at a use of one; `names` must outlive run().
+  void set_unread_bindings(const std::vector<std::pair<std::string, std::uint32_t>>* names) noexcept { unread_ = names; }
 
   /// The program into `out`; false (see error()) on bad input.
   [[nodiscard]] bool run(program& out) {
@@ -110,6 +113,7 @@ class parser {
   std::size_t depth_ = 0;
   std::unordered_set<std::string> pld_aliases_;            // import aliases of pypto.language.distributed
   std::unordered_map<std::string, std::int64_t> constants_;  // module constants by name
+  const std::vector<std::pair<std::string, std::uint32_t>>* unread_ = nullptr;  // see set_unread_bindings
 
   // Per function.
   struct window_entry {
@@ -269,7 +273,16 @@ class parser {
       case names::lexical: break;
     }
     out = lookup(n);
-    if (!out) return fail(at, "undefined variable '" + n + "'" + std::string(where));
+    if (!out) {
+      std::string why;
+      if (unread_ != nullptr)
+        for (const auto& [name, line] : *unread_)
+          if (name == n)
+            why = " (line " + std::to_string(line) +
+                  " binds it to a value the reader does not evaluate: a constant is an integer expression of integers, "
+                  "constants, + - * // % and pl.DTYPE.get_byte())";
+      return fail(at, "undefined variable '" + n + "'" + std::string(where) + why);
+    }
     return true;
   }
   var_ptr bind(const std::string& n, type t, source_loc loc) {
@@ -1305,7 +1318,8 @@ struct parse_result {
 
 namespace text_detail {
 /// The program of what `lx` lexes of `text`, or the first error.
-inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_view file) {
+inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_view file,
+                                const program_location* where = nullptr) {
   parse_result r;
   lexed toks;
   if (!lx.run(toks)) {
@@ -1313,6 +1327,7 @@ inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_vi
     return r;
   }
   parser ps(std::move(toks), text, file);
+  if (where != nullptr) ps.set_unread_bindings(&where->unread_bindings);
   program p;
   if (!ps.run(p)) {
     r.error = diagnostic{std::string(file), ps.error().loc, ps.error().message};
@@ -1330,7 +1345,7 @@ inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_vi
 /// pieces).
 inline parse_result parse_program(std::string_view text, std::string_view file, const program_location& where) {
   text_detail::lexer lx(text, where.pieces);
-  return text_detail::parse_lexed(lx, text, file);
+  return text_detail::parse_lexed(lx, text, file, &where);
 }
 
 /// Parses the host program of `text`: its one `@pl.program` class, read with the imports and
