@@ -9,6 +9,8 @@
 //   bm_print_ref/MB    ref::print of that module; bytes = the printed text's
 //   bm_parse_host/MB   host::parse_program of the host program; bytes = the input's
 //   bm_print_host/MB   host::print_program of that program; bytes = the printed text's
+//   bm_locate_host/MB  host::locate_programs of the host program alone: the part of
+//                      bm_parse_host that finds the program in a Python module; bytes = the input's
 //
 // No baseline runs in this binary: the comparison with MLIR is a whole-process one,
 // bench/text_vs_mlir_opt.py (neuronrw-opt against mlir-opt on the same file). Checks (a failed
@@ -174,6 +176,23 @@ void bm_parse_host(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.text.size()));
 }
 
+void bm_locate_host(benchmark::State& state) {
+  const host_input& in = host_input_of(static_cast<std::size_t>(state.range(0)));
+  if (!in.error.empty()) {
+    state.SkipWithError(in.error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    auto ps = host::locate_programs(in.text);
+    if (ps.size() != 1 || !ps.front().whole_text) {
+      state.SkipWithError("expected one program, read whole");
+      break;
+    }
+    benchmark::DoNotOptimize(ps);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.text.size()));
+}
+
 void bm_print_host(benchmark::State& state) {
   const host_input& in = host_input_of(static_cast<std::size_t>(state.range(0)));
   if (!in.error.empty()) {
@@ -198,5 +217,6 @@ BENCHMARK(bm_parse_ref)->Apply(bench_support::sizes<1, 10, 50>)->Unit(benchmark:
 BENCHMARK(bm_print_ref)->Apply(bench_support::sizes<1, 10, 50>)->Unit(benchmark::kMillisecond);
 BENCHMARK(bm_parse_host)->Apply(bench_support::sizes<1, 10>)->Unit(benchmark::kMillisecond);
 BENCHMARK(bm_print_host)->Apply(bench_support::sizes<1, 10>)->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_locate_host)->Apply(bench_support::sizes<1, 10>)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

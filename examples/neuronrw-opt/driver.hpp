@@ -485,7 +485,7 @@ int run(const options& opt, std::ostream& err) {
     const std::size_t runs = programs.size() > 1 ? programs.size() : 1;
     for (std::size_t k = 0; k < runs; ++k) {
       env.failed = false;
-      env.program = programs.size() > 1 ? &programs[k] : nullptr;
+      env.program = programs.empty() ? nullptr : &programs[k];  // located once, read from its pieces
       std::optional<std::string> out;
       if (K == input_kind::host && opt.split && blank_host_chunk(chunk_text)) out = std::string();
       else out = run_chunk<K>(env, chunk_text, c.first_line);

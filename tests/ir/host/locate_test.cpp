@@ -61,6 +61,13 @@ const std::string module_text =
     "if __name__ == \"__main__\":\n"
     "    raise SystemExit(pytest.main([__file__]))\n";
 
+/// The reader's error at a use of `name`, bound at `line` by a line it does not read.
+std::string unread_error(const std::string& name, int line) {
+  return "undefined variable '" + name + "' (line " + std::to_string(line) +
+         " binds it to a value the reader does not evaluate: a constant is an integer expression of integers, "
+         "constants, + - * // % and pl.DTYPE.get_byte())";
+}
+
 std::vector<std::uint32_t> piece_lines(const program_location& p) {
   std::vector<std::uint32_t> out;
   for (const auto& q : p.pieces) out.push_back(q.first_line);
@@ -107,9 +114,7 @@ TEST_CASE("the programs of a pytest module, each with the imports and constants 
   REQUIRE(!q.ok());
   CHECK(q.error.loc.line == 39);
   CHECK(q.error.loc.col == 20);
-  CHECK(q.error.message ==
-        "undefined variable 'N' (line 33 binds it to a value the reader does not evaluate: a constant is an integer "
-        "expression of integers, constants, + - * // % and pl.DTYPE.get_byte())");
+  CHECK(q.error.message == unread_error("N", 33));
   CHECK(ps[1].unread_bindings == std::vector<std::pair<std::string, std::uint32_t>>{{"N", 33}});
   CHECK(ps[0].unread_bindings.empty());
   // Read whole, the module holds two programs.
@@ -127,7 +132,8 @@ TEST_CASE("a file that is one program in the reader's grammar reads as before") 
   const auto ps = locate_programs(printed, 10);
   REQUIRE(ps.size() == 1);
   CHECK(ps[0].whole_text);
-  CHECK(piece_lines(ps[0]) == std::vector<std::uint32_t>{10, 11, 12, 14, 15, 16, 19});
+  CHECK(piece_lines(ps[0]) == std::vector<std::uint32_t>{10});
+  CHECK(ps[0].pieces[0].end == printed.size());
   const auto a = parse_program(printed, "t.py", 10);
   REQUIRE(a.ok());
   CHECK(print_program(*a.value) == printed);
@@ -145,19 +151,20 @@ TEST_CASE("what the scan takes for code and what for text") {
     std::size_t programs;
     std::vector<std::uint32_t> pieces;  // of the first program
   };
+  // Python after each program (`main()`) makes it a program of a module, read from its pieces.
   const one cases[] = {
       // A decorator in a string, a comment, a bracket continuation: none is a program.
       {"x = '''\n@pl.program\nclass A:\n    pass\n'''\n", 0, {}},
       {"# @pl.program\nclass A:\n    pass\n", 0, {}},
       {"x = [\n@pl.program\n]\n", 0, {}},
-      {"s = \"\\\"\"  # a quote escaped\n@pl.program\nclass A:\n    pass\n", 1, {2}},
+      {"s = \"\\\"\"  # a quote escaped\n@pl.program\nclass A:\n    pass\nmain()\n", 1, {2}},
       // A raw string's backslash still keeps its quote: the literal ends at the last quote.
-      {"s = r'\\''\n@pl.program\nclass A:\n    pass\n", 1, {2}},
+      {"s = r'\\''\n@pl.program\nclass A:\n    pass\nmain()\n", 1, {2}},
       // Spacing after the @, a comment after the decorator, a second decorator.
       {"@ pl.program  # the program\n@other\nclass A:\n    pass\n", 1, {1}},
       // A constant is read when its value is in the reader's grammar and its names are known.
       {"A = 1\nB = A * 2\nC = D + 1\nE = 0x10\nF = 1.5\nG = (A + B) // 2 % 3\nH = -A\nI = pl.FP32.get_byte() * 4\n"
-       "J = 2 ** 3\nK = 'k'\n@pl.program\nclass P:\n    pass\n",
+       "J = 2 ** 3\nK = 'k'\n@pl.program\nclass P:\n    pass\nmain()\n",
        1, {1, 2, 6, 7, 8, 11}},
       // Imports the reader reads, once each; a parenthesized, starred or relative one is not read.
       {"import a.b as c, d\nfrom e import (f)\nfrom . import g\nfrom h import *\nfrom i.j import k as l, m\n"
@@ -200,7 +207,5 @@ TEST_CASE("a program nested two blocks deep reads with each block's constants, a
   REQUIRE(!q.ok());
   CHECK(q.error.loc.line == 11);
   CHECK(q.error.loc.col == 28);
-  CHECK(q.error.message ==
-        "undefined variable 'M' (line 6 binds it to a value the reader does not evaluate: a constant is an integer "
-        "expression of integers, constants, + - * // % and pl.DTYPE.get_byte())");
+  CHECK(q.error.message == unread_error("M", 6));
 }

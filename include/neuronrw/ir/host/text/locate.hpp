@@ -17,8 +17,8 @@
 //     class wins; a binding the reader cannot evaluate hides an outer constant of that name);
 //   - the class itself, from its decorator to the end of its indented body.
 // Everything else is not read: other Python statements, other programs, `@pl.jit` functions.
-// The pieces of a file that is one program in the reader's own grammar (docs/host-programs.md)
-// are that whole file, so it reads as before.
+// The one piece of a file that is one program in the reader's own grammar
+// (docs/host-programs.md) is that whole file, so it reads as before.
 //
 // The scan is Python's layout only: logical lines (brackets, backslash continuations,
 // string literals with any prefix, single- or triple-quoted, comments) and their indentation (a
@@ -55,7 +55,7 @@ struct program_location {
   std::uint32_t column = 1;     ///< its column
   std::vector<source_piece> pieces;  ///< imports, constants, the class: what the reader reads
   /// The text is this one program in the reader's own layout (imports and `NAME = ...` lines
-  /// at the left margin, then the class, nothing after it): parse_program reads it whole, so
+  /// at the left margin, then the class, nothing after it): its one piece is the whole text, so
   /// each of its lines is read and checked as before.
   bool whole_text = false;
   /// Names the class sees bound by lines the reader does not read (`N = compute()`, `N: int = 4`,
@@ -444,6 +444,8 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
     bool after = false;
     for (std::size_t k = 0; k < lines.size() && !after; ++k)
       after = !lines[k].blank && lines[k].begin >= out[0].pieces.back().end;
+    // Read whole: one piece, every line of the text.
+    if (!after) out[0].pieces.assign(1, source_piece{0, text.size(), first_line == 0 ? 1 : first_line});
     out[0].whole_text = !after;
   }
   return out;

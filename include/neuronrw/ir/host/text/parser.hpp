@@ -1358,7 +1358,7 @@ inline parse_result parse_program(std::string_view text, std::string_view file, 
 /// for bad input and never returns a partial program. O(size of text).
 inline parse_result parse_program(std::string_view text, std::string_view file, std::uint32_t first_line = 1) {
   const auto programs = locate_programs(text, first_line);
-  if (programs.size() == 1 && !programs.front().whole_text) return parse_program(text, file, programs.front());
+  if (programs.size() == 1) return parse_program(text, file, programs.front());
   parse_result r;
   if (programs.size() > 1) {
     const auto& p = programs[1];
