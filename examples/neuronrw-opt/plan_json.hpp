@@ -214,6 +214,7 @@ class host_namer {
       case host::expr_kind::none: return "None";
       case host::expr_kind::list: return "[...]";
       case host::expr_kind::call: return e.callee == host::callee_kind::op ? e.text : "self." + e.text;
+      case host::expr_kind::subscript: return (e.args.empty() || !e.args[0] ? std::string() : name(*e.args[0])) + "[...]";
     }
     return {};
   }

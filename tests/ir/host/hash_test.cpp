@@ -321,6 +321,27 @@ TEST_CASE("the new parts count: constants, uses, arithmetic, tuples, function ty
   check_different(g("", ") -> tuple[tuple[pl.Ptr]]"), g("", ") -> tuple[pl.Ptr]"));
 }
 
+TEST_CASE("pypto's system-test forms count: subscripts, dynamic dimensions, docstrings, kernels kept as written") {
+  auto f = [](std::string_view head, std::string_view body) { return parse_ok(std::string(head) + prog(body)); };
+  check_different(f("", "        return a[0]\n"), f("", "        return a[1]\n"));
+  check_different(f("", "        return a[0, 1]\n"), f("", "        return a[0][1]\n"));
+  check_equal(f("", "        return a[0, 1]\n"), f("", "        return a[(0, 1)]\n"));  // Python's reading too
+  check_different(f("", "        return a[0,]\n"), f("", "        return a[0]\n"));
+  check_different(f("", "        return a[0]\n"), f("", "        return [a, 0]\n"));
+  check_equal(f("", "        return a[0,]\n"), f("", "        return a[(0,)]\n"));
+  check_different(f("N = pl.dynamic(\"N\")\n", "        x: pl.Tensor[[N], pl.FP32] = 1\n"),
+                  f("N = 4\n", "        x: pl.Tensor[[N], pl.FP32] = 1\n"));
+  check_different(f("N = pl.dynamic(\"N\")\n", "        x: pl.Tensor[[N], pl.FP32] = 1\n"),
+                  f("N = pl.dynamic(\"M\")\n", "        x: pl.Tensor[[N], pl.FP32] = 1\n"));
+  check_different(f("", "        \"Adds.\"\n        return a\n"), f("", "        return a\n"));
+  check_different(f("", "        \"Adds.\"\n        return a\n"), f("", "        \"Sums.\"\n        return a\n"));
+  auto k = [](std::string_view body) {
+    return parse_ok("@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self):\n" + std::string(body));
+  };
+  check_different(k("        if a != b:\n            pass\n"), k("        if a != c:\n            pass\n"));
+  check_equal(k("        if a != b:\n            pass\n"), k("        if a != b:\n            pass\n"));
+}
+
 TEST_CASE("how an expression is written is not part of it: parentheses, the implicit name, import lines") {
   check_equal(parse_ok(prog("        x = (a)\n        return ((x))\n")), parse_ok(prog("        x = a\n        return x\n")));
   check_equal(parse_ok(prog("        return (a + 1) * 2\n")), parse_ok(prog("        return ((a + 1)) * (2)\n")));

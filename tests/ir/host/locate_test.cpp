@@ -209,3 +209,34 @@ TEST_CASE("a program nested two blocks deep reads with each block's constants, a
   CHECK(q.error.loc.col == 28);
   CHECK(q.error.message == unread_error("M", 6));
 }
+
+TEST_CASE("pl.dynamic bindings are read as dynamic dimensions; other calls stay unread") {
+  const std::string text =
+      "import pypto.language as pl\n"
+      "NR = pl.dynamic(\"NR\")\n"
+      "K = pl.dynamic('K')  # a comment\n"
+      "B = pl.dynamic(\"B\", 2)\n"   // not pypto's one-argument form: unread
+      "C = pl.dynamic(name)\n"       // not a string: unread
+      "D = pl.dynamic(\"D\") + 1\n"  // an expression of it: unread
+      "def helper():\n"              // Python around the program: the reader reads pieces
+      "    return 1\n"
+      "@pl.program\n"
+      "class P:\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def host_orch(self, x: pl.Tensor[[NR, K], pl.FP32]):\n"
+      "        return x\n";
+  const auto ps = locate_programs(text);
+  REQUIRE(ps.size() == 1);
+  CHECK(piece_lines(ps[0]) == std::vector<std::uint32_t>{1, 2, 3, 9});
+  CHECK(ps[0].unread_bindings == std::vector<std::pair<std::string, std::uint32_t>>{{"B", 4}, {"C", 5}, {"D", 6}});
+  const auto p = parse_program(text, "t.py");
+  INFO(p.error.str());
+  REQUIRE(p.ok());
+  REQUIRE(p.value->constants.size() == 2);
+  CHECK(p.value->constants[0].dynamic);
+  CHECK(p.value->constants[1].name == "K");
+  // A file in the reader's own layout is read whole: there, a call other than pypto's
+  // one-argument form is the constant grammar's error.
+  const auto w = parse_program("import pypto.language as pl\nB = pl.dynamic(\"B\", 2)\n@pl.program\nclass P:\n    pass\n", "w.py");
+  CHECK(w.error.str() == "w.py:2:5: error: a module constant must be an integer expression");
+}

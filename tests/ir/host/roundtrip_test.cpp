@@ -763,12 +763,136 @@ TEST_CASE("construct: triple-quoted strings (docstrings)") {
                  "        return x\n"),
       "docstrings");
   const function& f = *p.functions[0];
-  REQUIRE(f.body.size() == 3);
-  CHECK(f.body[0]->kind == stmt_kind::expr_stmt);
-  CHECK(f.body[0]->value->kind == expr_kind::str_const);
-  CHECK(f.body[0]->value->text == "Sums.\n\n        Two \"quoted\" lines.");
-  CHECK(f.body[1]->value->text == "single");
-  CHECK(f.body[1]->loc == source_loc{12, 9});  // lines are counted through the docstring
+  // The docstring is the function's, not a statement of its body (a pass wrapping the body in a
+  // scope leaves it first).
+  CHECK(f.doc == "Sums.\n\n        Two \"quoted\" lines.");
+  REQUIRE(f.body.size() == 2);
+  CHECK(f.body[0]->value->text == "single");
+  CHECK(f.body[0]->loc == source_loc{12, 9});  // lines are counted through the docstring
+  // A later string statement is a statement; the class's docstring is the program's.
+  const program q = check_construct(with_class("", "Doc", "    \"A program.\"\n\n    @pl.function\n    def f(self):\n        \"doc\"\n        \"not a doc\"\n"),
+                                    with_class("", "Doc", "    \"A program.\"\n    @pl.function\n    def f(self):\n        \"doc\"\n        \"not a doc\"\n"),
+                                    "class docstring");
+  CHECK(q.doc == "A program.");
+  CHECK(q.functions[0]->doc == "doc");
+  REQUIRE(q.functions[0]->body.size() == 1);
+  CHECK(q.functions[0]->body[0]->value->text == "not a doc");
+  check_construct(with_class("", "Doc", "    '''Only a docstring.'''\n"), with_class("", "Doc", "    \"Only a docstring.\"\n"),
+                  "a class of a docstring alone");
+}
+
+// pypto's programs as its system tests write them (tests/st/distributed): kernels whose bodies load,
+// store and compute on tiles, per-rank slices of host tensors, and dynamic dimensions.
+TEST_CASE("construct: a kernel the host grammar does not read is kept as written") {
+  const std::string kernel =
+      "    @pl.function(type=pl.FunctionType.InCore, attrs={\"split\": pl.SplitMode.UP_DOWN})\n"
+      "    def step(\n"
+      "        self,\n"
+      "        inp: pl.Tensor[[1, 64], pl.FP32],\n"
+      "        out: pl.Out[pl.Tile[[1, 64], pl.FP32]],\n"
+      "    ) -> pl.Tensor[[1, 64], pl.FP32]:\n"
+      "        \"\"\"Loads, compares and stores.\n"
+      "\n"
+      "        A docstring over lines.\"\"\"\n"
+      "        t = pl.load(inp, [0, 0], [1, 64])  # a comment, kept\n"
+      "\n"
+      "        if pld.rank(ctx) != 0 and 0x1F | 2:\n"
+      "            t = pl.mul(t, 1.5e-3)\n"
+      "        for i in pl.parallel(4):\n"
+      "            s = r\"\\d+\" + f\"{i}\"\n"
+      "        return pl.store(t, [0, 0], \\\n"
+      "            out)\n";
+  const std::string host =
+      "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+      "    def chip(self, inp: pl.Tensor[[1, 64], pl.FP32], out: pl.Out[pl.Tensor[[1, 64], pl.FP32]]) -> pl.Tensor[[1, 64], pl.FP32]:\n"
+      "        return self.step(inp, out)\n"
+      "\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self, inputs: pl.Tensor[[2, 1, 64], pl.FP32], outputs: pl.Out[pl.Tensor[[2, 1, 64], pl.FP32]]):\n"
+      "        for r in pl.range(2):\n"
+      "            self.chip(inputs[r], outputs[r], device=r)\n"
+      "        return outputs\n";
+  const program p = check_construct(with_class("", "K", kernel + "\n" + host), with_class("", "K", kernel + "\n" + host), "kernel");
+  const function& k = *p.functions[0];
+  CHECK(k.name == "step");
+  CHECK(k.type == "InCore");
+  CHECK(effective_role(k) == "SubWorker");
+  CHECK(k.params.empty());
+  CHECK(k.body.empty());
+  CHECK_FALSE(k.return_type.has_value());
+  CHECK(k.verbatim.substr(0, 45) == "@pl.function(type=pl.FunctionType.InCore, att");
+  CHECK(k.verbatim.substr(k.verbatim.size() - 12) == "        out)");  // to the body's last line, without f's indentation
+  CHECK(p.functions[1]->verbatim.empty());  // the chip orchestrator reads in the grammar
+  CHECK(p.functions[1]->body.size() == 1);
+  // A kernel the grammar reads is read.
+  const program q = check_construct(with_class("", "R", "    @pl.function(type=pl.FunctionType.AIV)\n    def k(self, a):\n        return a\n"),
+                                    with_class("", "R", "    @pl.function(type=pl.FunctionType.AIV)\n    def k(self, a):\n        return a\n"),
+                                    "a kernel in the grammar");
+  CHECK(q.functions[0]->verbatim.empty());
+  CHECK(q.functions[0]->params.size() == 1);
+  // The grammar gives up on a kernel inside a WindowBuffer's size (its names read another way
+  // there); the kernel is kept, and the next function reads its names as always.
+  const std::string sized =
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def k(self, n):\n"
+      "        pl._dump.window_buffer(\"w\", base=None, size=n * !1, load_from_host=False, store_to_host=False)\n"
+      "        return n\n"
+      "\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self, n):\n"
+      "        m = n * 2\n"
+      "        return m\n";
+  const program s2 = check_construct(with_class("", "W", sized), with_class("", "W", sized), "a kernel given up in a size");
+  CHECK_FALSE(s2.functions[0]->verbatim.empty());
+  CHECK(s2.functions[1]->body.size() == 2);
+  // Nested one block deeper (a program built in a test function): the lines lose the function's
+  // own indentation and print at the printer's.
+  std::string nested;
+  for (std::size_t b = 0, e; b < kernel.size(); b = e + 1) {
+    e = kernel.find('\n', b);
+    nested += (e > b ? "    " : "") + kernel.substr(b, e - b) + "\n";
+  }
+  const std::string module = std::string(default_imports) + "\n\ndef build():\n    @pl.program\n    class K:\n" + nested +
+                             "\n    return K\n";
+  auto r = parse_program(module, "n.py");
+  INFO(r.error.str());
+  REQUIRE(r.ok());
+  CHECK(r.value->functions[0]->verbatim == k.verbatim);
+  CHECK(print_program(*r.value) == with_class("", "K", kernel));
+}
+
+TEST_CASE("construct: pypto's dynamic dimensions and per-rank subscripts") {
+  const std::string text = with_class("SIZE = 64\nNR = pl.dynamic(\"NR\")\n", "D",
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self, inputs: pl.Tensor[[NR, 4, SIZE], pl.FP32], outputs: pl.Out[pl.Tensor[[NR, 1, NR * SIZE], pl.FP32]]):\n"
+      "        for r in pl.range(pld.world_size()):\n"
+      "            a = inputs[r]\n"
+      "            b = inputs[r, 2]\n"
+      "            c = (inputs)[r + 1][0]\n"
+      "        return outputs\n");
+  const program p = check_construct(text, text, "dynamic dimensions, subscripts");
+  REQUIRE(p.constants.size() == 2);
+  CHECK(p.constants[1].dynamic);
+  CHECK(p.constants[1].name == "NR");
+  CHECK_FALSE(p.constants[0].dynamic);
+  const function& f = *p.functions[0];
+  const type& in = f.params[0]->type;
+  REQUIRE(in.shape.size() == 3);
+  REQUIRE(in.shape[0].e);
+  CHECK(in.shape[0].e->kind == expr_kind::symbol);  // a dimension known at run time
+  CHECK(in.shape[0].e->text == "NR");
+  REQUIRE(in.shape[2].e);  // a named constant
+  CHECK(in.shape[2].e->value == 64);
+  CHECK(in.shape[2].e->text == "SIZE");
+  const auto& loop = f.body[0]->body;
+  REQUIRE(loop.size() == 3);
+  CHECK(loop[0]->value->kind == expr_kind::subscript);
+  const type a = loop[0]->target->type;  // inputs without its first dimension
+  CHECK(a.kind == type_kind::tensor);
+  REQUIRE(a.shape.size() == 2);
+  CHECK(a.shape[0].value == 4);
+  CHECK(loop[1]->target->type.shape.size() == 1);  // two indices, two dimensions fewer
+  CHECK(loop[2]->target->type.shape.size() == 1);
 }
 
 TEST_CASE("construct: the short spellings pld.get_comm_ctx, pld.nranks, pld.rank, pld.remote_load") {

@@ -139,6 +139,7 @@ class encoder {
       case expr_kind::none: return;
       case expr_kind::list:
       case expr_kind::tuple:
+      case expr_kind::subscript:
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());
         return;
@@ -207,6 +208,14 @@ class encoder {
     if (!f.type.empty()) {
       tag('Y');
       str(f.type);
+    }
+    if (!f.verbatim.empty()) {  // a kernel kept as written
+      tag('V');
+      str(f.verbatim);
+    }
+    if (!f.doc.empty()) {
+      tag('d');
+      str(f.doc);
     }
     bool directed = false;  // all `in` is the same program as none (the text prints no wrapper)
     for (auto d : f.directions) directed = directed || d != param_direction::in;

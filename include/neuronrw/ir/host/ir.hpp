@@ -106,6 +106,7 @@ enum class expr_kind : std::uint8_t {
   call,        ///< `pld.tensor.window(buf, [256], dtype=pl.FP32)`, `self.chip_fn(v, device=r)`
   arith,       ///< `a * b`, `n // 2`, `-n`: `value` holds the arith_op, `args` the operand(s)
   tuple,       ///< `(a, b)`, `(a,)`
+  subscript,   ///< `inputs[r]`: args[0] indexed by args[1] (pypto's per-rank slice of a host tensor)
 };
 
 /// The integer operators (Python's): `value` of an arith node.
@@ -224,6 +225,14 @@ struct function {
   std::optional<host::type> return_type;
   std::vector<stmt_ptr> body;
   source_loc loc;
+  /// A kernel the host grammar does not read (a pypto InCore, AIC, AIV or Group function, whose
+  /// body loads, stores and computes on tiles), kept as written: its text from the decorator
+  /// through the body, lines joined by '\n', without the function's own indentation. Non-empty
+  /// exactly for such a function, whose params, directions, return_type and body are then empty;
+  /// its name, type, level and role are read from the decorator and `def` as for any function.
+  std::string verbatim;
+  /// The docstring (the body's first statement, a string literal), decoded; empty for none.
+  std::string doc;
 };
 
 /// A module-level integer constant (`SIZE = 256`), as pypto's parser sees a closure variable: its
@@ -233,6 +242,9 @@ struct constant {
   expr_ptr value;            ///< as written
   std::int64_t evaluated = 0;
   source_loc loc;
+  /// pypto's dynamic dimension (`NR = pl.dynamic("NR")`): `value` is that call, `evaluated` 0, and
+  /// a use of the name is the symbol `NR` (expr_kind::symbol), a dimension known at run time.
+  bool dynamic = false;
 };
 
 /// An import line: `import MODULE [as ALIAS]` or `from MODULE import NAME [as ALIAS]`.
@@ -251,6 +263,8 @@ struct program {
   /// `import pypto.language.distributed as pld`).
   std::vector<import_decl> imports;
   std::vector<constant> constants;  ///< module-level integer constants, in order
+  /// The class's docstring (its body's first statement, a string literal), decoded; empty for none.
+  std::string doc;
   /// Nodes made by the builders of host_traits (SynthesizeAllReduceSignals) and not yet placed in
   /// the program: a builder that places one takes it from here. Empty between passes.
   std::vector<expr_ptr> loose_exprs;
@@ -368,6 +382,14 @@ inline expr_ptr make_arith(arith_op op, expr_ptr lhs, expr_ptr rhs, source_loc l
   e->args.push_back(std::move(lhs));
   if (op != arith_op::neg) e->args.push_back(std::move(rhs));
   e->loc = loc;
+  return e;
+}
+inline expr_ptr make_subscript(expr_ptr base, expr_ptr index, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::subscript;
+  e->loc = loc;
+  e->args.push_back(std::move(base));
+  e->args.push_back(std::move(index));
   return e;
 }
 inline expr_ptr make_tuple(std::vector<expr_ptr> elems, source_loc loc = {}) {
@@ -501,7 +523,7 @@ inline bool same_type_but_window(const type& a, const type& b) {
 }
 
 /// The type of an expression: a variable's type, INDEX for integers, BOOL for booleans, a
-/// call's recorded type, unknown for the rest.
+/// call's recorded type, a subscripted tensor's without its first dimension, unknown for the rest.
 inline type type_of(const expr& e) {
   switch (e.kind) {
     case expr_kind::var_ref: return e.ref ? e.ref->type : type{};
@@ -509,6 +531,14 @@ inline type type_of(const expr& e) {
     case expr_kind::bool_const: return type::scalar("BOOL");
     case expr_kind::arith: return type::scalar("INDEX");
     case expr_kind::call: return e.call->type;
+    case expr_kind::subscript: {  // a tensor without its first dimension (first k, for k indices)
+      type t = e.args.size() == 2 && e.args[0] ? type_of(*e.args[0]) : type{};
+      const std::size_t k = e.args[1] && e.args[1]->kind == expr_kind::tuple ? e.args[1]->args.size() : 1;
+      if ((t.kind != type_kind::tensor && t.kind != type_kind::distributed_tensor) || t.shape.size() < k) return {};
+      t.shape.erase(t.shape.begin(), t.shape.begin() + static_cast<std::ptrdiff_t>(k));
+      t.window = nullptr;
+      return t;
+    }
     default: return {};
   }
 }
@@ -606,7 +636,8 @@ inline type infer_call_type(const expr& call) {
     for (auto& d : call.args[1]->args) {
       if (d->kind == expr_kind::int_const && d->text.empty()) shape.push_back({d->value, nullptr});
       else if (d->kind == expr_kind::var_ref && d->ref) shape.push_back({0, d->ref});
-      else if (d->kind == expr_kind::int_const || d->kind == expr_kind::arith || d->kind == expr_kind::call)
+      else if (d->kind == expr_kind::int_const || d->kind == expr_kind::arith || d->kind == expr_kind::call ||
+               (d->kind == expr_kind::symbol && d->text.find('.') == std::string::npos))  // a dynamic dimension
         shape.push_back({0, nullptr, shared_copy(*d)});
       else return {};
     }
@@ -638,7 +669,9 @@ class cloner {
     out.name = p.name;
     out.file = p.file;
     out.imports = p.imports;
-    for (auto& c : p.constants) out.constants.push_back({c.name, c.value ? clone_expr(*c.value) : nullptr, c.evaluated, c.loc});
+    out.doc = p.doc;
+    for (auto& c : p.constants)
+      out.constants.push_back({c.name, c.value ? clone_expr(*c.value) : nullptr, c.evaluated, c.loc, c.dynamic});
     // Definitions first, so forward references (a WindowBuffer in a parameter type naming a body
     // variable as its base) map onto the copy.
     for (auto& f : p.functions) {
@@ -653,6 +686,8 @@ class cloner {
       nf->type = f->type;
       nf->directions = f->directions;
       nf->loc = f->loc;
+      nf->verbatim = f->verbatim;
+      nf->doc = f->doc;
       for (auto& v : f->params) nf->params.push_back(take(*v));
       if (f->return_type) nf->return_type = clone_type(*f->return_type);
       for (auto& s : f->body) nf->body.push_back(clone_stmt(*s));

@@ -18,9 +18,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -32,7 +34,11 @@
 
 namespace neuronrw::host::text_detail {
 
-enum class tok : std::uint8_t { name, integer, string, punct, newline, indent, dedent, eof };
+/// `bad`: a token the format has no use for, which Python has (`!=`, `0x1F`, `"\d"`): its text is
+/// the error it is (a message in lexed::strings). The lexer goes on past it, so that the parser can
+/// step over a function it keeps as written (a kernel, parser.hpp) whatever it holds; anywhere
+/// else the parser reports it as the lexer found it.
+enum class tok : std::uint8_t { name, integer, string, punct, newline, indent, dedent, eof, bad };
 
 /// One token: 20 bytes, a host program has about one per 3 bytes of text. Its text (name, digits,
 /// punctuation) is `len` bytes at `off` in the source, or for a string literal its decoded value
@@ -98,7 +104,7 @@ class lexer {
     }
     if (!brackets_.empty()) return fail(brackets_.back().loc, std::string("'") + brackets_.back().open + "' was never closed");
     if (!out_.tokens.empty() && out_.tokens.back().kind != tok::newline && out_.tokens.back().kind != tok::dedent)
-      emit(tok::newline, here());
+      emit(tok::newline, here(), pos_);
     while (indents_.size() > 1) {
       indents_.pop_back();
       emit(tok::dedent, here());
@@ -142,7 +148,7 @@ class lexer {
         while (pos_ < end_ && !at_line_end()) ++pos_;
       } else if (c == '\n' || c == '\r') {
         if (brackets_.empty()) {
-          emit(tok::newline, here());
+          emit(tok::newline, here(), pos_);  // at its line end (parser.hpp keep_as_written)
           line_start = true;
         }
         newline();
@@ -155,8 +161,16 @@ class lexer {
         const source_loc at = here();
         const std::size_t b = pos_;
         while (pos_ < end_ && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
-        if (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))
-          return fail(at, "invalid integer literal (only decimal integers are supported)");
+        if (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.')) {
+          // Python's other number forms (0x1F, 1.5, 1e-3, 1_000, 2j), as one bad token.
+          const bool hex = pos_ - b == 1 && src_[b] == '0' && (src_[pos_] == 'x' || src_[pos_] == 'X');
+          while (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.' ||
+                                 (!hex && (src_[pos_] == '+' || src_[pos_] == '-') &&
+                                  (src_[pos_ - 1] == 'e' || src_[pos_ - 1] == 'E'))))
+            ++pos_;
+          bad(at, "invalid integer literal (only decimal integers are supported)");
+          continue;
+        }
         emit(tok::integer, at, b, pos_ - b);
       } else if (c == '"' || c == '\'') {
         NEURONRW_TRY(lex_string());
@@ -180,6 +194,7 @@ class lexer {
   std::vector<std::size_t> indents_{0};
   std::vector<open_bracket> brackets_;
   lexed out_;
+  std::unordered_map<std::string, std::uint32_t> messages_;  // bad tokens' messages in out_.strings
   failure error_;
   bool failed_ = false;
 
@@ -191,6 +206,13 @@ class lexer {
       error_ = failure{at, std::move(msg)};
     }
     return false;
+  }
+  /// A bad token at `at` whose text is `msg` (see tok::bad). Each message is stored once: a text of
+  /// bad tokens costs its tokens, not a message per token.
+  void bad(source_loc at, std::string msg) {
+    auto [it, fresh] = messages_.try_emplace(std::move(msg), static_cast<std::uint32_t>(out_.strings.size()));
+    if (fresh) out_.strings += it->first;
+    emit(tok::bad, at, it->second, it->first.size());
   }
   /// A token without text, or with the `len` source bytes at `off`.
   void emit(tok k, source_loc at, std::size_t off = 0, std::size_t len = 0) {
@@ -216,6 +238,12 @@ class lexer {
     if (triple) pos_ += 2;
     std::string& value = out_.strings;
     const std::size_t begin = value.size();
+    // A bad character or escape makes the literal a bad token (the first one's message, at it);
+    // the literal is read to its end all the same.
+    std::optional<failure> wrong;
+    auto soft = [&](source_loc where, std::string msg) {
+      if (!wrong) wrong = failure{where, std::move(msg)};
+    };
     for (;;) {
       if (pos_ >= end_ || (!triple && at_line_end())) return fail(at, "unterminated string literal");
       if (triple && at_line_end()) {
@@ -225,9 +253,10 @@ class lexer {
       }
       const char c = src_[pos_++];
       // Python refuses a NUL byte anywhere in source; here only a string literal could keep one.
-      if (c == '\0')
-        return fail({line_, static_cast<std::uint32_t>(pos_ - line_begin_)},
-                    "null character not allowed in string literal (write it as \\x00)");
+      if (c == '\0') {
+        soft({line_, static_cast<std::uint32_t>(pos_ - line_begin_)}, "null character not allowed in string literal (write it as \\x00)");
+        continue;
+      }
       if (c == q) {
         if (!triple) break;
         if (pos_ + 1 < end_ && src_[pos_] == q && src_[pos_ + 1] == q) {
@@ -255,16 +284,35 @@ class lexer {
         case 'x': {
           const int h = pos_ < end_ ? neuronrw::detail::hex_digit_value(src_[pos_]) : -1;
           const int l = pos_ + 1 < end_ ? neuronrw::detail::hex_digit_value(src_[pos_ + 1]) : -1;
-          if (h < 0 || l < 0) return fail(esc, "invalid \\x escape (two hex digits expected)");
+          if (h < 0 || l < 0) {
+            soft(esc, "invalid \\x escape (two hex digits expected)");
+            break;
+          }
           value += static_cast<char>(h * 16 + l);
           pos_ += 2;
           break;
         }
-        default: return fail(esc, std::string("unknown escape sequence '\\") + (e >= 0x20 && e < 0x7f ? std::string(1, e) : "?") + "'");
+        default:
+          // A line end escaped in a one-line literal continues it, as in Python: step onto the next line.
+          if (e == '\n' || e == '\r') {
+            --pos_;
+            newline();
+          }
+          soft(esc, std::string("unknown escape sequence '\\") + (e >= 0x20 && e < 0x7f ? std::string(1, e) : "?") + "'");
       }
+    }
+    if (wrong) {
+      value.resize(begin);
+      bad(wrong->loc, wrong->message);
+      return true;
     }
     emit(tok::string, at, begin, value.size() - begin);
     return true;
+  }
+  /// Whether lex_punct makes `c` a bad token (and is not a line-joining backslash, whatever follows).
+  static bool is_unexpected(char c) noexcept {
+    static constexpr std::string_view others = "()[]{},:.=@-+*%/ \t\f\r\n#\"'\\";
+    return others.find(c) == std::string_view::npos && !is_ident_char(c);
   }
   [[nodiscard]] bool lex_punct() {
     const source_loc at = here();
@@ -283,8 +331,18 @@ class lexer {
     if (singles.find(c) == std::string_view::npos) {
       const auto u = static_cast<unsigned char>(c);
       static constexpr char hex[] = "0123456789abcdef";
-      return fail(at, u >= 0x20 && u < 0x7f ? std::string("unexpected character '") + c + "'"
-                                     : std::string("unexpected byte 0x") + hex[u >> 4] + hex[u & 15]);
+      // Python's line joining: a backslash ending a line continues the logical line.
+      if (c == '\\' && pos_ + 1 < end_ && (src_[pos_ + 1] == '\n' || src_[pos_ + 1] == '\r')) {
+        ++pos_;
+        newline();
+        return true;
+      }
+      bad(at, u >= 0x20 && u < 0x7f ? std::string("unexpected character '") + c + "'"
+                                    : std::string("unexpected byte 0x") + hex[u >> 4] + hex[u & 15]);
+      // A run of such characters is one token (its first one's error): `!=`'s '=' is not one.
+      for (++pos_; pos_ < end_ && is_unexpected(src_[pos_]); ++pos_) {
+      }
+      return true;
     }
     if (c == '(' || c == '[' || c == '{') {
       brackets_.push_back({c, at});

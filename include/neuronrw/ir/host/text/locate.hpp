@@ -249,7 +249,8 @@ inline bool is_readable_import(std::string_view code) {
 /// The name `code` binds when it is a plain assignment `NAME = ...` ("" otherwise; `N: int = 4`,
 /// `a = b = 1`, `a += 1` and tuple targets bind too, but not as constants: `binds` names them).
 /// `constant` tells whether the value is an integer expression the reader evaluates: decimal
-/// integers, names of `known` constants, `pl.DTYPE.get_byte()`, `+ - * // %` and parentheses.
+/// integers, names of `known` constants, `pl.DTYPE.get_byte()`, `+ - * // %` and parentheses; or
+/// pypto's dynamic dimension `pl.dynamic("NAME")`.
 struct binding {
   std::string name;
   bool constant = false;
@@ -268,6 +269,23 @@ binding binding_of(std::string_view code, const Known& known) {
     if (c.punct(':') || (c.i + 1 < c.s.size() && c.s[c.i + 1] == '=' && std::string_view("+-*/%@&|^").find(c.s[c.i]) != std::string_view::npos))
       return b;
     return binding{};
+  }
+  // pypto's dynamic dimension, `NAME = pl.dynamic("NAME")`: read as a named dimension.
+  {
+    code_cursor d = c;
+    if (d.name() == "pl" && d.punct('.') && d.name() == "dynamic" && d.punct('(')) {
+      d.ws();
+      const char q = d.i < d.s.size() ? d.s[d.i] : '\0';
+      if (q == '"' || q == '\'') {
+        ++d.i;
+        while (d.i < d.s.size() && d.s[d.i] != q && d.s[d.i] != '\\' && d.s[d.i] != '\n') ++d.i;
+        if (d.i < d.s.size() && d.s[d.i] == q && (++d.i, d.punct(')'))) {
+          d.ws();
+          b.constant = d.i == d.s.size();
+          return b;
+        }
+      }
+    }
   }
   // The value: an integer expression of the reader's constant grammar, and nothing else.
   bool operand = false, any = false;

@@ -84,6 +84,10 @@ class parser {
     NEURONRW_TRY(expect_punct(":", "after the class name"));
     NEURONRW_TRY(expect_newline());
     NEURONRW_TRY(expect(tok::indent, "an indented class body"));
+    if (is(tok::string) && peek(1).kind == tok::newline) {  // the class's docstring
+      prog_.doc = std::string(text(next()));
+      next();
+    }
     if (at_name("pass")) {
       next();
       NEURONRW_TRY(expect_newline());
@@ -113,6 +117,7 @@ class parser {
   std::size_t depth_ = 0;
   std::unordered_set<std::string> pld_aliases_;            // import aliases of pypto.language.distributed
   std::unordered_map<std::string, std::int64_t> constants_;  // module constants by name
+  std::unordered_set<std::string> dynamic_;  // module dynamic dimensions (pl.dynamic) by name
   const std::vector<std::pair<std::string, std::uint32_t>>* unread_ = nullptr;  // see set_unread_bindings
 
   // Per function.
@@ -138,6 +143,7 @@ class parser {
   std::string function_name_;
   failure error_;  // the first error (fail)
   bool failed_ = false;
+  std::size_t bad_from_ = 0;  // see first_bad
 
   // ---- tokens -----------------------------------------------------------------------------
   const token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, base_ + t_.size() - 1) - base_]; }
@@ -155,12 +161,26 @@ class parser {
   }
   bool at_name(std::string_view n, std::size_t k = 0) const { return peek(k).kind == tok::name && text(peek(k)) == n; }
   /// Records the first error and returns false, for `return fail(...)`.
+  /// A bad token (tok::bad) read at or before the current one is the error instead: the lexer's,
+  /// where it found it.
   bool fail(source_loc at, std::string msg) {
     if (!failed_) {
       failed_ = true;
-      error_ = failure{at, std::move(msg)};
+      if (const std::size_t b = first_bad(i_ + 1); b <= i_) {
+        const token& tk = t_[b - base_];
+        error_ = failure{tk.loc, std::string(std::string_view(strings_).substr(tk.off, tk.len))};
+      } else {
+        error_ = failure{at, std::move(msg)};
+      }
     }
     return false;
+  }
+  /// The index of the first bad token in [bad_from_, end), or `end` when there is none. The
+  /// tokens before bad_from_ were read (no rule reads a bad token) or kept as written.
+  std::size_t first_bad(std::size_t end) const {
+    for (std::size_t k = std::max(bad_from_, base_); k < end && k < base_ + t_.size(); ++k)
+      if (t_[k - base_].kind == tok::bad) return k;
+    return end;
   }
 
   std::string describe(const token& tk) const {
@@ -173,6 +193,7 @@ class parser {
       case tok::indent: return "indent";
       case tok::dedent: return "dedent";
       case tok::eof: return "end of input";
+      case tok::bad: return "a bad token";  // (never shown: fail reports the bad token itself)
     }
     return "token";
   }
@@ -345,10 +366,17 @@ class parser {
     auto value = parse_expr();
     NEURONRW_TRY(value);
     NEURONRW_TRY(expect_newline());
-    std::int64_t v = 0;
-    NEURONRW_TRY(constant_value(*value, at, v));
     for (auto& c : prog_.constants)
       if (c.name == n) return fail(at, "duplicate module constant '" + n + "'");
+    // pypto's dynamic dimension: `NR = pl.dynamic("NR")`.
+    if (value->kind == expr_kind::call && value->text == "pl.dynamic" && value->args.size() == 1 &&
+        value->args[0]->kind == expr_kind::str_const && value->call->kwargs.empty() && value->call->attrs.empty()) {
+      dynamic_.insert(n);
+      prog_.constants.push_back({std::move(n), std::move(value), 0, at, true});
+      return true;
+    }
+    std::int64_t v = 0;
+    NEURONRW_TRY(constant_value(*value, at, v));
     constants_[n] = v;
     prog_.constants.push_back({std::move(n), std::move(value), v, at});
     return true;
@@ -411,12 +439,16 @@ class parser {
 
   // ---- program structure ------------------------------------------------------------------
   [[nodiscard]] bool parse_function() {
+    if (first_bad(i_) < i_) return fail(peek().loc, "");  // (fail reports the bad token)
     for (; base_ < i_; ++base_) t_.pop_front();
+    bad_from_ = i_;
     const source_loc at = peek().loc;
+    const std::size_t line_begin = peek().off - (at.col - 1);  // indentation is spaces only
     NEURONRW_TRY(expect_punct("@", "before a function (@pl.function)"));
     NEURONRW_TRY(expect_path("pl.function", "a function decorator"));
     auto f = std::make_unique<function>();
     f->loc = at;
+    std::optional<std::pair<source_loc, std::string>> other_keyword;  // the first besides type, level, role
     if (at_punct("(")) {
       NEURONRW_TRY(list({.open = "(", .open_what = "after @pl.function", .sep = ",", .close = ")",
                          .close_what = "to close @pl.function("},
@@ -437,7 +469,16 @@ class parser {
                             if (!f->type.empty()) return fail(kat, "duplicate keyword 'type'");
                             return enum_value("pl.FunctionType", f->type);
                           }
-                          return fail(kat, "unknown @pl.function keyword '" + key + "' (expected type, level or role)");
+                          // pypto's other keywords (`attrs={...}`, ...): an error unless the
+                          // function is kept as written (below); the value is stepped over.
+                          if (!other_keyword) other_keyword.emplace(kat, key);
+                          for (std::size_t open = 0; !is(tok::eof) && !is(tok::newline);) {
+                            if (open == 0 && (at_punct(",") || at_punct(")"))) break;
+                            if (at_punct("(") || at_punct("[") || at_punct("{")) ++open;
+                            else if (at_punct(")") || at_punct("]") || at_punct("}")) --open;
+                            next();
+                          }
+                          return true;
                         }));
     }
     // pypto's Function: a type implies a level and a role; an explicit one must agree.
@@ -448,6 +489,89 @@ class parser {
       return fail(at, "Function has func_type=" + f->type + " which implies role=" + std::string(r) + ", but explicit role=" +
                    f->role + " was provided");
     NEURONRW_TRY(expect_newline());
+    // A function below the host (a kernel: InCore, AIC, AIV, Group; a chip orchestrator; any
+    // explicit level but HOST) is read like any function when the host grammar reads it, else
+    // kept as written: pypto's kernels load, store and compute on tiles, its chip orchestrators
+    // use pl.at, pl.parallel, ..., and no pass of the host IR looks inside either (a host
+    // orchestrator's dispatch names a chip orchestrator, nothing more).
+    const std::string_view level = effective_level(*f);
+    const bool below_host = effective_role(*f) == "SubWorker" || (!level.empty() && level != "HOST");
+    if (!below_host) {
+      if (other_keyword)
+        return fail(other_keyword->first,
+                    "unknown @pl.function keyword '" + other_keyword->second + "' (expected type, level or role)");
+      NEURONRW_TRY(parse_def(*f));
+      prog_.functions.push_back(std::move(f));
+      return true;
+    }
+    const std::size_t def_at = i_, calls = calls_.size(), warnings = warnings_.size();
+    if (!other_keyword && parse_def(*f)) {
+      prog_.functions.push_back(std::move(f));
+      return true;
+    }
+    const failure why = other_keyword ? failure{other_keyword->first, "unknown @pl.function keyword '" +
+                                                                        other_keyword->second +
+                                                                        "' (expected type, level or role)"}
+                                      : error_;
+    failed_ = false;
+    error_ = {};
+    names_ = names::lexical;  // a failure inside a WindowBuffer's size leaves another mode
+    i_ = def_at;
+    calls_.resize(calls);
+    warnings_.resize(warnings);
+    function_names_.erase(f->name);
+    f->params.clear();
+    f->directions.clear();
+    f->return_type.reset();
+    f->body.clear();
+    f->doc.clear();
+    if (!keep_as_written(*f, line_begin)) {
+      error_ = why;  // not even a def with an indented body: the grammar's error says more
+      return false;
+    }
+    prog_.functions.push_back(std::move(f));
+    return true;
+  }
+
+  /// Function `f` kept as written (function::verbatim): its name from `def NAME`, then every
+  /// token to the end of its indented body, read as Python's layout only.
+  [[nodiscard]] bool keep_as_written(function& f, std::size_t line_begin) {
+    NEURONRW_TRY(expect_keyword("def"));
+    const source_loc name_at = peek().loc;
+    NEURONRW_TRY(binding_name("a function name", f.name));
+    if (!function_names_.insert(f.name).second) return fail(name_at, "duplicate function '" + f.name + "'");
+    while (!is(tok::newline) && !is(tok::eof)) next();  // the signature's logical line
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect(tok::indent, "an indented function body"));
+    std::size_t depth = 1;
+    std::uint32_t end = 0;  // the source offset of the body's last line end
+    while (depth > 0) {
+      if (is(tok::eof)) return expect(tok::dedent, "the end of the function body");
+      if (is(tok::indent)) ++depth;
+      else if (is(tok::dedent)) --depth;
+      else if (is(tok::newline)) end = peek().off;
+      next();
+    }
+    bad_from_ = i_;
+    // The text from the decorator's line to the body's last line end, without f's indentation.
+    const std::size_t width = f.loc.col - 1;
+    std::size_t b = line_begin;
+    std::string& out = f.verbatim;
+    while (b < end) {
+      std::size_t e = b;
+      while (e < end && src_[e] != '\n' && src_[e] != '\r') ++e;
+      std::size_t k = b;
+      while (k < e && k - b < width && src_[k] == ' ') ++k;
+      if (b != line_begin) out += '\n';
+      out.append(src_.substr(k, e - k));
+      b = e + (e < end && src_[e] == '\r' && e + 1 < end && src_[e + 1] == '\n' ? 2 : 1);
+    }
+    return true;
+  }
+
+  /// `def NAME(self, params) -> T:` and the indented body, into `f`.
+  [[nodiscard]] bool parse_def(function& f_) {
+    function* f = &f_;
     NEURONRW_TRY(expect_keyword("def"));
     const source_loc name_at = peek().loc;
     NEURONRW_TRY(binding_name("a function name", f->name));
@@ -497,12 +621,15 @@ class parser {
     NEURONRW_TRY(expect_punct(":", "after the function signature"));
     NEURONRW_TRY(expect_newline());
     NEURONRW_TRY(expect(tok::indent, "an indented function body"));
+    if (is(tok::string) && peek(1).kind == tok::newline) {  // the docstring
+      f->doc = std::string(text(next()));
+      next();
+    }
     // WindowBuffer declarations come first; their base and size bind once the body is parsed.
     while (at_window_decl()) NEURONRW_TRY(parse_window_decl());
     while (!is(tok::dedent) && !is(tok::eof)) NEURONRW_TRY(parse_stmt(f->body));
     NEURONRW_TRY(expect(tok::dedent, "the end of the function body"));
     NEURONRW_TRY(finish_windows());
-    prog_.functions.push_back(std::move(f));
     return true;
   }
 
@@ -857,10 +984,27 @@ class parser {
     }
     auto e = parse_primary();
     NEURONRW_TRY(e);
-    // pypto's system tests slice host tensors per rank (`inputs[r]`): not in the grammar.
-    if (at_punct("[")) {
-      fail(peek().loc, "a subscript (x[i]) is not in the host-program grammar (docs/host-programs.md)");
-      return {};
+    // pypto's per-rank slice of a host tensor: `inputs[r]`, `inputs[rd, r]` (the indices a tuple).
+    while (at_punct("[")) {
+      const source_loc sat = peek().loc;
+      next();
+      std::vector<expr_ptr> indices;
+      for (;;) {
+        auto index = parse_expr();
+        NEURONRW_TRY(index);
+        indices.push_back(std::move(index));
+        if (at_punct(":")) {
+          fail(peek().loc, "a slice (x[a:b]) is not in the host-program grammar (indices are: x[i], x[i, j])");
+          return {};
+        }
+        if (!at_punct(",") || at_punct("]", 1)) break;
+        next();
+      }
+      const bool comma = at_punct(",");  // `x[i,]`: a tuple of one, as in Python
+      if (comma) next();
+      NEURONRW_TRY(expect_punct("]", "to close the subscript"));
+      expr_ptr index = indices.size() == 1 && !comma ? std::move(indices.front()) : make_tuple(std::move(indices), sat);
+      e = make_subscript(std::move(e), std::move(index), sat);
     }
     return e;
   }
@@ -918,6 +1062,8 @@ class parser {
         fail(at, "unexpected '" + n + "'");
         return {};
       }
+      // A name the function does not bind but the module defines as a dynamic dimension.
+      if (dynamic_.count(n) && (names_ == names::skip || !lookup(n))) return make_symbol(n, at);
       // A name the function does not bind but the module defines as a constant.
       if (auto c = constants_.find(n); c != constants_.end() && (names_ == names::skip || !lookup(n))) {
         auto e = make_int(c->second, at);

@@ -46,7 +46,10 @@ class printer {
       if (!pl) out_ += "import pypto.language as pl\n";
       if (!pld) out_ += "import pypto.language.distributed as pld\n";
     }
-    for (auto& c : p.constants) reserved_.push_back(c.name);
+    for (auto& c : p.constants) {
+      reserved_.push_back(c.name);
+      if (c.dynamic) dynamic_.push_back(c.name);
+    }
     if (!p.constants.empty()) {
       out_ += '\n';
       for (auto& c : p.constants) out_ += c.name + " = " + expr_text(c.value.get()) + "\n";
@@ -54,7 +57,8 @@ class printer {
     out_ += "\n\n@pl.program\nclass ";
     out_ += is_ident(p.name) && !is_reserved(p.name) ? p.name : sanitize(p.name);
     out_ += ":\n";
-    if (p.functions.empty()) out_ += "    pass\n";
+    if (!p.doc.empty()) out_ += "    " + quote(p.doc) + "\n";
+    if (p.functions.empty() && p.doc.empty()) out_ += "    pass\n";
     bool first = true;
     for (auto& f : p.functions) {
       if (!first) out_ += '\n';
@@ -68,6 +72,7 @@ class printer {
   std::string out_;
   int indent_ = 0;
   std::vector<std::string> reserved_;  // names a variable must not print as (module constants)
+  std::vector<std::string> dynamic_;   // the module's dynamic dimensions (pl.dynamic): bare symbols
   // Per function: printed names, WindowBuffer labels, and the order things were first seen in.
   std::unordered_map<const var*, std::string> names_;
   std::vector<const var*> defs_, refs_;
@@ -327,6 +332,7 @@ class printer {
       case expr_kind::bool_const: return e->value ? "True" : "False";
       case expr_kind::str_const: return quote(e->text);
       case expr_kind::symbol:
+        if (std::find(dynamic_.begin(), dynamic_.end(), e->text) != dynamic_.end()) return e->text;
         if (is_dotted(e->text) && !starts_with(e->text, "pl._dump.") && !starts_with(e->text, "self."))
           return e->text;
         return "pl._dump.symbol(" + quote(e->text) + ")";
@@ -337,6 +343,14 @@ class printer {
         return s + "]";
       }
       case expr_kind::call: return call_text(*e);
+      case expr_kind::subscript:
+        if (e->args.size() != 2) return "None";
+        if (const expr* i = e->args[1].get(); i && i->kind == expr_kind::tuple && !(i->flags & expr_flags::parenthesized)) {
+          std::string s = operand_text(e->args[0].get(), 4) + "[";
+          for (std::size_t k = 0; k < i->args.size(); ++k) s += (k ? ", " : "") + expr_text(i->args[k].get());
+          return s + (i->args.size() == 1 ? ",]" : "]");
+        }
+        return operand_text(e->args[0].get(), 4) + "[" + expr_text(e->args[1].get()) + "]";
     }
     return "None";
   }
@@ -433,6 +447,15 @@ class printer {
   }
 
   void print_function(const function& f) {
+    if (!f.verbatim.empty()) {  // a kernel kept as written
+      for (std::size_t b = 0; b <= f.verbatim.size();) {
+        const std::size_t e = std::min(f.verbatim.find('\n', b), f.verbatim.size());
+        if (e > b) out_.append("    ").append(f.verbatim, b, e - b);
+        out_ += '\n';
+        b = e + 1;
+      }
+      return;
+    }
     name_function(f);
     indent_ = 1;
     line_start();
@@ -460,6 +483,10 @@ class printer {
     if (f.return_type) out_ += " -> " + type_text(*f.return_type);
     out_ += ":\n";
     indent_ = 2;
+    if (!f.doc.empty()) {
+      line_start();
+      out_ += quote(f.doc) + "\n";
+    }
     // WindowBuffers first: the parser registers them, then binds base and size to the body.
     for (const window_buffer* w : windows_) {
       line_start();
@@ -468,7 +495,7 @@ class printer {
               ", load_from_host=" + (w->load_from_host ? "True" : "False") +
               ", store_to_host=" + (w->store_to_host ? "True" : "False") + ")\n";
     }
-    if (f.body.empty() && windows_.empty()) {
+    if (f.body.empty() && windows_.empty() && f.doc.empty()) {
       line_start();
       out_ += "pass\n";
     }
