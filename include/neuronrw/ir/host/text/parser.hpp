@@ -554,14 +554,18 @@ class parser {
     }
     bad_from_ = i_;
     // The text from the decorator's line to the body's last line end, without f's indentation.
-    const std::size_t width = f.loc.col - 1;
+    // The function's indentation as the lexer measures it: its spaces (a form feed counts none).
+    std::size_t width = 0;
+    for (std::size_t k = line_begin; k < line_begin + (f.loc.col - 1); ++k) width += src_[k] == ' ';
     std::size_t b = line_begin;
     std::string& out = f.verbatim;
     while (b < end) {
       std::size_t e = b;
       while (e < end && src_[e] != '\n' && src_[e] != '\r') ++e;
+      // Each line loses its leading spaces and form feeds up to `width` spaces.
       std::size_t k = b;
-      while (k < e && k - b < width && src_[k] == ' ') ++k;
+      for (std::size_t spaces = 0; k < e && spaces < width && (src_[k] == ' ' || src_[k] == '\f'); ++k)
+        spaces += src_[k] == ' ';
       if (b != line_begin) out += '\n';
       out.append(src_.substr(k, e - k));
       b = e + (e < end && src_[e] == '\r' && e + 1 < end && src_[e + 1] == '\n' ? 2 : 1);
