@@ -309,10 +309,13 @@ class lexer {
     emit(tok::string, at, begin, value.size() - begin);
     return true;
   }
-  /// Whether lex_punct makes `c` a bad token (and is not a line-joining backslash, whatever follows).
+  /// The punctuation of the format: lex_punct's one-character tokens.
+  static constexpr std::string_view punct_chars = "()[]{},:.=@-+*%/";
+  /// Whether lex_punct makes `c` a bad token: not punctuation, a name's, a string's, a comment's,
+  /// white space, or a backslash (which may join lines).
   static bool is_unexpected(char c) noexcept {
-    static constexpr std::string_view others = "()[]{},:.=@-+*%/ \t\f\r\n#\"'\\";
-    return others.find(c) == std::string_view::npos && !is_ident_char(c);
+    return punct_chars.find(c) == std::string_view::npos && std::string_view(" \t\f\r\n#\"'\\").find(c) == std::string_view::npos &&
+           !is_ident_char(c);
   }
   [[nodiscard]] bool lex_punct() {
     const source_loc at = here();
@@ -327,8 +330,7 @@ class lexer {
       pos_ += 2;
       return true;
     }
-    static constexpr std::string_view singles = "()[]{},:.=@-+*%/";
-    if (singles.find(c) == std::string_view::npos) {
+    if (punct_chars.find(c) == std::string_view::npos) {
       const auto u = static_cast<unsigned char>(c);
       static constexpr char hex[] = "0123456789abcdef";
       // Python's line joining: a backslash ending a line continues the logical line.

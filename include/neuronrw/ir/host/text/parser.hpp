@@ -448,7 +448,7 @@ class parser {
     NEURONRW_TRY(expect_path("pl.function", "a function decorator"));
     auto f = std::make_unique<function>();
     f->loc = at;
-    std::optional<std::pair<source_loc, std::string>> other_keyword;  // the first besides type, level, role
+    std::optional<failure> other_keyword;  // the error at the first keyword besides type, level, role
     if (at_punct("(")) {
       NEURONRW_TRY(list({.open = "(", .open_what = "after @pl.function", .sep = ",", .close = ")",
                          .close_what = "to close @pl.function("},
@@ -471,7 +471,8 @@ class parser {
                           }
                           // pypto's other keywords (`attrs={...}`, ...): an error unless the
                           // function is kept as written (below); the value is stepped over.
-                          if (!other_keyword) other_keyword.emplace(kat, key);
+                          if (!other_keyword)
+                            other_keyword = failure{kat, "unknown @pl.function keyword '" + key + "' (expected type, level or role)"};
                           for (std::size_t open = 0; !is(tok::eof) && !is(tok::newline);) {
                             if (open == 0 && (at_punct(",") || at_punct(")"))) break;
                             if (at_punct("(") || at_punct("[") || at_punct("{")) ++open;
@@ -497,9 +498,7 @@ class parser {
     const std::string_view level = effective_level(*f);
     const bool below_host = effective_role(*f) == "SubWorker" || (!level.empty() && level != "HOST");
     if (!below_host) {
-      if (other_keyword)
-        return fail(other_keyword->first,
-                    "unknown @pl.function keyword '" + other_keyword->second + "' (expected type, level or role)");
+      if (other_keyword) return fail(other_keyword->loc, other_keyword->message);
       NEURONRW_TRY(parse_def(*f));
       prog_.functions.push_back(std::move(f));
       return true;
@@ -509,10 +508,7 @@ class parser {
       prog_.functions.push_back(std::move(f));
       return true;
     }
-    const failure why = other_keyword ? failure{other_keyword->first, "unknown @pl.function keyword '" +
-                                                                        other_keyword->second +
-                                                                        "' (expected type, level or role)"}
-                                      : error_;
+    const failure why = other_keyword ? *other_keyword : error_;
     failed_ = false;
     error_ = {};
     names_ = names::lexical;  // a failure inside a WindowBuffer's size leaves another mode
