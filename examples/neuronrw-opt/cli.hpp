@@ -12,11 +12,14 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -60,6 +63,9 @@ struct options {
   bool remarks = false;
   bool verify_rewrites = false;  ///< --verify-rewrites: check every pass's rewrite (docs/validation.md)
   std::string kinds_file;        ///< --kinds=FILE: which op names are which kinds (docs/kinds.md)
+  /// --host-parameter=NAME=VALUE: the value of a parameter of the function a host program is
+  /// defined in (a factory's), in the order given (docs/host-programs.md §"Programs built by factories")
+  std::vector<std::pair<std::string, std::int64_t>> host_parameters;
   bool quiet = false;
   unsigned progress_delay_ms = 1000;
   plan_format plans = plan_format::text;  ///< --plan-format: how dry runs print their plans
@@ -90,7 +96,8 @@ inline std::vector<std::string_view> known_names(const pass_registry& reg) {
                                      "pass-pipeline", "dump-pass-pipeline", "split-input-file", "output-split-marker",
                                      "verify-diagnostics", "mlir-print-ir-before-all", "mlir-print-ir-after-all",
                                      "mlir-print-ir-after-change", "mlir-print-ir-after-failure", "mlir-timing",
-                                     "mlir-pass-statistics", "remarks", "quiet", "progress-delay", "plan-format", "kinds"};
+                                     "mlir-pass-statistics", "remarks", "quiet", "progress-delay", "plan-format", "kinds",
+                                     "host-parameter"};
   for (const auto& p : reg.names()) n.push_back(p.name);
   return n;
 }
@@ -172,6 +179,9 @@ inline void print_help(std::ostream& os, const pass_registry& reg = default_regi
         "  --kinds=FILE                            which op names are which kinds: one 'OP-NAME KIND'\n"
         "                                          line per name, e.g. 'mycc.all_gather all_gather'\n"
         "                                          (docs/kinds.md); every pass over ops reads it\n"
+        "  --host-parameter=NAME=VALUE             an integer for a parameter of the function a host\n"
+        "                                          program is built in (def build(n_ranks): ...):\n"
+        "                                          read as NAME = VALUE, not as pl.dynamic (repeatable)\n"
         "  --plan-format=text|json                 how dry runs print their plans (default text; json:\n"
         "                                          docs/plan-format.md)\n"
         "  --split-input-file[=MARKER]             split the input at lines '// -----' ('# -----' for\n"
@@ -340,6 +350,25 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
       auto v = take_value();
       if (!v || v->empty()) return usage_error(err, "option '--kinds' needs a file, e.g. --kinds=mycc.kinds");
       opt.kinds_file = *v;
+      continue;
+    }
+    if (name == "host-parameter") {
+      auto v = take_value();
+      const std::string_view s = v ? std::string_view(*v) : std::string_view();
+      const std::size_t eq = s.find('=');
+      const std::string_view n = s.substr(0, std::min(eq, s.size()));
+      std::int64_t x = 0;
+      const std::string_view digits = eq == std::string_view::npos ? std::string_view() : s.substr(eq + 1);
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), x);
+      const bool ident = !n.empty() && !(n[0] >= '0' && n[0] <= '9') && std::all_of(n.begin(), n.end(), [](char ch) {
+        return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+      });
+      if (!ident || digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+        return usage_error(err, "--host-parameter takes NAME=INTEGER, e.g. --host-parameter=n_ranks=4, not '" +
+                                    std::string(s) + "'");
+      for (const auto& [m, _] : opt.host_parameters)
+        if (m == n) return usage_error(err, "--host-parameter: '" + std::string(n) + "' is given twice");
+      opt.host_parameters.emplace_back(std::string(n), x);
       continue;
     }
     if (name == "verify-rewrites") {

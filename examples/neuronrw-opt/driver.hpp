@@ -467,7 +467,13 @@ int run(const options& opt, std::ostream& err) {
     const chunk& c = chunks[i];
     const std::string_view chunk_text = std::string_view(text).substr(c.begin, c.end - c.begin);
     std::vector<nr::host::program_location> programs;
-    if (K == input_kind::host) programs = nr::host::locate_programs(chunk_text, c.first_line);
+    if (K == input_kind::host) {
+      programs = nr::host::locate_programs(chunk_text, c.first_line);
+      for (auto& p : programs)  // --host-parameter: a factory's parameter read as the integer given
+        for (auto& q : p.parameters)
+          for (const auto& [name, value] : opt.host_parameters)
+            if (q.name == name) q.value = value;
+    }
     if (programs.size() > 1) streamed = true;
     env.where = chunks.size() > 1 ? " (chunk " + std::to_string(i + 1) + "/" + std::to_string(chunks.size()) + ")" : "";
     std::optional<diagnostic_verifier> verifier;
@@ -535,6 +541,8 @@ inline int driver_main(int argc, char** argv, const pass_registry& reg = default
   if (auto rc = parse_command_line(argc, argv, opt, out, err, reg)) return *rc;
   if (opt.dot != dot_mode::none && !NEURONRW_OPT_HAVE_DOT)
     return usage_error(err, "--emit-dot needs Boost.Graph, which this build did not find");
+  if (opt.effective_kind == input_kind::mlir && !opt.host_parameters.empty())
+    return usage_error(err, "--host-parameter gives a value to a parameter of a host program's factory; the input is MLIR");
   return opt.effective_kind == input_kind::mlir ? run<input_kind::mlir>(opt, err) : run<input_kind::host>(opt, err);
 }
 

@@ -240,3 +240,153 @@ TEST_CASE("pl.dynamic bindings are read as dynamic dimensions; other calls stay 
   const auto w = parse_program("import pypto.language as pl\nB = pl.dynamic(\"B\", 2)\n@pl.program\nclass P:\n    pass\n", "w.py");
   CHECK(w.error.str() == "w.py:2:5: error: a module constant must be an integer expression");
 }
+
+TEST_CASE("def_of: a function definition's name and parameters, annotations and defaults skipped") {
+  using text_detail::def_of;
+  const auto a = def_of("def build(n_ranks: int, *, dtype=pl.FP32, size: tuple[int, int] = (1, 2), **kw) -> None:");
+  REQUIRE(a.has_value());
+  CHECK(a->name == "build");
+  CHECK(a->parameters == std::vector<std::string>{"n_ranks", "dtype", "size", "kw"});
+  // Over several physical lines (one logical line), with a comment, strings holding brackets and
+  // commas, positional-only and variadic markers.
+  const auto b = def_of("async def f(\n    a,  # the first, (really)\n    b=\"x, (y\",\n    c='''z)'''\n    , /, *args, d):");
+  REQUIRE(b.has_value());
+  CHECK(b->name == "f");
+  CHECK(b->parameters == std::vector<std::string>{"a", "b", "c", "args", "d"});
+  const auto c = def_of("def g():");
+  REQUIRE(c.has_value());
+  CHECK(c->parameters.empty());
+  CHECK_FALSE(def_of("class C(Base):").has_value());
+  CHECK_FALSE(def_of("define(x)").has_value());
+  CHECK_FALSE(def_of("def h(a, b").has_value());  // unclosed: no header
+}
+
+// pypto's system tests build programs in factories: `def _build(n_ranks: int):` whose program
+// uses n_ranks in shapes and sizes.
+const std::string factory_text =
+    "import pypto.language as pl\n"
+    "import pypto.language.distributed as pld\n"
+    "SIZE = 64\n"
+    "n_ranks = 7\n"  // hidden by the factory's parameter
+    "\n"
+    "\n"
+    "def _build(n_ranks: int, unused, *, dtype=pl.FP32, self_check: bool = True):\n"
+    "    \"\"\"Build the program at call time.\"\"\"\n"
+    "    nr = n_ranks\n"
+    "    rounds = 2 * (nr - 1)\n"
+    "    width = compute(nr)\n"  // not an integer expression: unread
+    "\n"
+    "    @pl.program\n"
+    "    class P:\n"
+    "        @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+    "        def host_orch(self, x: pl.Tensor[[nr, SIZE], pl.FP32]) -> pl.Tensor[[nr, SIZE], pl.FP32]:\n"
+    "            buf = pld.alloc_window_buffer(rounds * n_ranks * SIZE)\n"
+    "            return x\n"
+    "\n"
+    "    return P\n";
+
+TEST_CASE("a program in a factory reads its parameters as dynamic dimensions") {
+  const auto ps = locate_programs(factory_text);
+  REQUIRE(ps.size() == 1);
+  CHECK(ps[0].parameters == std::vector<factory_parameter>{{"n_ranks", "_build", 7}, {"unused", "_build", 7},
+                                                           {"dtype", "_build", 7}, {"self_check", "_build", 7}});
+  CHECK(piece_lines(ps[0]) == std::vector<std::uint32_t>{1, 2, 3, 9, 10, 13});
+  CHECK(ps[0].unread_bindings == std::vector<std::pair<std::string, std::uint32_t>>{{"width", 11}});
+  const auto p = parse_program(factory_text, "t.py");
+  INFO(p.error.str());
+  REQUIRE(p.ok());
+  // Only the parameters the program uses become constants, where first used; the constants over
+  // them are dynamic dimensions too, printed as written.
+  const std::string printed = print_program(*p.value);
+  CHECK(printed ==
+        "import pypto.language as pl\n"
+        "import pypto.language.distributed as pld\n"
+        "\n"
+        "SIZE = 64\n"
+        "n_ranks = pl.dynamic(\"n_ranks\")\n"
+        "nr = n_ranks\n"
+        "rounds = 2 * (nr - 1)\n"
+        "\n"
+        "\n"
+        "@pl.program\n"
+        "class P:\n"
+        "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+        "    def host_orch(self, x: pl.Tensor[[nr, SIZE], pl.FP32]) -> pl.Tensor[[nr, SIZE], pl.FP32]:\n"
+        "        buf = pld.alloc_window_buffer(rounds * n_ranks * SIZE)\n"
+        "        return x\n");
+  REQUIRE(p.value->constants.size() == 4);
+  CHECK(p.value->constants[1].dynamic);
+  CHECK(p.value->constants[1].loc == source_loc{7, 1});
+  CHECK(p.value->constants[2].dynamic);
+  CHECK(p.value->constants[3].dynamic);
+  CHECK_FALSE(p.value->constants[0].dynamic);
+  // The print reads back to itself: the parameter is pypto's dynamic dimension there.
+  const auto again = parse_program(printed, "printed.py");
+  REQUIRE(again.ok());
+  CHECK(print_program(*again.value) == printed);
+  // A use of the unread binding is the error that names its line.
+  std::string bad = factory_text;
+  bad.replace(bad.find("rounds * n_ranks"), 6, "width ");
+  const auto q = parse_program(bad, "t.py");
+  REQUIRE(!q.ok());
+  CHECK(q.error.message == unread_error("width", 11));
+}
+
+TEST_CASE("a factory's parameter is hidden by a binding of its name, and hides an outer one") {
+  const std::string text =
+      "import pypto.language as pl\n"
+      "def outer(n, m):\n"
+      "    n = 4\n"           // a constant now, not the parameter
+      "    def inner(m):\n"   // inner's m hides outer's
+      "        @pl.program\n"
+      "        class P:\n"
+      "            @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "            def host_orch(self, x: pl.Tensor[[n, m], pl.FP32]):\n"
+      "                return x\n"
+      "        return P\n";
+  const auto ps = locate_programs(text);
+  REQUIRE(ps.size() == 1);
+  CHECK(ps[0].parameters == std::vector<factory_parameter>{{"m", "inner", 4}});
+  const auto p = parse_program(text, "t.py");
+  INFO(p.error.str());
+  REQUIRE(p.ok());
+  REQUIRE(p.value->constants.size() == 2);
+  CHECK(p.value->constants[0].name == "n");
+  CHECK(p.value->constants[0].evaluated == 4);
+  CHECK(p.value->constants[1].name == "m");
+  CHECK(p.value->constants[1].dynamic);
+  // A program's own names come first: a parameter of one of its functions is that parameter.
+  const std::string own =
+      "import pypto.language as pl\n"
+      "def build(x):\n"
+      "    @pl.program\n"
+      "    class P:\n"
+      "        @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "        def host_orch(self, x: pl.Tensor[[4], pl.FP32]):\n"
+      "            return x\n";
+  const auto o = parse_program(own, "t.py");
+  REQUIRE(o.ok());
+  CHECK(o.value->constants.empty());
+}
+
+TEST_CASE("a factory's parameter given a value reads as that integer constant") {
+  auto ps = locate_programs(factory_text);
+  REQUIRE(ps.size() == 1);
+  for (auto& q : ps[0].parameters)
+    if (q.name == "n_ranks") q.value = 4;
+  const auto p = parse_program(factory_text, "t.py", ps[0]);
+  INFO(p.error.str());
+  REQUIRE(p.ok());
+  REQUIRE(p.value->constants.size() == 4);
+  CHECK(p.value->constants[1].name == "n_ranks");
+  CHECK(p.value->constants[1].evaluated == 4);
+  CHECK_FALSE(p.value->constants[1].dynamic);
+  CHECK(p.value->constants[2].evaluated == 4);  // nr = n_ranks
+  CHECK(p.value->constants[3].evaluated == 6);  // rounds = 2 * (nr - 1)
+  const std::string printed = print_program(*p.value);
+  CHECK(printed.find("SIZE = 64\nn_ranks = 4\nnr = n_ranks\nrounds = 2 * (nr - 1)\n") != std::string::npos);
+  CHECK(printed.find("pl.dynamic") == std::string::npos);
+  const auto again = parse_program(printed, "printed.py");
+  REQUIRE(again.ok());
+  CHECK(print_program(*again.value) == printed);
+}

@@ -242,8 +242,10 @@ struct constant {
   expr_ptr value;            ///< as written
   std::int64_t evaluated = 0;
   source_loc loc;
-  /// pypto's dynamic dimension (`NR = pl.dynamic("NR")`): `value` is that call, `evaluated` 0, and
-  /// a use of the name is the symbol `NR` (expr_kind::symbol), a dimension known at run time.
+  /// pypto's dynamic dimension (`NR = pl.dynamic("NR")`), or an integer expression over dynamic
+  /// dimensions (`nr = NR`, `ROUNDS = 2 * (NR - 1)`): `value` is that call or expression,
+  /// `evaluated` 0, and a use of the name is the symbol `NR` (expr_kind::symbol), a dimension
+  /// known at run time. A factory's parameter the program uses reads as one (locate.hpp).
   bool dynamic = false;
 };
 

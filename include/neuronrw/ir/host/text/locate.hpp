@@ -48,6 +48,18 @@ struct source_piece {
   std::uint32_t first_line = 1;
 };
 
+/// A parameter of a function that encloses a program (program_location::parameters).
+struct factory_parameter {
+  std::string name;
+  std::string function;    ///< the function's name
+  std::uint32_t line = 0;  ///< the line of its `def`
+  /// The value it is called with, when the caller knows it (neuronrw-opt --host-parameter): the
+  /// reader then reads the parameter as the integer constant `NAME = VALUE`. Unset, a use of it
+  /// is the dynamic dimension `NAME = pl.dynamic("NAME")`.
+  std::optional<std::int64_t> value = std::nullopt;
+  bool operator==(const factory_parameter&) const = default;
+};
+
 /// One `@pl.program` class of a Python file (locate_programs).
 struct program_location {
   std::string name;             ///< the class name ("" when no `class NAME` follows the decorator)
@@ -62,6 +74,11 @@ struct program_location {
   /// `SIZE = cfg.size`), each with the line of its last binding: a use of one is an undefined
   /// variable, and the reader's error says which line bound it.
   std::vector<std::pair<std::string, std::uint32_t>> unread_bindings;
+  /// Parameters of the functions the class is defined in (a factory `def build(n_ranks: int):`
+  /// whose program closes over `n_ranks`), visible at the class: values known only when the
+  /// function is called. The reader reads a use of one as a dynamic dimension, or as the integer
+  /// its `value` gives (docs/host-programs.md §"Programs built by factories").
+  std::vector<factory_parameter> parameters;
 };
 
 namespace text_detail {
@@ -336,6 +353,73 @@ binding binding_of(std::string_view code, const Known& known) {
   return b;
 }
 
+/// A function definition's name and parameters (def_of).
+struct def_header {
+  std::string name;
+  std::vector<std::string> parameters;  ///< as named, without `*`/`**` (`/` and a bare `*` name none)
+};
+/// The header of `code` when it is a function definition `[async] def NAME(PARAMETERS)...:`
+/// (annotations and defaults are skipped, strings and comments in them too).
+inline std::optional<def_header> def_of(std::string_view code) {
+  code_cursor c{code};
+  auto kw = c.name();
+  if (kw == "async") kw = c.name();
+  if (kw != "def") return std::nullopt;
+  def_header h;
+  h.name = std::string(c.name());
+  if (h.name.empty() || !c.punct('(')) return std::nullopt;
+  std::size_t depth = 1;
+  bool at_name = true;  // at a parameter's start: after '(' or a ',' at depth 1
+  while (c.i < c.s.size() && depth > 0) {
+    const char ch = c.s[c.i];
+    if (ch == '"' || ch == '\'') {  // a string in an annotation or a default
+      const bool triple = c.i + 2 < c.s.size() && c.s[c.i + 1] == ch && c.s[c.i + 2] == ch;
+      c.i += triple ? 3 : 1;
+      while (c.i < c.s.size()) {
+        if (c.s[c.i] == '\\') {
+          c.i += 2;
+          continue;
+        }
+        if (c.s[c.i] == ch && (!triple || (c.i + 2 < c.s.size() && c.s[c.i + 1] == ch && c.s[c.i + 2] == ch))) {
+          c.i += triple ? 3 : 1;
+          break;
+        }
+        ++c.i;
+      }
+      at_name = false;
+      continue;
+    }
+    if (ch == '#') {  // a comment inside the brackets of a multi-line header
+      while (c.i < c.s.size() && c.s[c.i] != '\n' && c.s[c.i] != '\r') ++c.i;
+      continue;
+    }
+    if (ch == ' ' || ch == '\t' || ch == '\f' || ch == '\n' || ch == '\r' || ch == '\\') {
+      ++c.i;
+      continue;
+    }
+    if (depth == 1 && at_name && (ch == '*' || ch == '/')) {
+      ++c.i;
+      continue;
+    }
+    if (depth == 1 && at_name && is_ident_start(ch)) {
+      h.parameters.emplace_back(c.name());
+      at_name = false;
+      continue;
+    }
+    if (ch == '(' || ch == '[' || ch == '{') ++depth;
+    else if (ch == ')' || ch == ']' || ch == '}') --depth;
+    else if (ch == ',' && depth == 1) {
+      ++c.i;
+      at_name = true;
+      continue;
+    }
+    at_name = false;
+    ++c.i;
+  }
+  if (depth != 0) return std::nullopt;
+  return h;
+}
+
 /// Where the first `@pl.jit` decorator (`@pl.jit`, `@pl.jit.host`, `@pl.jit(...)`) of `text` is,
 /// if one starts a logical line: pypto's JIT front end, which the reader does not read.
 inline std::optional<source_loc> first_jit_decorator(std::string_view text, std::uint32_t first_line) {
@@ -358,16 +442,20 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
   const std::vector<logical_line> lines = python_lines(text, first_line).run();
   // The blocks open at the current line, outermost first, each with the imports and bindings
   // met in it so far: a binding replaces the earlier one of its name in its block.
+  constexpr std::size_t npos = static_cast<std::size_t>(-1);
   struct entry {
     std::size_t line;
     std::string name;  // "" for an import
     bool constant;     // a binding the reader evaluates (when its names are known where it is read)
+    std::size_t function = npos;  // a parameter of defs[function] (line: its def)
   };
   struct frame {
     std::uint32_t indent;
     std::vector<entry> entries;
   };
   std::vector<frame> frames{frame{0, {}}};
+  std::vector<def_header> defs;  // the headers of the functions whose bodies frames open (entry::function)
+  std::size_t opener = lines.size();  // the last line that is not blank: the line a deeper one is the body of
   std::vector<program_location> out;
   bool plain = true;  // every line so far outside the program at the margin, an import or a binding
   bool plain_program = false;
@@ -375,7 +463,17 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
     const logical_line& d = lines[i];
     if (d.blank) continue;
     while (frames.size() > 1 && frames.back().indent > d.indent) frames.pop_back();
-    if (frames.back().indent < d.indent) frames.push_back(frame{d.indent, {}});
+    if (frames.back().indent < d.indent) {
+      frames.push_back(frame{d.indent, {}});
+      // A function's body: its parameters are bound first (a factory's program closes over them).
+      if (opener < lines.size())
+        if (auto h = def_of(code_of(text, lines[opener]))) {
+          defs.push_back(std::move(*h));
+          for (const auto& n : defs.back().parameters)
+            if (!is_reserved(n)) frames.back().entries.push_back({opener, n, false, defs.size() - 1});
+        }
+    }
+    opener = i;
     const auto code = code_of(text, d);
     if (!is_program_decorator(code)) {
       auto& es = frames.back().entries;
@@ -438,6 +536,12 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
           return;
         }
     };
+    auto& params = p.parameters;
+    auto is_param = [&](std::string_view n) {
+      for (const auto& q : params)
+        if (q.name == n) return true;
+      return false;
+    };
     for (const auto& f : frames)
       for (const auto& e : f.entries) {
         if (e.name.empty()) {
@@ -448,14 +552,28 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
         }
         if (const auto y = find(e.name); y < kept.size()) kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(y));
         forget(e.name);
+        for (std::size_t y = 0; y < params.size(); ++y)
+          if (params[y].name == e.name) {
+            params.erase(params.begin() + static_cast<std::ptrdiff_t>(y));
+            break;
+          }
+        if (e.function != npos) {
+          params.push_back({e.name, defs[e.function].name, lines[e.line].line});
+          continue;
+        }
+        // A constant over a parameter (`nr = n_ranks`, `ROUNDS = 2 * (n_ranks - 1)`) is read too:
+        // the reader reads it as a dynamic dimension.
         const bool readable =
-            e.constant && binding_of(code_of(text, lines[e.line]), [&](std::string_view n) { return find(n) < kept.size(); }).constant;
+            e.constant && binding_of(code_of(text, lines[e.line]), [&](std::string_view n) {
+                            return find(n) < kept.size() || is_param(n);
+                          }).constant;
         if (readable) kept.push_back(&e);
         else unread.emplace_back(e.name, lines[e.line].line);
       }
     for (const auto* k : kept) p.pieces.push_back({lines[k->line].begin, lines[k->line].end, lines[k->line].line});
     p.pieces.push_back({d.begin, lines[last].end, d.line});
     out.push_back(std::move(p));
+    opener = last;
     i = last;
   }
   if (out.size() == 1 && plain_program) {

@@ -53,6 +53,11 @@ class parser {
   /// Names bound by lines around the program the reader did not read (locate.hpp), for the
   /// error at a use of one; `names` must outlive run().
   void set_unread_bindings(const std::vector<std::pair<std::string, std::uint32_t>>* names) noexcept { unread_ = names; }
+  /// Parameters of the functions around the program (locate.hpp): a use of one the program does
+  /// not bind adds it to the program's constants where first used, as `NAME = VALUE` when its
+  /// value is given and as the dynamic dimension `NAME = pl.dynamic("NAME")` when not; `params`
+  /// must outlive run().
+  void set_parameters(const std::vector<factory_parameter>* params) noexcept { params_ = params; }
 
   /// The program into `out`; false (see error()) on bad input.
   [[nodiscard]] bool run(program& out) {
@@ -119,6 +124,7 @@ class parser {
   std::unordered_map<std::string, std::int64_t> constants_;  // module constants by name
   std::unordered_set<std::string> dynamic_;  // module dynamic dimensions (pl.dynamic) by name
   const std::vector<std::pair<std::string, std::uint32_t>>* unread_ = nullptr;  // see set_unread_bindings
+  const std::vector<factory_parameter>* params_ = nullptr;                       // see set_parameters
 
   // Per function.
   struct window_entry {
@@ -368,9 +374,11 @@ class parser {
     NEURONRW_TRY(expect_newline());
     for (auto& c : prog_.constants)
       if (c.name == n) return fail(at, "duplicate module constant '" + n + "'");
-    // pypto's dynamic dimension: `NR = pl.dynamic("NR")`.
-    if (value->kind == expr_kind::call && value->text == "pl.dynamic" && value->args.size() == 1 &&
-        value->args[0]->kind == expr_kind::str_const && value->call->kwargs.empty() && value->call->attrs.empty()) {
+    // pypto's dynamic dimension: `NR = pl.dynamic("NR")`; or an integer expression over dynamic
+    // dimensions (`nr = n_ranks`, `ROUNDS = 2 * (NR - 1)`), itself one.
+    if ((value->kind == expr_kind::call && value->text == "pl.dynamic" && value->args.size() == 1 &&
+         value->args[0]->kind == expr_kind::str_const && value->call->kwargs.empty() && value->call->attrs.empty()) ||
+        over_dynamic(*value) == 1) {
       dynamic_.insert(n);
       prog_.constants.push_back({std::move(n), std::move(value), 0, at, true});
       return true;
@@ -380,6 +388,46 @@ class parser {
     constants_[n] = v;
     prog_.constants.push_back({std::move(n), std::move(value), v, at});
     return true;
+  }
+  /// Whether `e` is an integer expression over dynamic dimensions: 1 when it is (integers,
+  /// constants, arithmetic and at least one dynamic dimension), 0 when it is one without a
+  /// dynamic dimension, -1 when it is no integer expression.
+  int over_dynamic(const expr& e) const {
+    switch (e.kind) {
+      case expr_kind::int_const: return 0;
+      case expr_kind::symbol: return dynamic_.count(e.text) ? 1 : -1;
+      case expr_kind::arith: {
+        int r = 0;
+        for (const auto& a : e.args) {
+          const int x = a ? over_dynamic(*a) : -1;
+          if (x < 0) return -1;
+          r = std::max(r, x);
+        }
+        return r;
+      }
+      default: return -1;
+    }
+  }
+  /// A parameter of a function around the program used as a value (set_parameters): the
+  /// program's constant or dynamic dimension from now on.
+  void factory_parameter_use(const std::string& n) {
+    if (params_ == nullptr) return;
+    for (const auto& q : *params_) {
+      if (q.name != n) continue;
+      const source_loc def{q.line, 1};
+      if (q.value) {
+        constants_[n] = *q.value;
+        prog_.constants.push_back({n, make_int(*q.value, def), *q.value, def});
+        return;
+      }
+      std::vector<expr_ptr> args;
+      args.push_back(make_str(n, def));
+      auto value = make_call(callee_kind::op, "pl.dynamic", std::move(args), {}, {}, {}, def);
+      value->call->type = infer_call_type(*value);
+      dynamic_.insert(n);
+      prog_.constants.push_back({n, std::move(value), 0, def, true});
+      return;
+    }
   }
   /// The value of a constant's expression (integers, other constants, arithmetic) into `out`:
   /// errors are located at the operator at fault.
@@ -1062,6 +1110,9 @@ class parser {
         fail(at, "unexpected '" + n + "'");
         return {};
       }
+      // A parameter of a function the program is defined in (a factory's), used for the first
+      // time: a module constant or dynamic dimension from now on.
+      if (names_ != names::skip && !lookup(n) && !dynamic_.count(n) && !constants_.count(n)) factory_parameter_use(n);
       // A name the function does not bind but the module defines as a dynamic dimension.
       if (dynamic_.count(n) && (names_ == names::skip || !lookup(n))) return make_symbol(n, at);
       // A name the function does not bind but the module defines as a constant.
@@ -1473,7 +1524,10 @@ inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_vi
     return r;
   }
   parser ps(std::move(toks), text, file);
-  if (where != nullptr) ps.set_unread_bindings(&where->unread_bindings);
+  if (where != nullptr) {
+    ps.set_unread_bindings(&where->unread_bindings);
+    ps.set_parameters(&where->parameters);
+  }
   program p;
   if (!ps.run(p)) {
     r.error = diagnostic{std::string(file), ps.error().loc, ps.error().message};
