@@ -76,6 +76,14 @@ std::vector<error_case> cases() {
      "e.py:4:20: error: duplicate parameter 'a'"},
     {"@pl.program\nclass P:\n    @pl.function\n    def f(self):\n        pass\n\n    @pl.function\n    def f(self):\n        pass\n",
      "e.py:8:9: error: duplicate function 'f'"},
+    // A kernel kept as written is a function like any other: its name is not a second time free
+    // (the reader's rollback of a failed read once forgot the earlier function's name).
+    {"@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self):\n        pass\n\n"
+     "    @pl.function(type=pl.FunctionType.InCore)\n    def k(self):\n        x = 1 != 2\n",
+     "e.py:8:9: error: duplicate function 'k'"},
+    {"@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(self):\n        x = 1 != 2\n\n"
+     "    @pl.function(type=pl.FunctionType.InCore)\n    def k(self):\n        pass\n",
+     "e.py:8:9: error: duplicate function 'k'"},
     {H + "        x = y\n",
      "e.py:5:13: error: undefined variable 'y'"},
     {H + "        self.g(a)\n",

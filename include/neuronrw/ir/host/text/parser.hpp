@@ -551,7 +551,7 @@ class parser {
       prog_.functions.push_back(std::move(f));
       return true;
     }
-    const std::size_t def_at = i_, calls = calls_.size(), warnings = warnings_.size();
+    const std::size_t def_at = i_, calls = calls_.size(), warnings = warnings_.size(), names = function_names_.size();
     if (!other_keyword && parse_def(*f)) {
       prog_.functions.push_back(std::move(f));
       return true;
@@ -563,7 +563,7 @@ class parser {
     i_ = def_at;
     calls_.resize(calls);
     warnings_.resize(warnings);
-    function_names_.erase(f->name);
+    if (function_names_.size() > names) function_names_.erase(f->name);  // not an earlier function's (a duplicate)
     f->params.clear();
     f->directions.clear();
     f->return_type.reset();
