@@ -139,8 +139,8 @@ const bad_case bad_cases[] = {
     {"module {\n  builtin.module {\n  }\n}\n", "t.mlir:2:3: error: nested modules are not supported by the reference IR"},
     {"\"a.b\"() {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, b0, b1, b2, b3, b4, b5, b6, b7, a3} : () -> ()\n",
      "t.mlir:1:82: error: duplicate key 'a3' in dictionary attribute"},
-    {"arith.constant 1 : i32\n",
-     "t.mlir:1:1: error: custom op 'arith.constant' is not supported by the reference IR (write it in the generic "
+    {"arith.cmpi slt, %a, %b : i32\n",
+     "t.mlir:1:1: error: custom op 'arith.cmpi' is not supported by the reference IR (write it in the generic "
      "form)"},
 };
 

@@ -163,7 +163,7 @@ TEST_CASE("spacing is decided as MLIR's generated printers decide it") {
 
 TEST_CASE("the sample modules of every custom form print back unchanged") {
   std::set<std::string> custom;
-  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "chlo_ops.mlir", "sdy_ops.mlir"}) {
+  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "chlo_ops.mlir", "sdy_ops.mlir", "arith_ops.mlir"}) {
     CAPTURE(file);
     const auto text = read_file(corpus_dir() / "stablehlo" / file);
     REQUIRE(!text.empty());
@@ -191,11 +191,13 @@ TEST_CASE("the sample modules of every custom form print back unchanged") {
 }
 
 TEST_CASE("pretty -> generic -> pretty and generic -> pretty -> generic are identities") {
-  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "chlo_ops.mlir", "sdy_ops.mlir"}) {
+  for (const char* file : {"ops.mlir", "mhlo_ops.mlir", "chlo_ops.mlir", "sdy_ops.mlir", "arith_ops.mlir"}) {
   CAPTURE(file);
   const auto text = without_header_comments(read_file(corpus_dir() / "stablehlo" / file));
   const auto generic = text_of(parse_ok(text), ref::op_forms::generic);
-  const std::string add = std::string_view(file) == "chlo_ops.mlir" ? "chlo.broadcast_add" : "hlo.add";
+  const std::string add = std::string_view(file) == "chlo_ops.mlir"    ? "chlo.broadcast_add"
+                          : std::string_view(file) == "arith_ops.mlir" ? "arith.addi"
+                                                                       : "hlo.add";
   CHECK(generic.find(add + " %") == std::string::npos);
   CHECK(generic.find(add + "\"(") != std::string::npos);
   CHECK(text_of(parse_ok(generic), ref::op_forms::custom) == text);
@@ -205,6 +207,37 @@ TEST_CASE("pretty -> generic -> pretty and generic -> pretty -> generic are iden
   CHECK(text_of(parse_ok(pretty_again), ref::op_forms::generic, false) == numbered);
   CHECK(text_of(parse_ok(numbered), ref::op_forms::generic, false) == numbered);
   }
+}
+
+TEST_CASE("arith: flags, rounding modes and boolean constants in their generic spelling") {
+  const auto m = parse_ok(in_function(
+      "    %0 = arith.constant true\n"
+      "    %1 = arith.constant {k} 7 : i32\n"
+      "    %2 = arith.muli %1, %1 overflow<nsw, nuw> : i32\n"
+      "    %3 = arith.addi %2, %1 : i32\n"
+      "    %4 = arith.sitofp %3 : i32 to f32\n"
+      "    %5 = arith.mulf %4, %4 fastmath<fast> : f32\n"
+      "    %6 = arith.truncf %5 toward_zero : f32 to f16\n"
+      "    %7 = arith.trunci %3 overflow<nuw> : i32 to i8\n"));
+  auto attrs_of = [&](std::string_view name) { return m.attributes(first_op_named(m, name)); };
+  CHECK(attrs_of("arith.constant") == std::vector<ref::attribute>{{"value", "true"}});
+  CHECK(m.type_text(m.result(first_op_named(m, "arith.constant"), 0)) == "i1");
+  CHECK(attrs_of("arith.muli") == std::vector<ref::attribute>{{"overflowFlags", "#arith.overflow<nsw, nuw>"}});
+  CHECK(attrs_of("arith.addi").empty());  // the default (#arith.overflow<none>) is not written
+  CHECK(attrs_of("arith.sitofp").empty());
+  CHECK(attrs_of("arith.mulf") == std::vector<ref::attribute>{{"fastmath", "#arith.fastmath<fast>"}});
+  CHECK(attrs_of("arith.truncf") == std::vector<ref::attribute>{{"roundingmode", "3 : i32"}});
+  CHECK(attrs_of("arith.trunci") == std::vector<ref::attribute>{{"overflowFlags", "#arith.overflow<nuw>"}});
+  // Printed generic, the defaults of the custom form stay unwritten (mlir-opt reads them as
+  // defaults); a boolean constant is MLIR's `true`, of type i1.
+  const auto generic = text_of(m, ref::op_forms::generic);
+  CHECK(generic.find("\"arith.constant\"() <{value = true}> : () -> i1") != std::string::npos);
+  CHECK(generic.find("\"arith.addi\"(%2, %1) : (i32, i32) -> i32") != std::string::npos);
+  CHECK(generic.find("\"arith.truncf\"(%5) <{roundingmode = 3 : i32}> : (f32) -> f16") != std::string::npos);
+  CHECK(text_of(parse_ok(generic), ref::op_forms::custom) == text_of(m));
+  // `true` followed by a type is an ordinary typed value.
+  const auto typed = parse_ok(in_function("    %0 = arith.constant true : i1\n"));
+  CHECK(typed.attributes(first_op_named(typed, "arith.constant")) == std::vector<ref::attribute>{{"value", "true : i1"}});
 }
 
 TEST_CASE("inherent attributes are stored in their generic spelling, as the passes see them") {

@@ -931,6 +931,12 @@ class op_form_printer {
       const auto* v = m_.find_attribute(op_, "value");
       if (v == nullptr || m_.num_results(op_) != 1 || m_.num_operands(op_) != 0 || m_.num_regions(op_) != 0) return false;
       const auto r = result_type(0);
+      if ((v->value == "true" || v->value == "false") && r == "i1") {  // MLIR's boolean attribute: no type
+        attr_dict(out, false);
+        out += ' ';
+        out += v->value;
+        return true;
+      }
       const std::string suffix = " : " + std::string(r);
       if (!v->value.ends_with(suffix) || v->value.size() == suffix.size()) {
         // Another type than the value's (a quantized result): the op's generic form after its

@@ -1069,7 +1069,8 @@ class op_syntax_reader : public value_reader {
     if (s.special == "scan") return read_scan(s, p, name_at);
     return fail(name_at, "'" + s.name + "': no reader for the custom form '" + s.special + "'");
   }
-  /// `[{attrs}] VALUE : TYPE` — the value attribute with its type; the result has that type.
+  /// `[{attrs}] VALUE : TYPE` — the value attribute with its type; the result has that type (a
+  /// bare `true` or `false` is of type i1).
   /// Or, as StableHLO prints a constant whose result type is not its value's (a quantized
   /// tensor of integers): `() [<{value = V}>] [{attrs}] : () -> TYPE`, the value a property or
   /// an entry of the dictionary.
@@ -1116,6 +1117,20 @@ class op_syntax_reader : public value_reader {
       skip_ws();
     }
     const std::size_t b = pos_;
+    // `true` / `false` without a type: MLIR's boolean attribute, of type i1 (`arith.constant true`).
+    if (at_word("true") || at_word("false")) {
+      const bool t = at_word("true");
+      const std::size_t end = b + (t ? 4 : 5);
+      pos_ = end;
+      skip_ws();
+      const bool typed = !eof() && peek() == ':';
+      pos_ = typed ? b : end;
+      if (!typed) {
+        set_inherent(s, 0, p, t ? "true" : "false", b);
+        set_result_types(p, 0, {m_.intern_type("i1")});
+        return true;
+      }
+    }
     if (eof() || peek() == ':' || peek() == '}' || peek() == ')' || peek() == ']' || peek() == '>')
       return fail(pos_, "expected attribute value");
     // dense<...>, sparse<...>, #d.x<...>, a number: balanced text up to ':' at the top level

@@ -1,7 +1,8 @@
 // neuronrw/ir/ref/syntax/op_table.hpp — the op-syntax table of the reference IR: every op of
-// StableHLO (its ODS definitions as of StableHLO 1.20), of XLA's MHLO, of CHLO and of Shardy
-// (operands, results, inherent attributes, regions and assembly format), so that the reference
-// IR reads and prints programs as JAX and XLA print them. docs/stablehlo.md lists the ops with their status.
+// StableHLO (its ODS definitions as of StableHLO 1.20), of XLA's MHLO, of CHLO and of Shardy, and
+// MLIR's arith arithmetic, casts and constants (operands, results, inherent attributes, regions
+// and assembly format), so that the reference IR reads and prints programs as JAX and XLA print
+// them. docs/stablehlo.md lists the ops with their status.
 //
 // Customization points: none; an op is added by adding one entry (see `op_syntax_decl` in
 // ir/ref/syntax/op_syntax.hpp for the notation).
@@ -417,6 +418,73 @@ inline constexpr op_syntax_decl sdy_op_syntax[] = {
     {"sdy.func_data_flow_edge", "operand", "result", "", "", "$operand attr-dict `:` type($result)"},
 };
 
+/// The ops of MLIR's `arith` dialect whose custom forms name every type they need (its integer and
+/// floating-point arithmetic, casts and constants, as MLIR 22's ArithOps.td declares them), and
+/// `tensor.cast`: the core ops programs mix into StableHLO. The comparisons and `arith.select`
+/// (whose result types their forms leave to inference) are generic only.
+inline constexpr op_syntax_decl arith_op_syntax[] = {
+    {"arith.constant", "", "result", "value: any", "", "", "constant"},
+    {"arith.addi", "lhs, rhs", "result", "overflowFlags?: wrap #arith.overflow = #arith.overflow<none>", "",
+     "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.subi", "lhs, rhs", "result", "overflowFlags?: wrap #arith.overflow = #arith.overflow<none>", "",
+     "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.muli", "lhs, rhs", "result", "overflowFlags?: wrap #arith.overflow = #arith.overflow<none>", "",
+     "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.shli", "lhs, rhs", "result", "overflowFlags?: wrap #arith.overflow = #arith.overflow<none>", "",
+     "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.divui", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.divsi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.ceildivui", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.ceildivsi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.floordivsi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.remui", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.remsi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.andi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.ori", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.xori", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.shrui", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.shrsi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.maxsi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.maxui", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.minsi", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.minui", "lhs, rhs", "result", "", "", "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.addf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.subf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.mulf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.divf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.remf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.maximumf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.minimumf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.maxnumf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.minnumf", "lhs, rhs", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))"},
+    {"arith.negf", "operand", "result", "fastmath?: wrap #arith.fastmath = #arith.fastmath<none>", "",
+     "$operand (`fastmath` `` $fastmath^)? attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))"},
+    {"arith.extui", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.extsi", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.uitofp", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.sitofp", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.fptoui", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.fptosi", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.index_cast", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.index_castui", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.bitcast", "in", "out", "", "", "$in attr-dict `:` type($in) `to` type($out)"},
+    {"arith.trunci", "in", "out", "overflowFlags?: wrap #arith.overflow = #arith.overflow<none>", "",
+     "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"},
+    {"arith.extf", "in", "out", "fastmath?: wrap #arith.fastmath", "", "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"},
+    {"arith.truncf", "in", "out", "roundingmode?: ienum to_nearest_even downward upward toward_zero to_nearest_away, fastmath?: wrap #arith.fastmath", "",
+     "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"},
+    {"tensor.cast", "source", "dest", "", "", "$source attr-dict `:` type($source) `to` type($dest)"},
+};
+
 namespace syntax_detail {
 struct all_declarations {
   std::vector<op_syntax_decl> decls;
@@ -425,11 +493,12 @@ struct all_declarations {
     decls.insert(decls.end(), std::begin(mhlo_op_syntax), std::end(mhlo_op_syntax));
     decls.insert(decls.end(), std::begin(chlo_op_syntax), std::end(chlo_op_syntax));
     decls.insert(decls.end(), std::begin(sdy_op_syntax), std::end(sdy_op_syntax));
+    decls.insert(decls.end(), std::begin(arith_op_syntax), std::end(arith_op_syntax));
   }
 };
 }  // namespace syntax_detail
 
-/// Every declaration of the table (StableHLO's, MHLO's, CHLO's, then Shardy's).
+/// Every declaration of the table (StableHLO's, MHLO's, CHLO's, Shardy's, then arith's).
 inline std::span<const op_syntax_decl> op_syntax_declarations() {
   static const syntax_detail::all_declarations all;  // thread-safe initialization
   return all.decls;
