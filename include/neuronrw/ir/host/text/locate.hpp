@@ -83,6 +83,39 @@ struct program_location {
 
 namespace text_detail {
 
+/// Past the string literal of `s` whose opening quote is at `i` (a prefix such as `r`, `b`, `f`
+/// is read as a name before it), single- or triple-quoted; an unterminated one ends at its line's
+/// end (single quotes) or at the end of `s` (triple quotes), where Python would report it. A
+/// backslash escapes the next character, also in a raw string (`r"\""` is one literal). Adds the
+/// line ends passed (`\r\n` is one) to `*lines` when given.
+inline std::size_t python_string_end(std::string_view s, std::size_t i, std::uint32_t* lines = nullptr) {
+  auto eol = [&](std::size_t k) { return s[k] == '\n' || s[k] == '\r'; };
+  auto past_eol = [&](std::size_t k) {
+    if (lines != nullptr) ++*lines;
+    return k + (s[k] == '\r' && k + 1 < s.size() && s[k + 1] == '\n' ? 2 : 1);
+  };
+  const char q = s[i];
+  const bool triple = i + 2 < s.size() && s[i + 1] == q && s[i + 2] == q;
+  i += triple ? 3 : 1;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '\\' && i + 1 < s.size()) {
+      i = eol(i + 1) ? past_eol(i + 1) : i + 2;
+      continue;
+    }
+    if (eol(i)) {
+      if (!triple) return i;
+      i = past_eol(i);
+      continue;
+    }
+    ++i;
+    if (c != q) continue;
+    if (!triple) return i;
+    if (i + 1 < s.size() && s[i] == q && s[i + 1] == q) return i + 2;
+  }
+  return i;
+}
+
 /// One logical line of Python source.
 struct logical_line {
   std::size_t begin = 0;    ///< the start of its first physical line
@@ -159,33 +192,8 @@ class python_lines {
     l.end = pos_;
     return l;
   }
-  /// Past the string literal whose opening quote is at the cursor (a prefix such as `r`, `b`,
-  /// `f` was read as a name before it); an unterminated one ends at its line's end (single
-  /// quotes) or at the end of the text (triple quotes), where Python would report it.
-  void skip_string() {
-    const char q = s_[pos_];
-    const bool triple = pos_ + 2 < s_.size() && s_[pos_ + 1] == q && s_[pos_ + 2] == q;
-    pos_ += triple ? 3 : 1;
-    while (pos_ < s_.size()) {
-      const char c = s_[pos_];
-      if (c == '\\' && pos_ + 1 < s_.size()) {  // also in a raw string: r"\"" is one literal
-        pos_ = eol(pos_ + 1) ? past_eol(pos_ + 1) : pos_ + 2;
-        continue;
-      }
-      if (eol(pos_)) {
-        if (!triple) return;
-        pos_ = past_eol(pos_);
-        continue;
-      }
-      ++pos_;
-      if (c != q) continue;
-      if (!triple) return;
-      if (pos_ + 1 < s_.size() && s_[pos_] == q && s_[pos_ + 1] == q) {
-        pos_ += 2;
-        return;
-      }
-    }
-  }
+  /// Past the string literal whose opening quote is at the cursor (python_string_end).
+  void skip_string() { pos_ = python_string_end(s_, pos_, &line_); }
 };
 
 /// The code of logical line `l`: from its content to the end of its code, comments left out
@@ -373,19 +381,7 @@ inline std::optional<def_header> def_of(std::string_view code) {
   while (c.i < c.s.size() && depth > 0) {
     const char ch = c.s[c.i];
     if (ch == '"' || ch == '\'') {  // a string in an annotation or a default
-      const bool triple = c.i + 2 < c.s.size() && c.s[c.i + 1] == ch && c.s[c.i + 2] == ch;
-      c.i += triple ? 3 : 1;
-      while (c.i < c.s.size()) {
-        if (c.s[c.i] == '\\') {
-          c.i += 2;
-          continue;
-        }
-        if (c.s[c.i] == ch && (!triple || (c.i + 2 < c.s.size() && c.s[c.i + 1] == ch && c.s[c.i + 2] == ch))) {
-          c.i += triple ? 3 : 1;
-          break;
-        }
-        ++c.i;
-      }
+      c.i = python_string_end(c.s, c.i);
       at_name = false;
       continue;
     }

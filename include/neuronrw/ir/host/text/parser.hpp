@@ -411,7 +411,6 @@ class parser {
   /// A parameter of a function around the program used as a value (set_parameters): the
   /// program's constant or dynamic dimension from now on.
   void factory_parameter_use(const std::string& n) {
-    if (params_ == nullptr) return;
     for (const auto& q : *params_) {
       if (q.name != n) continue;
       const source_loc def{q.line, 1};
@@ -1112,7 +1111,9 @@ class parser {
       }
       // A parameter of a function the program is defined in (a factory's), used for the first
       // time: a module constant or dynamic dimension from now on.
-      if (names_ != names::skip && !lookup(n) && !dynamic_.count(n) && !constants_.count(n)) factory_parameter_use(n);
+      if (params_ != nullptr && !params_->empty() && names_ != names::skip && !dynamic_.count(n) && !constants_.count(n) &&
+          !lookup(n))
+        factory_parameter_use(n);
       // A name the function does not bind but the module defines as a dynamic dimension.
       if (dynamic_.count(n) && (names_ == names::skip || !lookup(n))) return make_symbol(n, at);
       // A name the function does not bind but the module defines as a constant.
