@@ -207,6 +207,8 @@ class host_namer {
       case host::expr_kind::var_ref: return e.ref ? e.ref->name : std::string();
       case host::expr_kind::int_const: return e.text.empty() ? std::to_string(e.value) : e.text;
       case host::expr_kind::arith: return "(arithmetic)";
+      case host::expr_kind::boolean: return "(condition)";
+      case host::expr_kind::float_const: return e.text;
       case host::expr_kind::tuple: return "(...)";
       case host::expr_kind::bool_const: return e.value ? "True" : "False";
       case host::expr_kind::str_const: return e.text;

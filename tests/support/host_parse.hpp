@@ -1,10 +1,12 @@
 // tests/support/host_parse.hpp — parse-or-fail for the host IR (pypto programs) in doctest tests.
 #pragma once
 
+#include <neuronrw/ir/host/hash.hpp>
 #include <neuronrw/ir/host/text.hpp>
 
 #include <doctest/doctest.h>
 
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -18,6 +20,18 @@ inline ::neuronrw::host::program parse_ok(std::string_view text, std::string_vie
   INFO(r.error.str());
   REQUIRE(r.ok());
   return std::move(*r.value);
+}
+
+/// parse(text) prints back exactly as `text`, the print is a fixed point, and the two programs
+/// are structurally equal with equal hashes.
+inline void check_fixed_point(const std::string& text) {
+  ::neuronrw::host::program p = parse_ok(text);
+  const std::string out = ::neuronrw::host::print_program(p);
+  CHECK(out == text);
+  ::neuronrw::host::program q = parse_ok(out);
+  CHECK(::neuronrw::host::structural_equal(p, q));
+  CHECK(::neuronrw::host::structural_hash(p) == ::neuronrw::host::structural_hash(q));
+  CHECK(::neuronrw::host::print_program(q) == out);
 }
 
 }  // namespace neuronrw::testing::host

@@ -29,17 +29,9 @@ std::string prog(std::string_view cls, std::string_view functions) {
   return std::string(header) + "class " + std::string(cls) + ":\n" + std::string(functions);
 }
 
+using neuronrw::testing::host::check_fixed_point;
 using neuronrw::testing::host::parse_ok;
 
-/// parse(text) prints back exactly as `text`, and the print is a fixed point.
-void check_fixed_point(const std::string& text) {
-  program p = parse_ok(text);
-  const std::string out = print_program(p);
-  CHECK(out == text);
-  program q = parse_ok(out);
-  CHECK(structural_equal(p, q));
-  CHECK(print_program(q) == out);
-}
 
 TEST_CASE("a user program prints in its plain form") {
   const std::string text = prog("TP",

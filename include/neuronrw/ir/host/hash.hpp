@@ -91,9 +91,9 @@ class encoder {
   void type_(const type& t) {
     tag('T');
     tag(static_cast<char>('0' + static_cast<int>(t.kind)));
-    if (t.kind == type_kind::scalar || t.kind == type_kind::tensor || t.kind == type_kind::distributed_tensor)
-      str(t.dtype);
-    if (t.kind == type_kind::tensor || t.kind == type_kind::distributed_tensor) {
+    const bool shaped = t.kind == type_kind::tensor || t.kind == type_kind::distributed_tensor || t.kind == type_kind::tile;
+    if (t.kind == type_kind::scalar || shaped) str(t.dtype);
+    if (shaped) {
       u64(t.shape.size());
       for (auto& d : t.shape) {
         if (d.e) {
@@ -109,6 +109,11 @@ class encoder {
       }
     }
     if (t.kind == type_kind::distributed_tensor) window_(t.window.get());
+    if (!t.extras.empty()) {  // tagged: a type without them encodes as before
+      tag('X');
+      u64(t.extras.size());
+      for (auto& x : t.extras) expr_(x.get());
+    }
     if (t.kind == type_kind::tuple) {
       u64(t.elements.size());
       for (auto& x : t.elements) type_(x);
@@ -143,7 +148,9 @@ class encoder {
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());
         return;
+      case expr_kind::float_const: return str(e->text);
       case expr_kind::arith:
+      case expr_kind::boolean:
         u64(static_cast<std::uint64_t>(e->value));
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());
@@ -178,6 +185,13 @@ class encoder {
         expr_(s.stop.get());
         expr_(s.step.get());
         var_(s.target.get());
+        if (s.loop) {  // tagged: a plain pl.range loop encodes as before
+          tag('P');
+          str(s.loop->iterator);
+          keywords_(s.loop->kwargs);
+          u64(s.loop->carried.size());
+          for (auto& c : s.loop->carried) var_(c.get());
+        }
         return body_(s.body);
       case stmt_kind::while_loop:
         expr_(s.value.get());
@@ -195,6 +209,21 @@ class encoder {
         for (auto& w : s.scope->slots) window_(w.get());
         keywords_(s.scope->attrs);
         return body_(s.body);
+      case stmt_kind::with_scope:
+        expr_(s.value.get());
+        var_(s.target.get());
+        return body_(s.body);
+      case stmt_kind::if_stmt:
+        expr_(s.value.get());
+        return body_(s.body);
+      case stmt_kind::block: return body_(s.body);
+      case stmt_kind::break_stmt:
+      case stmt_kind::continue_stmt: return;
+      case stmt_kind::tuple_assign:
+        expr_(s.value.get());
+        u64(s.targets.size());
+        for (auto& t : s.targets) var_(t.get());
+        return;
     }
   }
   void function_(const function& f) {
@@ -216,6 +245,11 @@ class encoder {
     if (!f.doc.empty()) {
       tag('d');
       str(f.doc);
+    }
+    if (!f.options.empty() || !f.attrs.empty()) {
+      tag('O');
+      keywords_(f.options);
+      keywords_(f.attrs);
     }
     bool directed = false;  // all `in` is the same program as none (the text prints no wrapper)
     for (auto d : f.directions) directed = directed || d != param_direction::in;

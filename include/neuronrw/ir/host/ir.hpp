@@ -53,6 +53,7 @@ enum class type_kind : std::uint8_t {
   distributed_tensor,  ///< `pld.DistributedTensor[[256], pl.FP32]`, optionally with a WindowBuffer
   ptr,                 ///< `pl.Ptr`: the result of pld.tensor.alloc_window_buffer
   tuple,               ///< `tuple[T1, T2]`: the return type of a function returning several values
+  tile,                ///< `pl.Tile[[64, 64], pl.FP32]`: pypto's on-chip tile (in kernels and device scopes)
 };
 
 /// One dimension of a shape: an integer, a variable (a dynamic dimension), or another integer
@@ -73,17 +74,23 @@ struct type {
   std::vector<dim> shape;   ///< tensor / distributed_tensor
   window_ptr window;        ///< distributed_tensor only: the WindowBuffer backing it, or null
   std::vector<type> elements;  ///< tuple only: `tuple[pl.Tensor[...], ...]`
+  /// tensor / tile: the arguments after the dtype, kept as written (a memory space `pl.Mem.Vec`,
+  /// a layout `pl.NZ`, `pl.MemRef(...)`, `pl.TileView()`); shared by every copy of the type.
+  std::vector<std::shared_ptr<const expr>> extras;
 
   static type unknown() { return {}; }
-  static type scalar(std::string dtype) { return {type_kind::scalar, std::move(dtype), {}, nullptr, {}}; }
-  static type ptr() { return {type_kind::ptr, {}, {}, nullptr, {}}; }
+  static type scalar(std::string dtype) { return {type_kind::scalar, std::move(dtype), {}, nullptr, {}, {}}; }
+  static type ptr() { return {type_kind::ptr, {}, {}, nullptr, {}, {}}; }
   static type tensor(std::vector<dim> shape, std::string dtype) {
-    return {type_kind::tensor, std::move(dtype), std::move(shape), nullptr, {}};
+    return {type_kind::tensor, std::move(dtype), std::move(shape), nullptr, {}, {}};
+  }
+  static type tile(std::vector<dim> shape, std::string dtype) {
+    return {type_kind::tile, std::move(dtype), std::move(shape), nullptr, {}, {}};
   }
   static type distributed(std::vector<dim> shape, std::string dtype, window_ptr w = nullptr) {
-    return {type_kind::distributed_tensor, std::move(dtype), std::move(shape), std::move(w), {}};
+    return {type_kind::distributed_tensor, std::move(dtype), std::move(shape), std::move(w), {}, {}};
   }
-  static type tuple(std::vector<type> elements) { return {type_kind::tuple, {}, {}, nullptr, std::move(elements)}; }
+  static type tuple(std::vector<type> elements) { return {type_kind::tuple, {}, {}, nullptr, std::move(elements), {}}; }
 };
 
 /// A variable: a binding. Two variables are different even when their names are equal.
@@ -107,10 +114,15 @@ enum class expr_kind : std::uint8_t {
   arith,       ///< `a * b`, `n // 2`, `-n`: `value` holds the arith_op, `args` the operand(s)
   tuple,       ///< `(a, b)`, `(a,)`
   subscript,   ///< `inputs[r]`: args[0] indexed by args[1] (pypto's per-rank slice of a host tensor)
+  float_const, ///< `1.0`, `1e-3`: `text` is the literal as written
+  boolean,     ///< `r == 0`, `a and b`, `not c`: `value` holds the bool_op, `args` the operand(s)
 };
 
 /// The integer operators (Python's): `value` of an arith node.
 enum class arith_op : std::uint8_t { add, sub, mul, floordiv, mod, neg };
+
+/// Python's comparisons and boolean operators: `value` of a boolean node (`not_` has one operand).
+enum class bool_op : std::uint8_t { eq, ne, lt, le, gt, ge, and_, or_, not_ };
 
 /// Bits of expr::flags: how an expression was written, beyond what it is. Not part of the
 /// structural equality (hash.hpp); the printer reproduces them.
@@ -173,6 +185,24 @@ enum class stmt_kind : std::uint8_t {
   expr_stmt,          ///< `value`
   ret,                ///< `return values...`
   comm_domain_scope,  ///< `with pl._dump.comm_domain(name=..., devices=..., slots=..., attrs=...): body`
+  with_scope,         ///< `with pl.at(level=...) [as target]: body`: value is the context expression
+  if_stmt,            ///< `if value: ... [elif ...] [else: ...]`: body holds the branches, a block each
+  block,              ///< one branch of an if_stmt: body
+  break_stmt,         ///< `break`
+  continue_stmt,      ///< `continue`
+  tuple_assign,       ///< `a, b = value`: targets
+};
+
+/// Bits of stmt::flags: how a statement was written, beyond what it is (not structural).
+namespace stmt_flags {
+inline constexpr std::uint8_t elif = 1;  ///< an if_stmt alone in its parent's else branch, written `elif`
+}  // namespace stmt_flags
+
+/// What only a loop with more than `for r in pl.range(...)` has, kept out of line (stmt::loop).
+struct loop_data {
+  std::string iterator;           ///< "pl.parallel", "pl.unroll", ...; empty for pl.range
+  std::vector<keyword> kwargs;    ///< keyword arguments but var_type= (`init_values=(x,)`, `stage=2`)
+  std::vector<var_ptr> carried;   ///< `for i, (acc, s) in pl.range(n, init_values=(a, b))`: acc, s
 };
 
 /// What only a comm-domain scope has, kept out of line (stmt::scope).
@@ -187,13 +217,19 @@ struct scope_data {
 /// is comm_domain_scope (make_scope and the parser allocate it).
 struct stmt {
   stmt_kind kind = stmt_kind::expr_stmt;
+  std::uint8_t flags = 0;  ///< stmt_flags
   source_loc loc;
   var_ptr target;                ///< assign: the variable defined; for_range: the loop variable
   expr_ptr value;                ///< assign: value; expr_stmt: the expression; while: condition
   expr_ptr start, stop, step;    ///< for_range
   std::vector<expr_ptr> values;  ///< ret
-  std::vector<stmt_ptr> body;    ///< for_range, while_loop, comm_domain_scope
+  std::vector<stmt_ptr> body;    ///< for_range, while_loop, comm_domain_scope, with_scope, block;
+                                 ///< if_stmt: its branches, a block each (then, [else])
   std::unique_ptr<scope_data> scope;  ///< comm_domain_scope: name, devices, slots, attributes
+  /// for_range: pypto's iterator when not pl.range, its keyword arguments, its carried variables
+  /// (null for a plain `for r in pl.range(n)`)
+  std::unique_ptr<loop_data> loop;
+  std::vector<var_ptr> targets;  ///< tuple_assign: `a, b = value`
 };
 
 /// A WindowBuffer (docs/host-programs.md §"2. MaterializeCommDomainScopes"): the host-side metadata
@@ -233,6 +269,11 @@ struct function {
   std::string verbatim;
   /// The docstring (the body's first statement, a string literal), decoded; empty for none.
   std::string doc;
+  /// pypto's other decorator keywords (`strict_ssa=True`, `auto_scope=False`,
+  /// `external_source="k.cpp"`), in order; no pass reads them.
+  std::vector<keyword> options;
+  /// The decorator's `attrs={...}` (pypto's function attributes), in order.
+  std::vector<keyword> attrs;
 };
 
 /// A module-level integer constant (`SIZE = 256`), as pypto's parser sees a closure variable: its
@@ -402,6 +443,25 @@ inline expr_ptr make_tuple(std::vector<expr_ptr> elems, source_loc loc = {}) {
   return e;
 }
 inline arith_op op_of(const expr& e) noexcept { return static_cast<arith_op>(e.value); }
+inline bool_op bool_op_of(const expr& e) noexcept { return static_cast<bool_op>(e.value); }
+/// A float literal, `text` as written (`1.0`, `1e-3`, `.5`).
+inline expr_ptr make_float(std::string text, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::float_const;
+  e->text = std::move(text);
+  e->loc = loc;
+  return e;
+}
+/// A comparison or boolean operator; `rhs` is unused for not_.
+inline expr_ptr make_bool_op(bool_op op, expr_ptr lhs, expr_ptr rhs, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::boolean;
+  e->value = static_cast<std::int64_t>(op);
+  e->args.push_back(std::move(lhs));
+  if (op != bool_op::not_) e->args.push_back(std::move(rhs));
+  e->loc = loc;
+  return e;
+}
 
 /// A call. Its type is `t`; use infer_call_type for the type the text format derives.
 inline expr_ptr make_call(host::callee_kind ck, std::string callee, std::vector<expr_ptr> args,
@@ -470,6 +530,52 @@ inline stmt_ptr make_scope(std::string name, std::vector<std::int64_t> devices, 
   return s;
 }
 
+/// `with context [as target]: body` (pypto's `pl.at(...)`, `pl.manual_scope()`, ...).
+inline stmt_ptr make_with(expr_ptr context, var_ptr target, std::vector<stmt_ptr> body, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::with_scope;
+  s->value = std::move(context);
+  s->target = std::move(target);
+  s->body = std::move(body);
+  s->loc = loc;
+  return s;
+}
+/// One branch of an if_stmt.
+inline stmt_ptr make_block(std::vector<stmt_ptr> body, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::block;
+  s->body = std::move(body);
+  s->loc = loc;
+  return s;
+}
+/// `if cond: then [else: orelse]`; without an else branch when `has_else` is false.
+inline stmt_ptr make_if(expr_ptr cond, std::vector<stmt_ptr> then, std::vector<stmt_ptr> orelse, bool has_else,
+                        source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::if_stmt;
+  s->value = std::move(cond);
+  s->body.push_back(make_block(std::move(then), loc));
+  if (has_else) s->body.push_back(make_block(std::move(orelse), loc));
+  s->loc = loc;
+  return s;
+}
+/// `break` (k = break_stmt) or `continue` (k = continue_stmt).
+inline stmt_ptr make_jump(stmt_kind k, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = k;
+  s->loc = loc;
+  return s;
+}
+/// `a, b = value`.
+inline stmt_ptr make_tuple_assign(std::vector<var_ptr> targets, expr_ptr value, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::tuple_assign;
+  s->targets = std::move(targets);
+  s->value = std::move(value);
+  s->loc = loc;
+  return s;
+}
+
 // ------------------------------------------------------------------------------ type queries
 
 namespace detail {
@@ -480,7 +586,8 @@ inline bool same_expr(const expr* a, const expr* b) {
   if (!a || !b || a->kind != b->kind || a->callee != b->callee || a->text != b->text || a->args.size() != b->args.size())
     return false;
   if (a->kind == expr_kind::var_ref && a->ref != b->ref) return false;
-  if ((a->kind == expr_kind::int_const || a->kind == expr_kind::bool_const || a->kind == expr_kind::arith) &&
+  if ((a->kind == expr_kind::int_const || a->kind == expr_kind::bool_const || a->kind == expr_kind::arith ||
+       a->kind == expr_kind::boolean) &&
       a->value != b->value)
     return false;
   for (std::size_t i = 0; i < a->args.size(); ++i)
@@ -506,13 +613,19 @@ inline bool same_dims(const std::vector<dim>& a, const std::vector<dim>& b) {
   }
   return true;
 }
+inline bool same_extras(const std::vector<std::shared_ptr<const expr>>& a, const std::vector<std::shared_ptr<const expr>>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!same_expr(a[i].get(), b[i].get())) return false;
+  return true;
+}
 }  // namespace detail
 
 /// Equality of two types of ONE program: variables and WindowBuffers by identity.
 /// (hash.hpp compares types of two different programs, up to a renaming.)
 inline bool same_type(const type& a, const type& b) {
   if (a.kind != b.kind || a.dtype != b.dtype || !detail::same_dims(a.shape, b.shape) || a.window != b.window ||
-      a.elements.size() != b.elements.size())
+      a.elements.size() != b.elements.size() || !detail::same_extras(a.extras, b.extras))
     return false;
   for (std::size_t i = 0; i < a.elements.size(); ++i)
     if (!same_type(a.elements[i], b.elements[i])) return false;
@@ -521,7 +634,7 @@ inline bool same_type(const type& a, const type& b) {
 /// same_type, ignoring the WindowBuffer.
 inline bool same_type_but_window(const type& a, const type& b) {
   return a.kind == b.kind && a.dtype == b.dtype && detail::same_dims(a.shape, b.shape) && a.elements.empty() &&
-         b.elements.empty();
+         b.elements.empty() && detail::same_extras(a.extras, b.extras);
 }
 
 /// The type of an expression: a variable's type, INDEX for integers, BOOL for booleans, a
@@ -532,6 +645,8 @@ inline type type_of(const expr& e) {
     case expr_kind::int_const: return type::scalar("INDEX");
     case expr_kind::bool_const: return type::scalar("BOOL");
     case expr_kind::arith: return type::scalar("INDEX");
+    case expr_kind::float_const: return type::scalar("FP32");  // pypto's default for a float literal
+    case expr_kind::boolean: return type::scalar("BOOL");
     case expr_kind::call: return e.call->type;
     case expr_kind::subscript: {  // a tensor without its first dimension (first k, for k indices)
       type t = e.args.size() == 2 && e.args[0] ? type_of(*e.args[0]) : type{};
@@ -690,6 +805,8 @@ class cloner {
       nf->loc = f->loc;
       nf->verbatim = f->verbatim;
       nf->doc = f->doc;
+      nf->options = clone_keywords(f->options);
+      nf->attrs = clone_keywords(f->attrs);
       for (auto& v : f->params) nf->params.push_back(take(*v));
       if (f->return_type) nf->return_type = clone_type(*f->return_type);
       for (auto& s : f->body) nf->body.push_back(clone_stmt(*s));
@@ -710,6 +827,11 @@ class cloner {
   }
   void declare_stmt(const stmt& s) {
     if (s.target) declare(*s.target);
+    for (auto& t : s.targets)
+      if (t) declare(*t);
+    if (s.loop)
+      for (auto& c : s.loop->carried)
+        if (c) declare(*c);
     for (auto& b : s.body) declare_stmt(*b);
   }
   var* map(const var* v) const {
@@ -743,6 +865,7 @@ class cloner {
       if (d.e) d.e = std::shared_ptr<const expr>(clone_expr(*d.e));
     }
     for (auto& x : out.elements) x = clone_type(x);
+    for (auto& x : out.extras) x = std::shared_ptr<const expr>(clone_expr(*x));
     out.window = clone_window(t.window);
     return out;
   }
@@ -758,7 +881,8 @@ class cloner {
     ne->kind = e.kind;
     ne->loc = e.loc;
     if (e.kind == expr_kind::var_ref) ne->ref = map(e.ref);
-    else if (e.kind == expr_kind::int_const || e.kind == expr_kind::bool_const || e.kind == expr_kind::arith)
+    else if (e.kind == expr_kind::int_const || e.kind == expr_kind::bool_const || e.kind == expr_kind::arith ||
+             e.kind == expr_kind::boolean)
       ne->value = e.value;
     ne->callee = e.callee;
     ne->flags = e.flags;
@@ -774,8 +898,16 @@ class cloner {
   stmt_ptr clone_stmt(const stmt& s) {
     auto ns = std::make_unique<stmt>();
     ns->kind = s.kind;
+    ns->flags = s.flags;
     ns->loc = s.loc;
     if (s.target) ns->target = take(*s.target);
+    for (auto& t : s.targets) ns->targets.push_back(t ? take(*t) : nullptr);
+    if (s.loop) {
+      ns->loop = std::make_unique<loop_data>();
+      ns->loop->iterator = s.loop->iterator;
+      ns->loop->kwargs = clone_keywords(s.loop->kwargs);
+      for (auto& c : s.loop->carried) ns->loop->carried.push_back(c ? take(*c) : nullptr);
+    }
     if (s.value) ns->value = clone_expr(*s.value);
     if (s.start) ns->start = clone_expr(*s.start);
     if (s.stop) ns->stop = clone_expr(*s.stop);

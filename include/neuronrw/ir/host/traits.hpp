@@ -98,6 +98,14 @@ struct neuronrw::host_traits<neuronrw::host::program> {
       case host::stmt_kind::expr_stmt: return host_stmt_kind::expr_stmt;
       case host::stmt_kind::ret: return host_stmt_kind::ret;
       case host::stmt_kind::comm_domain_scope: return host_stmt_kind::comm_domain_scope;
+      // pypto's device scopes, ifs (their branches are blocks, bodies of the if), jumps and
+      // tuple assignments: the passes visit their operands and bodies.
+      case host::stmt_kind::with_scope:
+      case host::stmt_kind::if_stmt:
+      case host::stmt_kind::block:
+      case host::stmt_kind::break_stmt:
+      case host::stmt_kind::continue_stmt:
+      case host::stmt_kind::tuple_assign: break;
     }
     return host_stmt_kind::other;
   }
@@ -108,6 +116,9 @@ struct neuronrw::host_traits<neuronrw::host::program> {
       case host::stmt_kind::for_range:
         for (auto* e : {s->start.get(), s->stop.get(), s->step.get()})
           if (e) out.push_back(e);
+        if (s->loop)  // init_values=, stage=, ...: evaluated before the loop, as its bounds are
+          for (auto& k : s->loop->kwargs)
+            if (k.value) out.push_back(k.value.get());
         break;
       case host::stmt_kind::ret:
         for (auto& e : s->values)

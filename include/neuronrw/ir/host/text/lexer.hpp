@@ -34,11 +34,13 @@
 
 namespace neuronrw::host::text_detail {
 
-/// `bad`: a token the format has no use for, which Python has (`!=`, `0x1F`, `"\d"`): its text is
+/// `integer`: a decimal, hexadecimal, octal or binary literal, with Python's `_` separators
+/// (parser.hpp reads its value); `floating`: a float literal (`1.0`, `2.`, `1e-3`, `1_0.5`).
+/// `bad`: a token the format has no use for, which Python has (`2j`, `"\d"`, `~`): its text is
 /// the error it is (a message in lexed::strings). The lexer goes on past it, so that the parser can
 /// step over a function it keeps as written (a kernel, parser.hpp) whatever it holds; anywhere
 /// else the parser reports it as the lexer found it.
-enum class tok : std::uint8_t { name, integer, string, punct, newline, indent, dedent, eof, bad };
+enum class tok : std::uint8_t { name, integer, string, punct, newline, indent, dedent, eof, bad, floating };
 
 /// One token: 20 bytes, a host program has about one per 3 bytes of text. Its text (name, digits,
 /// punctuation) is `len` bytes at `off` in the source, or for a string literal its decoded value
@@ -158,20 +160,7 @@ class lexer {
         while (pos_ < end_ && is_ident_char(src_[pos_])) ++pos_;
         emit(tok::name, at, b, pos_ - b);
       } else if (c >= '0' && c <= '9') {
-        const source_loc at = here();
-        const std::size_t b = pos_;
-        while (pos_ < end_ && src_[pos_] >= '0' && src_[pos_] <= '9') ++pos_;
-        if (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.')) {
-          // Python's other number forms (0x1F, 1.5, 1e-3, 1_000, 2j), as one bad token.
-          const bool hex = pos_ - b == 1 && src_[b] == '0' && (src_[pos_] == 'x' || src_[pos_] == 'X');
-          while (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.' ||
-                                 (!hex && (src_[pos_] == '+' || src_[pos_] == '-') &&
-                                  (src_[pos_ - 1] == 'e' || src_[pos_ - 1] == 'E'))))
-            ++pos_;
-          bad(at, "invalid integer literal (only decimal integers are supported)");
-          continue;
-        }
-        emit(tok::integer, at, b, pos_ - b);
+        lex_number();
       } else if (c == '"' || c == '\'') {
         NEURONRW_TRY(lex_string());
       } else {
@@ -309,8 +298,57 @@ class lexer {
     emit(tok::string, at, begin, value.size() - begin);
     return true;
   }
-  /// The punctuation of the format: lex_punct's one-character tokens.
-  static constexpr std::string_view punct_chars = "()[]{},:.=@-+*%/";
+  /// A number: Python's integer and float literals (tok::integer, tok::floating); anything else
+  /// that starts with a digit (`2j`, `0x`, `1__0`, `1e`, `09`) is one bad token.
+  void lex_number() {
+    const source_loc at = here();
+    const std::size_t b = pos_;
+    auto digits = [&](auto is_digit) {  // digits with single '_' between them; false if malformed
+      const std::size_t from = pos_;
+      while (pos_ < end_ && (is_digit(src_[pos_]) || (src_[pos_] == '_' && pos_ > from && pos_ + 1 < end_ && is_digit(src_[pos_ + 1]))))
+        ++pos_;
+      return pos_ > from;
+    };
+    auto dec = [](char x) { return x >= '0' && x <= '9'; };
+    bool ok = true, floating = false;
+    const char x = pos_ + 1 < end_ ? src_[pos_ + 1] : '\0';
+    if (src_[pos_] == '0' && (x == 'x' || x == 'X' || x == 'o' || x == 'O' || x == 'b' || x == 'B')) {
+      pos_ += 2;
+      if (pos_ < end_ && src_[pos_] == '_') ++pos_;  // `0x_1F`, as Python allows
+      if (x == 'x' || x == 'X') ok = digits([](char d) { return neuronrw::detail::hex_digit_value(d) >= 0; });
+      else if (x == 'o' || x == 'O') ok = digits([](char d) { return d >= '0' && d <= '7'; });
+      else ok = digits([](char d) { return d == '0' || d == '1'; });
+    } else {
+      digits(dec);
+      if (pos_ < end_ && src_[pos_] == '.') {
+        floating = true;
+        ++pos_;
+        if (pos_ < end_ && dec(src_[pos_])) ok = digits(dec);
+      }
+      if (ok && pos_ < end_ && (src_[pos_] == 'e' || src_[pos_] == 'E')) {
+        floating = true;
+        ++pos_;
+        if (pos_ < end_ && (src_[pos_] == '+' || src_[pos_] == '-')) ++pos_;
+        ok = pos_ < end_ && dec(src_[pos_]) && digits(dec);
+      }
+      // Python refuses a decimal integer with a leading zero (`09`; `0`, `00` are fine).
+      if (ok && !floating) {
+        bool zeros = true;
+        for (std::size_t k = b; k < pos_; ++k) zeros = zeros && (src_[k] == '0' || src_[k] == '_');
+        ok = src_[b] != '0' || zeros;
+      }
+    }
+    if (!ok || (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.'))) {
+      // Another form (2j, 1__0, 0x, 1e, 1.2.3): one bad token, to the end of the word.
+      while (pos_ < end_ && (is_ident_char(src_[pos_]) || src_[pos_] == '.')) ++pos_;
+      bad(at, "invalid number literal (integers: 12, 0x1F, 0o17, 0b101, 1_000; floats: 1.0, 1e-3)");
+      return;
+    }
+    emit(floating ? tok::floating : tok::integer, at, b, pos_ - b);
+  }
+  /// The punctuation of the format: lex_punct's one-character tokens (and `->`, `//`, `==`, `!=`,
+  /// `<=`, `>=`).
+  static constexpr std::string_view punct_chars = "()[]{},:.=@-+*%/<>";
   /// Whether lex_punct makes `c` a bad token: not punctuation, a name's, a string's, a comment's,
   /// white space, or a backslash (which may join lines).
   static bool is_unexpected(char c) noexcept {
@@ -326,6 +364,13 @@ class lexer {
       return true;
     }
     if (c == '/' && pos_ + 1 < end_ && src_[pos_ + 1] == '/') {  // floor division
+      emit(tok::punct, at, pos_, 2);
+      pos_ += 2;
+      return true;
+    }
+    // Comparisons (and `<<` / `>>`, which the grammar has no use for: the parser's error).
+    if ((c == '=' || c == '!' || c == '<' || c == '>') && pos_ + 1 < end_ &&
+        (src_[pos_ + 1] == '=' || (c != '=' && c != '!' && src_[pos_ + 1] == c))) {
       emit(tok::punct, at, pos_, 2);
       pos_ += 2;
       return true;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include <neuronrw/detail/parse_list.hpp>
+#include <neuronrw/detail/string_literal.hpp>
 #include <neuronrw/detail/try.hpp>
 #include <neuronrw/diagnostic.hpp>
 #include <neuronrw/ir/host/ir.hpp>
@@ -140,7 +141,15 @@ class parser {
   /// over a WindowBuffer's size, which may name variables the body defines later); or among all
   /// bindings of the function (the second pass over that size, once the body is parsed).
   enum class names : std::uint8_t { lexical, skip, function_wide };
-  std::vector<std::unordered_map<std::string, var*>> scopes_;
+  using scope_map = std::unordered_map<std::string, var*>;
+  std::vector<scope_map> scopes_;
+  /// Per scope: whether its block yields (`x = pl.yield_(...)`, `pl.yield_(...)`) and the names it
+  /// yields to, for what the block leaves to the code after it (parse_block).
+  struct yield_record {
+    bool any = false;
+    std::vector<std::string> names;
+  };
+  std::vector<yield_record> yields_;
   std::unordered_map<std::string, std::vector<var*>> bindings_;  // every binding of the function
   std::unordered_map<std::string, window_entry> windows_;
   std::vector<std::string> window_order_;
@@ -193,6 +202,7 @@ class parser {
     switch (tk.kind) {
       case tok::name:
       case tok::integer:
+      case tok::floating:
       case tok::punct: return "'" + std::string(text(tk)) + "'";
       case tok::string: return "string " + quote(text(tk));
       case tok::newline: return "end of line";
@@ -495,7 +505,8 @@ class parser {
     NEURONRW_TRY(expect_path("pl.function", "a function decorator"));
     auto f = std::make_unique<function>();
     f->loc = at;
-    std::optional<failure> other_keyword;  // the error at the first keyword besides type, level, role
+    std::optional<failure> other_keyword;  // the error at the first keyword pypto's decorator does not have
+    bool attrs_seen = false;               // `attrs={}`: empty, but given
     if (at_punct("(")) {
       NEURONRW_TRY(list({.open = "(", .open_what = "after @pl.function", .sep = ",", .close = ")",
                          .close_what = "to close @pl.function("},
@@ -504,6 +515,30 @@ class parser {
                           std::string key;
                           NEURONRW_TRY(expect_ident("type=, level= or role=", key));
                           NEURONRW_TRY(expect_punct("=", "after a decorator keyword"));
+                          // pypto's other keywords: kept (function::options, function::attrs).
+                          if (key == "attrs" || key == "strict_ssa" || key == "auto_scope" || key == "external_source") {
+                            bool dup = key == "attrs" && (!f->attrs.empty() || attrs_seen);
+                            for (auto& o : f->options) dup = dup || o.name == key;
+                            if (dup) return fail(kat, "duplicate keyword '" + key + "'");
+                            const std::size_t value_at = i_;
+                            bool read = false;
+                            if (key == "attrs") {
+                              attrs_seen = true;
+                              read = parse_dict(f->attrs);
+                            } else if (auto v = parse_expr()) {
+                              f->options.push_back({key, std::move(v)});
+                              read = true;
+                            }
+                            if (read) return true;
+                            // A value the grammar does not read (`external_source=cpp`, a name of
+                            // the test): an error unless the function is kept as written (below).
+                            if (!other_keyword) other_keyword = error_;
+                            failed_ = false;
+                            error_ = {};
+                            i_ = value_at;
+                            skip_keyword_value();
+                            return true;
+                          }
                           if (key == "level") {
                             if (!f->level.empty()) return fail(kat, "duplicate keyword 'level'");
                             return enum_value("pl.Level", f->level);
@@ -519,13 +554,9 @@ class parser {
                           // pypto's other keywords (`attrs={...}`, ...): an error unless the
                           // function is kept as written (below); the value is stepped over.
                           if (!other_keyword)
-                            other_keyword = failure{kat, "unknown @pl.function keyword '" + key + "' (expected type, level or role)"};
-                          for (std::size_t open = 0; !is(tok::eof) && !is(tok::newline);) {
-                            if (open == 0 && (at_punct(",") || at_punct(")"))) break;
-                            if (at_punct("(") || at_punct("[") || at_punct("{")) ++open;
-                            else if (at_punct(")") || at_punct("]") || at_punct("}")) --open;
-                            next();
-                          }
+                            other_keyword = failure{kat, "unknown @pl.function keyword '" + key +
+                                                             "' (expected type, level, role, attrs, strict_ssa, auto_scope or external_source)"};
+                          skip_keyword_value();
                           return true;
                         }));
     }
@@ -568,12 +599,24 @@ class parser {
     f->return_type.reset();
     f->body.clear();
     f->doc.clear();
+    f->options.clear();
+    f->attrs.clear();
     if (!keep_as_written(*f, line_begin)) {
       error_ = why;  // not even a def with an indented body: the grammar's error says more
       return false;
     }
     prog_.functions.push_back(std::move(f));
     return true;
+  }
+
+  /// Steps over a decorator keyword's value, to the ',' or ')' after it.
+  void skip_keyword_value() {
+    for (std::size_t open = 0; !is(tok::eof) && !is(tok::newline);) {
+      if (open == 0 && (at_punct(",") || at_punct(")"))) break;
+      if (at_punct("(") || at_punct("[") || at_punct("{")) ++open;
+      else if (at_punct(")") || at_punct("]") || at_punct("}")) --open;
+      next();
+    }
   }
 
   /// Function `f` kept as written (function::verbatim): its name from `def NAME`, then every
@@ -625,6 +668,7 @@ class parser {
     if (!function_names_.insert(f->name).second) return fail(name_at, "duplicate function '" + f->name + "'");
     function_name_ = f->name;
     scopes_.assign(1, {});
+    yields_.assign(1, {});
     bindings_.clear();
     windows_.clear();
     window_order_.clear();
@@ -870,6 +914,8 @@ class parser {
                 [&]() -> bool {
                   auto e = parse_expr();
                   NEURONRW_TRY(e);
+                  if (e->kind == expr_kind::float_const || e->kind == expr_kind::boolean)
+                    return fail(e->loc, "a shape dimension is an integer expression, not a float or a condition");
                   out.push_back(dim_of(std::move(e)));
                   return true;
                 });
@@ -913,7 +959,7 @@ class parser {
       out = type::scalar(std::move(d));
       return true;
     }
-    if (path == "pl.Tensor" || path == "pld.DistributedTensor") {
+    if (path == "pl.Tensor" || path == "pld.DistributedTensor" || path == "pl.Tile") {
       NEURONRW_TRY(expect_punct("[", "after " + path));
       std::vector<dim> s;
       NEURONRW_TRY(shape(s));
@@ -926,17 +972,29 @@ class parser {
         w = parse_window_ref();
         NEURONRW_TRY(w);
       }
+      // A tensor's or tile's further arguments (memory space, layout, MemRef, view), as written.
+      std::vector<std::shared_ptr<const expr>> extras;
+      while (path != "pld.DistributedTensor" && at_punct(",") && !at_punct("]", 1)) {
+        next();
+        auto x = parse_expr();
+        NEURONRW_TRY(x);
+        extras.push_back(std::shared_ptr<const expr>(std::move(x)));
+      }
       if (at_punct(",")) next();
       NEURONRW_TRY(expect_punct("]", "to close " + path + "["));
       out = path == "pl.Tensor" ? type::tensor(std::move(s), std::move(d))
+            : path == "pl.Tile" ? type::tile(std::move(s), std::move(d))
                                 : type::distributed(std::move(s), std::move(d), std::move(w));
+      out.extras = std::move(extras);
       return true;
     }
     return fail(at, "unknown type '" + path + "'");
   }
 
   // ---- expressions ------------------------------------------------------------------------
-  [[nodiscard]] bool parse_int(std::int64_t& out) {
+  /// An integer literal (`-` and the lexer's tok::integer: decimal, 0x, 0o, 0b, with `_`); its
+  /// spelling into `spelled` when it is not plain decimal digits (it prints as written).
+  [[nodiscard]] bool parse_int(std::int64_t& out, std::string* spelled = nullptr) {
     const source_loc at = peek().loc;
     bool negative = false;
     if (at_punct("-")) {
@@ -944,13 +1002,22 @@ class parser {
       negative = true;
       if (!is(tok::integer)) return unexpected("an integer after '-'");
     }
-    const std::string digits(text(next()));
+    std::string_view digits = text(next());
+    std::uint64_t base = 10;
+    if (digits.size() > 2 && digits[0] == '0' && digits[1] != '_' && (digits[1] < '0' || digits[1] > '9')) {
+      base = digits[1] == 'x' || digits[1] == 'X' ? 16 : digits[1] == 'o' || digits[1] == 'O' ? 8 : 2;
+      if (spelled) *spelled = (negative ? "-" : "") + std::string(digits);
+      digits.remove_prefix(2);
+    } else if (spelled && digits.find('_') != std::string_view::npos) {
+      *spelled = (negative ? "-" : "") + std::string(digits);
+    }
     std::uint64_t v = 0;
     const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
     for (char c : digits) {
-      const auto d = static_cast<std::uint64_t>(c - '0');
-      if (v > (limit - d) / 10) return fail(at, "integer literal out of range");
-      v = v * 10 + d;
+      if (c == '_') continue;
+      const auto d = static_cast<std::uint64_t>(neuronrw::detail::hex_digit_value(c));
+      if (v > (limit - d) / base) return fail(at, "integer literal out of range");
+      v = v * base + d;
     }
     if (negative)
       out = v == (std::uint64_t{1} << 63) ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(v);
@@ -976,12 +1043,74 @@ class parser {
                 });
   }
 
-  // expr    := sum
+  // expr    := or                         (parse_logic)
+  // or      := and { 'or' and }           and := not { 'and' not }
+  // not     := 'not' not | compare        compare := sum [ ('==' | '!=' | '<' | '<=' | '>' | '>=') sum ]
   // sum     := term { ('+' | '-') term }
   // term    := unary { ('*' | '//' | '%') unary }
   // unary   := '-' INT | '-' unary | primary          (`-5` is the integer -5, as before)
   // Each returns the expression, or null when it failed (the error recorded).
   expr_ptr parse_expr() {
+    depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
+    return parse_logic(bool_op::or_);
+  }
+  /// `or` (over `and` operands) or `and` (over `not` operands), grouping to the left.
+  expr_ptr parse_logic(bool_op op) {
+    const std::string_view word = op == bool_op::or_ ? "or" : "and";
+    auto operand = [&] { return op == bool_op::or_ ? parse_logic(bool_op::and_) : parse_not(); };
+    auto lhs = operand();
+    NEURONRW_TRY(lhs);
+    while (at_name(word)) {
+      const source_loc at = peek().loc;
+      next();
+      auto rhs = operand();
+      NEURONRW_TRY(rhs);
+      lhs = make_bool_op(op, std::move(lhs), std::move(rhs), at);
+    }
+    return lhs;
+  }
+  expr_ptr parse_not() {
+    depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
+    if (at_name("not")) {
+      const source_loc at = peek().loc;
+      next();
+      auto operand = parse_not();
+      NEURONRW_TRY(operand);
+      return make_bool_op(bool_op::not_, std::move(operand), nullptr, at);
+    }
+    return parse_compare();
+  }
+  /// The comparison operator at the cursor, if any.
+  std::optional<bool_op> at_compare() const {
+    if (!is(tok::punct)) return std::nullopt;
+    const std::string_view t = text(peek());
+    if (t == "==") return bool_op::eq;
+    if (t == "!=") return bool_op::ne;
+    if (t == "<") return bool_op::lt;
+    if (t == "<=") return bool_op::le;
+    if (t == ">") return bool_op::gt;
+    if (t == ">=") return bool_op::ge;
+    return std::nullopt;
+  }
+  expr_ptr parse_compare() {
+    auto lhs = parse_sum();
+    NEURONRW_TRY(lhs);
+    if (const auto op = at_compare()) {
+      const source_loc at = peek().loc;
+      next();
+      auto rhs = parse_sum();
+      NEURONRW_TRY(rhs);
+      if (at_compare()) {
+        fail(peek().loc, "a chained comparison (a < b < c) is not in the host-program grammar: write (a < b) and (b < c)");
+        return {};
+      }
+      return make_bool_op(*op, std::move(lhs), std::move(rhs), at);
+    }
+    return lhs;
+  }
+  expr_ptr parse_sum() {
     depth_guard g(*this);
     NEURONRW_TRY(g.ok);
     auto lhs = parse_term();
@@ -1059,9 +1188,13 @@ class parser {
     const source_loc at = peek().loc;
     if (at_punct("-") || is(tok::integer)) {
       std::int64_t v = 0;
-      NEURONRW_TRY(parse_int(v));
-      return make_int(v, at);
+      std::string spelled;
+      NEURONRW_TRY(parse_int(v, &spelled));
+      auto e = make_int(v, at);
+      e->text = std::move(spelled);  // `0x1F`, `1_000`: printed as written
+      return e;
     }
+    if (is(tok::floating)) return make_float(std::string(text(next())), at);
     if (at_punct("(")) {  // `(e)`, a tuple `(a, b)` / `(a,)`, or `()`
       std::vector<expr_ptr> elems;
       bool comma = false;
@@ -1329,20 +1462,58 @@ class parser {
   }
 
   // ---- statements -------------------------------------------------------------------------
-  [[nodiscard]] bool parse_block(std::vector<stmt_ptr>& body, var_ptr* loop_var = nullptr) {
+  /// ':' NEWLINE INDENT stmt+ DEDENT in a scope of its own that binds `binds` (a loop's variables)
+  /// first. What the block leaves to the code after it goes into `leaked`, as pypto's parser
+  /// scopes it: every binding of the block (Python's rule: a plain loop, an if's branch, a with
+  /// scope), except that a block that yields (`x = pl.yield_(...)`) leaves only the names it yields
+  /// to, and a loop with carried variables (`for i, (acc,) in ...`) leaves nothing but those.
+  /// The caller merges `leaked` into the enclosing scope (merge_leaked), after an if's last branch.
+  [[nodiscard]] bool parse_block(std::vector<stmt_ptr>& body, const std::vector<var*>& binds, scope_map& leaked,
+                                 bool carried = false) {
     NEURONRW_TRY(expect_punct(":", "to open a block"));
     NEURONRW_TRY(expect_newline());
     NEURONRW_TRY(expect(tok::indent, "an indented block"));
     scopes_.emplace_back();
-    if (loop_var && *loop_var) {
-      scopes_.back()[(*loop_var)->name] = loop_var->get();
-      bindings_[(*loop_var)->name].push_back(loop_var->get());
+    yields_.emplace_back();
+    for (var* v : binds) {
+      scopes_.back()[v->name] = v;
+      bindings_[v->name].push_back(v);
     }
     while (!is(tok::dedent) && !is(tok::eof)) NEURONRW_TRY(parse_stmt(body));
     NEURONRW_TRY(expect(tok::dedent, "the end of the block"));
+    scope_map inner = std::move(scopes_.back());
+    const yield_record y = std::move(yields_.back());
     scopes_.pop_back();
+    yields_.pop_back();
+    if (y.any) {
+      for (auto& n : y.names)
+        if (auto it = inner.find(n); it != inner.end()) leaked[n] = it->second;
+    } else if (!carried) {
+      for (auto& [n, v] : inner) leaked[n] = v;
+    }
     return true;
   }
+  /// parse_block for a block whose bindings the code after it sees at once (a loop, a with scope).
+  [[nodiscard]] bool parse_block(std::vector<stmt_ptr>& body, const std::vector<var*>& binds = {}, bool carried = false) {
+    scope_map leaked;
+    NEURONRW_TRY(parse_block(body, binds, leaked, carried));
+    merge_leaked(leaked);
+    return true;
+  }
+  void merge_leaked(const scope_map& leaked) {
+    for (auto& [n, v] : leaked) scopes_.back()[n] = v;
+  }
+  /// A statement assigning `value` to `names`: a yield (`pl.yield_(...)`) is recorded for parse_block.
+  void note_yield(const expr& value, std::vector<std::string> names) {
+    if (value.kind != expr_kind::call || value.callee != callee_kind::op || value.text != "pl.yield_") return;
+    yields_.back().any = true;
+    for (auto& n : names) yields_.back().names.push_back(std::move(n));
+  }
+  /// The loop iterators of pypto's DSL: range-like (1 to 3 bounds) and SPMD-like (one count).
+  static bool range_like(std::string_view it) {
+    return it == "pl.range" || it == "pl.parallel" || it == "pl.unroll" || it == "pl.pipeline";
+  }
+  static bool count_like(std::string_view it) { return it == "pl.spmd" || it == "pl.split_aiv"; }
 
   [[nodiscard]] bool parse_stmt(std::vector<stmt_ptr>& body) {
     depth_guard g(*this);
@@ -1375,30 +1546,77 @@ class parser {
       const source_loc vat = peek().loc;
       std::string vn;
       NEURONRW_TRY(binding_name("a loop variable", vn));
+      // pypto's carried variables: `for i, (acc, s) in pl.range(n, init_values=(a, b)):`.
+      std::vector<std::pair<std::string, source_loc>> carried_names;
+      const bool carried_form = at_punct(",");
+      if (carried_form) {
+        next();
+        NEURONRW_TRY(list({.open = "(", .open_what = "to open the carried variables (for i, (acc,) in ...)", .sep = ",",
+                           .close = ")", .close_what = "to close the carried variables"},
+                          [&]() -> bool {
+                            const source_loc cat = peek().loc;
+                            std::string cn;
+                            NEURONRW_TRY(binding_name("a carried variable", cn));
+                            for (auto& [other, oat] : carried_names)
+                              if (other == cn || cn == vn) return fail(cat, "duplicate loop variable '" + cn + "'");
+                            carried_names.emplace_back(std::move(cn), cat);
+                            return true;
+                          },
+                          [&] { return !carried_names.empty() || fail(peek().loc, "expected a carried variable, got ')'"); }));
+      }
       NEURONRW_TRY(expect_keyword("in"));
-      NEURONRW_TRY(expect_path("pl.range", "a loop over pl.range(...)"));
+      const source_loc iat = peek().loc;
+      std::string iter;
+      if (!is(tok::name)) return unexpected("a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv)");
+      NEURONRW_TRY(dotted(iter));
+      if (!range_like(iter) && !count_like(iter))
+        return fail(iat, "expected a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv), got '" +
+                             iter + "'");
       std::vector<expr_ptr> bounds;
+      std::vector<keyword> kwargs;
       type vt = type::scalar("INDEX");
       bool have_type = false;
-      NEURONRW_TRY(list({.open = "(", .open_what = "after pl.range", .sep = ",", .close = ")", .close_what = "to close pl.range("},
+      NEURONRW_TRY(list({.open = "(", .open_what = "after " + iter, .sep = ",", .close = ")", .close_what = "to close " + iter + "("},
                         [&]() -> bool {
-                          if (at_name("var_type") && at_punct("=", 1)) {
-                            if (have_type) return fail(peek().loc, "duplicate keyword 'var_type'");
+                          const source_loc kat = peek().loc;
+                          if (is(tok::name) && at_punct("=", 1)) {
+                            std::string key(text(next()));
                             next();
-                            next();
-                            NEURONRW_TRY(parse_type(vt));
-                            have_type = true;
+                            if (key == "var_type") {
+                              if (have_type) return fail(kat, "duplicate keyword 'var_type'");
+                              NEURONRW_TRY(parse_type(vt));
+                              have_type = true;
+                              return true;
+                            }
+                            for (auto& k : kwargs)
+                              if (k.name == key) return fail(kat, "duplicate keyword '" + key + "'");
+                            auto v = parse_expr();
+                            NEURONRW_TRY(v);
+                            kwargs.push_back({std::move(key), std::move(v)});
                             return true;
                           }
-                          if (have_type) return fail(peek().loc, "positional argument follows keyword argument");
+                          if (have_type || !kwargs.empty()) return fail(kat, "positional argument follows keyword argument");
                           bounds.push_back(parse_expr());
                           return bounds.back() != nullptr;
                         },
                         [&] {
+                          if (count_like(iter) && bounds.size() != 1)
+                            return fail(peek().loc, iter + " takes one count (" + iter + "(n, ...))");
                           if (bounds.empty() || bounds.size() > 3)
-                            return fail(peek().loc, "pl.range takes 1 to 3 bounds (stop | start, stop[, step])");
+                            return fail(peek().loc, iter + " takes 1 to 3 bounds (stop | start, stop[, step])");
                           return true;
                         }));
+      const expr* init = nullptr;
+      for (auto& k : kwargs)
+        if (k.name == "init_values") init = k.value.get();
+      if (carried_form) {
+        if (!init) return fail(iat, "a loop with carried variables needs init_values=(...), one value each");
+        const std::size_t n = init->kind == expr_kind::tuple || init->kind == expr_kind::list ? init->args.size() : 1;
+        if (n != carried_names.size())
+          return fail(init->loc, "init_values has " + std::to_string(n) + " value" + (n == 1 ? "" : "s") + " for " +
+                                     std::to_string(carried_names.size()) + " carried variable" +
+                                     (carried_names.size() == 1 ? "" : "s"));
+      }
       expr_ptr start, stop, step;
       if (bounds.size() == 1) {
         start = make_int(0, at);
@@ -1410,9 +1628,29 @@ class parser {
       step = bounds.size() == 3 ? std::move(bounds[2]) : make_int(1, at);
       auto lv = make_var(vn, std::move(vt), vat);
       auto s = make_for(nullptr, std::move(start), std::move(stop), std::move(step), {}, at);
-      NEURONRW_TRY(parse_block(s->body, &lv));
+      std::vector<var*> binds{lv.get()};
+      if (iter != "pl.range" || !kwargs.empty() || carried_form) {
+        s->loop = std::make_unique<loop_data>();
+        s->loop->iterator = iter == "pl.range" ? std::string() : iter;
+        for (std::size_t i = 0; i < carried_names.size(); ++i) {
+          const bool tuple = init->kind == expr_kind::tuple || init->kind == expr_kind::list;
+          const expr* v = tuple ? init->args[i].get() : init;
+          s->loop->carried.push_back(make_var(carried_names[i].first, v ? type_of(*v) : type{}, carried_names[i].second));
+          binds.push_back(s->loop->carried.back().get());
+        }
+        s->loop->kwargs = std::move(kwargs);
+      }
+      NEURONRW_TRY(parse_block(s->body, binds, carried_form));
       s->target = std::move(lv);
       body.push_back(std::move(s));
+      return true;
+    }
+    if (at_name("if")) return parse_if(body, false);
+    if (at_name("break") || at_name("continue")) {
+      const stmt_kind k = at_name("break") ? stmt_kind::break_stmt : stmt_kind::continue_stmt;
+      next();
+      NEURONRW_TRY(expect_newline());
+      body.push_back(make_jump(k, at));
       return true;
     }
     if (at_name("while")) {
@@ -1426,6 +1664,24 @@ class parser {
     }
     if (at_name("with")) {
       next();
+      if (!(at_name("pl") && at_punct(".", 1) && at_name("_dump", 2) && at_punct(".", 3) && at_name("comm_domain", 4))) {
+        // pypto's other scopes (`pl.at(level=...)`, `pl.manual_scope()`, `pl.cluster()`, ...).
+        auto context = parse_expr();
+        NEURONRW_TRY(context);
+        var_ptr target;
+        if (at_name("as")) {
+          next();
+          const source_loc tat = peek().loc;
+          std::string tn;
+          NEURONRW_TRY(binding_name("a name after 'as'", tn));
+          target = bind(tn, type{}, tat);
+        }
+        auto s = make_with(std::move(context), nullptr, {}, at);
+        s->target = std::move(target);
+        NEURONRW_TRY(parse_block(s->body));
+        body.push_back(std::move(s));
+        return true;
+      }
       NEURONRW_TRY(expect_path("pl._dump.comm_domain", "with pl._dump.comm_domain(...)"));
       auto s = make_scope({}, {}, {}, {}, {}, at);
       bool have[4] = {false, false, false, false};
@@ -1467,6 +1723,7 @@ class parser {
       body.push_back(std::move(s));
       return true;
     }
+    if (is(tok::name) && at_punct(",", 1)) return parse_tuple_assign(body);
     if (is(tok::name) && (at_punct("=", 1) || at_punct(":", 1))) {
       std::string n;
       NEURONRW_TRY(binding_name("an assignment target", n));
@@ -1492,6 +1749,7 @@ class parser {
         }
       }
       type t = annotated ? std::move(*annotated) : type_of(*value);
+      note_yield(*value, {n});
       auto v = bind(n, std::move(t), at);
       body.push_back(make_assign(std::move(v), std::move(value), at));
       return true;
@@ -1499,7 +1757,77 @@ class parser {
     auto e = parse_expr();
     NEURONRW_TRY(e);
     NEURONRW_TRY(expect_newline());
+    note_yield(*e, {});
     body.push_back(make_expr_stmt(std::move(e), at));
+    return true;
+  }
+
+  /// `if c: ... { elif c: ... } [else: ...]`; `elif` is the else branch holding one if (flagged).
+  /// Each branch is a scope; what they leave is seen after the whole statement (a use in the else
+  /// branch does not see the then branch's bindings).
+  [[nodiscard]] bool parse_if(std::vector<stmt_ptr>& body, bool elif) {
+    depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
+    const source_loc at = peek().loc;
+    next();  // `if` / `elif`
+    auto cond = parse_expr();
+    NEURONRW_TRY(cond);
+    auto s = make_if(std::move(cond), {}, {}, false, at);
+    if (elif) s->flags |= stmt_flags::elif;
+    scope_map leaked;
+    NEURONRW_TRY(parse_block(s->body[0]->body, {}, leaked));
+    if (at_name("elif") || at_name("else")) {
+      s->body.push_back(make_block({}, peek().loc));
+      if (at_name("elif")) {
+        // The nested if merges its own branches' bindings into a scope of the else branch's.
+        scopes_.emplace_back();
+        yields_.emplace_back();
+        const bool ok = parse_if(s->body[1]->body, true);
+        scope_map inner = std::move(scopes_.back());
+        scopes_.pop_back();
+        yields_.pop_back();
+        NEURONRW_TRY(ok);
+        for (auto& [n, v] : inner) leaked[n] = v;
+      } else {
+        next();
+        NEURONRW_TRY(parse_block(s->body[1]->body, {}, leaked));
+      }
+    }
+    merge_leaked(leaked);
+    body.push_back(std::move(s));
+    return true;
+  }
+
+  /// `a, b = value` (`a, = value` a tuple of one): each target takes the element type when the
+  /// value's type is a tuple of as many, else pl.UnknownType.
+  [[nodiscard]] bool parse_tuple_assign(std::vector<stmt_ptr>& body) {
+    const source_loc at = peek().loc;
+    std::vector<std::pair<std::string, source_loc>> names;
+    for (;;) {
+      const source_loc nat = peek().loc;
+      std::string n;
+      NEURONRW_TRY(binding_name("an assignment target", n));
+      for (auto& [other, oat] : names)
+        if (other == n) return fail(nat, "duplicate assignment target '" + n + "'");
+      names.emplace_back(std::move(n), nat);
+      if (!at_punct(",")) break;
+      next();
+      if (at_punct("=")) break;
+    }
+    NEURONRW_TRY(expect_punct("=", "after the assignment targets"));
+    auto value = parse_expr();
+    NEURONRW_TRY(value);
+    NEURONRW_TRY(expect_newline());
+    const type vt = type_of(*value);
+    std::vector<var_ptr> targets;
+    std::vector<std::string> yielded;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      type t = vt.kind == type_kind::tuple && vt.elements.size() == names.size() ? vt.elements[i] : type{};
+      targets.push_back(bind(names[i].first, std::move(t), names[i].second));
+      yielded.push_back(names[i].first);
+    }
+    note_yield(*value, std::move(yielded));
+    body.push_back(make_tuple_assign(std::move(targets), std::move(value), at));
     return true;
   }
 };

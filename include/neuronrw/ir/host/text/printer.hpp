@@ -108,6 +108,8 @@ class printer {
       if (d.e) see_expr(*d.e);
     }
     for (auto& x : t.elements) see_type(x);
+    for (auto& x : t.extras)
+      if (x) see_expr(*x);
     see_window(t.window);
   }
   void see_keywords(const std::vector<keyword>& ks) {
@@ -133,7 +135,11 @@ class printer {
       if (e) see_expr(*e);
     for (auto& v : s.values)
       if (v) see_expr(*v);
+    if (s.loop) see_keywords(s.loop->kwargs);
     if (s.target) see_def(s.target.get());
+    for (auto& t : s.targets) see_def(t.get());
+    if (s.loop)
+      for (auto& c : s.loop->carried) see_def(c.get());
     for (auto& b : s.body) see_stmt(*b);
   }
 
@@ -188,12 +194,19 @@ class printer {
     auto it = labels_.find(w);
     return "pl._dump.window_ref(" + quote(it != labels_.end() ? it->second : std::string("window")) + ")";
   }
+  /// The arguments after a tensor's or tile's dtype, as written.
+  std::string extras_text(const type& t) const {
+    std::string s;
+    for (auto& x : t.extras) s += ", " + expr_text(x.get());
+    return s;
+  }
   std::string type_text(const type& t) const {
     switch (t.kind) {
       case type_kind::unknown: return "pl.UnknownType";
       case type_kind::ptr: return "pl.Ptr";
       case type_kind::scalar: return "pl.Scalar[pl." + t.dtype + "]";
-      case type_kind::tensor: return "pl.Tensor[" + dims(t.shape) + ", pl." + t.dtype + "]";
+      case type_kind::tensor: return "pl.Tensor[" + dims(t.shape) + ", pl." + t.dtype + extras_text(t) + "]";
+      case type_kind::tile: return "pl.Tile[" + dims(t.shape) + ", pl." + t.dtype + extras_text(t) + "]";
       case type_kind::distributed_tensor: {
         std::string s = "pld.DistributedTensor[" + dims(t.shape) + ", pl." + t.dtype;
         if (t.window) s += ", " + window_ref(t.window.get());
@@ -282,9 +295,18 @@ class printer {
     }
     return s + ")";
   }
-  /// Python's binding strength of an expression: atoms 4, unary minus 3, `* // %` 2, `+ -` 1.
+  /// Python's binding strength of an expression: atoms 4, unary minus 3, `* // %` 2, `+ -` 1,
+  /// comparisons 0, `not` -1, `and` -2, `or` -3.
   static int precedence(const expr& e) {
     if (e.kind == expr_kind::int_const && e.text.empty() && e.value < 0) return 3;  // `-5` reads as unary
+    if (e.kind == expr_kind::boolean) {
+      switch (bool_op_of(e)) {
+        case bool_op::not_: return -1;
+        case bool_op::and_: return -2;
+        case bool_op::or_: return -3;
+        default: return 0;
+      }
+    }
     if (e.kind != expr_kind::arith) return 4;
     switch (op_of(e)) {
       case arith_op::add:
@@ -314,6 +336,17 @@ class printer {
     if (e.args.size() != 2) return "None";
     return operand_text(e.args[0].get(), p) + ops_text[static_cast<int>(op)] + operand_text(e.args[1].get(), p + 1);
   }
+  std::string bool_text(const expr& e) const {
+    static constexpr const char* ops_text[] = {" == ", " != ", " < ", " <= ", " > ", " >= ", " and ", " or ", "not "};
+    const bool_op op = bool_op_of(e);
+    const int p = precedence(e);
+    if (op == bool_op::not_) return std::string("not ") + operand_text(e.args.empty() ? nullptr : e.args[0].get(), p);
+    if (e.args.size() != 2) return "None";
+    // A comparison's operands bind tighter than any comparison (`(a < b) == c` keeps its
+    // parentheses: Python would chain `a < b == c`); `and` and `or` group to the left.
+    const int left = p == 0 ? 1 : p;
+    return operand_text(e.args[0].get(), left) + ops_text[static_cast<int>(op)] + operand_text(e.args[1].get(), p + 1);
+  }
   std::string expr_text(const expr* e) const {
     if (!e) return "None";
     if (e->flags & expr_flags::parenthesized) return "(" + bare_text(e) + ")";
@@ -324,6 +357,8 @@ class printer {
       case expr_kind::var_ref: return name(e->ref);
       case expr_kind::int_const: return e->text.empty() ? std::to_string(e->value) : e->text;
       case expr_kind::arith: return arith_text(*e);
+      case expr_kind::boolean: return bool_text(*e);
+      case expr_kind::float_const: return e->text.empty() ? std::string("0.0") : e->text;
       case expr_kind::tuple: {
         std::string s = "(";
         for (std::size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr_text(e->args[i].get());
@@ -411,12 +446,20 @@ class printer {
         out_ += " = " + assign_value(s) + "\n";
         return;
       case stmt_kind::for_range: {
-        out_ += "for " + (s.target ? name(s.target.get()) : std::string("_")) + " in pl.range(";
+        out_ += "for " + (s.target ? name(s.target.get()) : std::string("_"));
+        if (s.loop && !s.loop->carried.empty()) {
+          out_ += ", (";
+          for (std::size_t i = 0; i < s.loop->carried.size(); ++i) out_ += (i ? ", " : "") + name(s.loop->carried[i].get());
+          out_ += s.loop->carried.size() == 1 ? ",)" : ")";
+        }
+        out_ += " in " + (s.loop && !s.loop->iterator.empty() ? s.loop->iterator : std::string("pl.range")) + "(";
         const bool unit_step = s.step && s.step->kind == expr_kind::int_const && s.step->value == 1;
         const bool zero_start = s.start && s.start->kind == expr_kind::int_const && s.start->value == 0;
         if (!(unit_step && zero_start)) out_ += expr_text(s.start.get()) + ", ";
         out_ += expr_text(s.stop.get());
         if (!unit_step) out_ += ", " + expr_text(s.step.get());
+        if (s.loop)
+          for (auto& k : s.loop->kwargs) out_ += ", " + k.name + "=" + expr_text(k.value.get());
         if (s.target && !same_type(s.target->type, type::scalar("INDEX")))
           out_ += ", var_type=" + type_text(s.target->type);
         out_ += "):\n";
@@ -443,7 +486,44 @@ class printer {
         print_block(s.body);
         return;
       }
+      case stmt_kind::with_scope:
+        out_ += "with " + expr_text(s.value.get());
+        if (s.target) out_ += " as " + name(s.target.get());
+        out_ += ":\n";
+        print_block(s.body);
+        return;
+      case stmt_kind::if_stmt: print_if(s); return;
+      case stmt_kind::block:  // a branch outside its if (a program built by hand): as `if True:`
+        out_ += "if True:\n";
+        print_block(s.body);
+        return;
+      case stmt_kind::break_stmt: out_ += "break\n"; return;
+      case stmt_kind::continue_stmt: out_ += "continue\n"; return;
+      case stmt_kind::tuple_assign:
+        for (std::size_t i = 0; i < s.targets.size(); ++i) out_ += (i ? ", " : "") + name(s.targets[i].get());
+        if (s.targets.size() == 1) out_ += ",";
+        out_ += " = " + expr_text(s.value.get()) + "\n";
+        return;
     }
+  }
+  /// `if c:` (the line started), its branches, `elif` for an else branch that is one if written so.
+  void print_if(const stmt& s) {
+    out_ += "if " + expr_text(s.value.get()) + ":\n";
+    print_block(branch(s, 0));
+    if (s.body.size() < 2 || !s.body[1]) return;
+    const std::vector<stmt_ptr>& orelse = branch(s, 1);
+    line_start();
+    if (orelse.size() == 1 && orelse[0]->kind == stmt_kind::if_stmt && (orelse[0]->flags & stmt_flags::elif)) {
+      out_ += "el";
+      print_if(*orelse[0]);
+      return;
+    }
+    out_ += "else:\n";
+    print_block(orelse);
+  }
+  static const std::vector<stmt_ptr>& branch(const stmt& s, std::size_t i) {
+    static const std::vector<stmt_ptr> none;
+    return i < s.body.size() && s.body[i] ? s.body[i]->body : none;
   }
 
   void print_function(const function& f) {
@@ -460,11 +540,13 @@ class printer {
     indent_ = 1;
     line_start();
     out_ += "@pl.function";
-    if (!f.type.empty() || !f.level.empty() || !f.role.empty()) {
+    if (!f.type.empty() || !f.level.empty() || !f.role.empty() || !f.options.empty() || !f.attrs.empty()) {
       std::string kw;
       if (!f.type.empty()) kw += "type=pl.FunctionType." + f.type;
       if (!f.level.empty()) kw += (kw.empty() ? "" : ", ") + std::string("level=pl.Level.") + f.level;
       if (!f.role.empty()) kw += (kw.empty() ? "" : ", ") + std::string("role=pl.Role.") + f.role;
+      for (auto& o : f.options) kw += (kw.empty() ? "" : ", ") + o.name + "=" + expr_text(o.value.get());
+      if (!f.attrs.empty()) kw += (kw.empty() ? "" : ", ") + std::string("attrs=") + dict(f.attrs);
       out_ += "(" + kw + ")";
     }
     out_ += "\n";
