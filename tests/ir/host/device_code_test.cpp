@@ -167,6 +167,29 @@ TEST_CASE("what the IR holds for each form") {
   CHECK(k.body[4]->stop->value == 4);
 }
 
+TEST_CASE("tuple targets in parentheses print as written and are the same assignment") {
+  const std::string paren = prog("T",
+      "    @pl.function\n"
+      "    def f(self, x: pl.Tensor[[4], pl.FP32]):\n"
+      "        for i, (acc,) in pl.range(3, init_values=(x,)):\n"
+      "            (r,) = pl.yield_(acc)\n"
+      "        (a, b) = pl.pair(r)\n"
+      "        return r, a, b\n");
+  check_fixed_point(paren);
+  std::string bare = paren;
+  bare.replace(bare.find("(r,) ="), 6, "r, =");
+  bare.replace(bare.find("(a, b) ="), 8, "a, b =");
+  check_fixed_point(bare);
+  CHECK(structural_equal(parse_ok(paren), parse_ok(bare)));
+  // The yield in parentheses is a yield: `r` is seen after the loop, `acc` is not.
+  const program p = parse_ok(paren);
+  CHECK((p.functions[0]->body[0]->body[0]->flags & stmt_flags::parenthesized) != 0);
+  CHECK(error_of(prog("T", "    @pl.function\n    def f(self, x):\n        (a, a) = x\n")) ==
+        "e.py:9:13: error: duplicate assignment target 'a'");
+  // `(a, b)` not followed by `=` is an expression statement (a tuple).
+  check_fixed_point(prog("T", "    @pl.function\n    def f(self, x):\n        (x, x)\n"));
+}
+
 TEST_CASE("Python's number forms: values, spellings, and what is not a number") {
   for (auto [lit, value] : std::vector<std::pair<std::string, std::int64_t>>{
            {"0x1f", 31}, {"0X_FF", 255}, {"0o17", 15}, {"0b101", 5}, {"1_000_000", 1000000}, {"0_0", 0},

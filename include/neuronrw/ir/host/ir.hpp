@@ -196,6 +196,7 @@ enum class stmt_kind : std::uint8_t {
 /// Bits of stmt::flags: how a statement was written, beyond what it is (not structural).
 namespace stmt_flags {
 inline constexpr std::uint8_t elif = 1;  ///< an if_stmt alone in its parent's else branch, written `elif`
+inline constexpr std::uint8_t parenthesized = 2;  ///< a tuple_assign written `(a, b) = value`
 }  // namespace stmt_flags
 
 /// What only a loop with more than `for r in pl.range(...)` has, kept out of line (stmt::loop).

@@ -1724,6 +1724,7 @@ class parser {
       return true;
     }
     if (is(tok::name) && at_punct(",", 1)) return parse_tuple_assign(body);
+    if (at_parenthesized_targets()) return parse_tuple_assign(body);
     if (is(tok::name) && (at_punct("=", 1) || at_punct(":", 1))) {
       std::string n;
       NEURONRW_TRY(binding_name("an assignment target", n));
@@ -1800,8 +1801,21 @@ class parser {
 
   /// `a, b = value` (`a, = value` a tuple of one): each target takes the element type when the
   /// value's type is a tuple of as many, else pl.UnknownType.
+  /// `( NAME { ',' NAME } [','] ) =` at the cursor: a tuple assignment with its targets in
+  /// parentheses, `(r,) = pl.yield_(x)` (an expression statement starts with '(' otherwise).
+  bool at_parenthesized_targets() const {
+    if (!at_punct("(")) return false;
+    for (std::size_t k = 1;; k += 2) {
+      if (peek(k).kind != tok::name) return false;
+      if (at_punct(")", k + 1)) return at_punct("=", k + 2);
+      if (!at_punct(",", k + 1)) return false;
+      if (at_punct(")", k + 2)) return at_punct("=", k + 3);
+    }
+  }
   [[nodiscard]] bool parse_tuple_assign(std::vector<stmt_ptr>& body) {
     const source_loc at = peek().loc;
+    const bool parenthesized = at_punct("(");
+    if (parenthesized) next();
     std::vector<std::pair<std::string, source_loc>> names;
     for (;;) {
       const source_loc nat = peek().loc;
@@ -1812,8 +1826,9 @@ class parser {
       names.emplace_back(std::move(n), nat);
       if (!at_punct(",")) break;
       next();
-      if (at_punct("=")) break;
+      if (at_punct("=") || at_punct(")")) break;
     }
+    if (parenthesized) NEURONRW_TRY(expect_punct(")", "to close the assignment targets"));
     NEURONRW_TRY(expect_punct("=", "after the assignment targets"));
     auto value = parse_expr();
     NEURONRW_TRY(value);
@@ -1828,6 +1843,7 @@ class parser {
     }
     note_yield(*value, std::move(yielded));
     body.push_back(make_tuple_assign(std::move(targets), std::move(value), at));
+    if (parenthesized) body.back()->flags |= stmt_flags::parenthesized;
     return true;
   }
 };

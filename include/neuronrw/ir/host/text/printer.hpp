@@ -499,11 +499,14 @@ class printer {
         return;
       case stmt_kind::break_stmt: out_ += "break\n"; return;
       case stmt_kind::continue_stmt: out_ += "continue\n"; return;
-      case stmt_kind::tuple_assign:
+      case stmt_kind::tuple_assign: {
+        const bool parens = (s.flags & stmt_flags::parenthesized) != 0;
+        if (parens) out_ += "(";
         for (std::size_t i = 0; i < s.targets.size(); ++i) out_ += (i ? ", " : "") + name(s.targets[i].get());
         if (s.targets.size() == 1) out_ += ",";
-        out_ += " = " + expr_text(s.value.get()) + "\n";
+        out_ += std::string(parens ? ")" : "") + " = " + expr_text(s.value.get()) + "\n";
         return;
+      }
     }
   }
   /// `if c:` (the line started), its branches, `elif` for an else branch that is one if written so.
