@@ -1026,6 +1026,15 @@ class parser {
     return true;
   }
 
+  /// `key=`'s value, read and appended to `ks`; a key already in `ks` is `WHY 'key'` at `kat`.
+  [[nodiscard]] bool push_keyword(std::vector<keyword>& ks, std::string key, source_loc kat, std::string_view why) {
+    for (auto& k : ks)
+      if (k.name == key) return fail(kat, std::string(why) + " '" + key + "'");
+    auto value = parse_expr();
+    NEURONRW_TRY(value);
+    ks.push_back({std::move(key), std::move(value)});
+    return true;
+  }
   [[nodiscard]] bool parse_dict(std::vector<keyword>& out) {
     out.clear();
     return list({.open = "{", .open_what = "to open a dict", .sep = ",", .close = "}", .close_what = "to close a dict"},
@@ -1308,12 +1317,7 @@ class parser {
                             device = keyword{key, std::move(value)};
                             return true;
                           }
-                          for (auto& k : kwargs)
-                            if (k.name == key) return fail(kat, "duplicate keyword argument '" + key + "'");
-                          auto value = parse_expr();
-                          NEURONRW_TRY(value);
-                          kwargs.push_back({std::move(key), std::move(value)});
-                          return true;
+                          return push_keyword(kwargs, std::move(key), kat, "duplicate keyword argument");
                         }
                         if (seen_keyword) return fail(peek().loc, "positional argument follows keyword argument");
                         args.push_back(parse_expr());
@@ -1588,12 +1592,7 @@ class parser {
                               have_type = true;
                               return true;
                             }
-                            for (auto& k : kwargs)
-                              if (k.name == key) return fail(kat, "duplicate keyword '" + key + "'");
-                            auto v = parse_expr();
-                            NEURONRW_TRY(v);
-                            kwargs.push_back({std::move(key), std::move(v)});
-                            return true;
+                            return push_keyword(kwargs, std::move(key), kat, "duplicate keyword");
                           }
                           if (have_type || !kwargs.empty()) return fail(kat, "positional argument follows keyword argument");
                           bounds.push_back(parse_expr());
