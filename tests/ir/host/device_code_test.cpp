@@ -171,6 +171,18 @@ TEST_CASE("tuple targets in parentheses print as written and are the same assign
   check_fixed_point(prog("T", "    @pl.function\n    def f(self, x):\n        (x, x)\n"));
 }
 
+TEST_CASE("the boolean levels cost no nesting depth: parentheses nest as deep as before them") {
+  // One depth level for each expression and one for each unary: 98 parentheses read, 99 are
+  // one too many, at the same token as before comparisons and boolean operators were read.
+  auto nested = [](int n) {
+    return prog("D", "    @pl.function\n    def f(self):\n        x = " + std::string(static_cast<std::size_t>(n), '(') + "1" +
+                         std::string(static_cast<std::size_t>(n), ')') + "\n        return x\n");
+  };
+  CHECK(error_of(nested(98)) == "(no error)");
+  CHECK(error_of(nested(99)) == "e.py:9:112: error: nesting too deep");
+  CHECK(error_of(nested(98).replace(nested(98).find("x = ") + 4, 0, "not ")) == "(no error)");
+}
+
 TEST_CASE("Python's number forms: values, spellings, and what is not a number") {
   for (auto [lit, value] : std::vector<std::pair<std::string, std::int64_t>>{
            {"0x1f", 31}, {"0X_FF", 255}, {"0o17", 15}, {"0b101", 5}, {"1_000_000", 1000000}, {"0_0", 0},

@@ -1052,37 +1052,43 @@ class parser {
                 });
   }
 
-  // expr    := or                         (parse_logic)
+  // expr    := or
   // or      := and { 'or' and }           and := not { 'and' not }
   // not     := 'not' not | compare        compare := sum [ ('==' | '!=' | '<' | '<=' | '>' | '>=') sum ]
   // sum     := term { ('+' | '-') term }
   // term    := unary { ('*' | '//' | '%') unary }
   // unary   := '-' INT | '-' unary | primary          (`-5` is the integer -5, as before)
   // Each returns the expression, or null when it failed (the error recorded).
+  // One depth level per expression, as before the boolean levels (parse_unary takes the other):
+  // an integer expression walks `or`, `and`, `not` and the comparison with a token test each.
   expr_ptr parse_expr() {
     depth_guard g(*this);
     NEURONRW_TRY(g.ok);
-    return parse_logic(bool_op::or_);
-  }
-  /// `or` (over `and` operands) or `and` (over `not` operands), grouping to the left.
-  expr_ptr parse_logic(bool_op op) {
-    const std::string_view word = op == bool_op::or_ ? "or" : "and";
-    auto operand = [&] { return op == bool_op::or_ ? parse_logic(bool_op::and_) : parse_not(); };
-    auto lhs = operand();
-    NEURONRW_TRY(lhs);
-    while (at_name(word)) {
+    auto lhs = parse_and(parse_not());
+    while (lhs && at_name("or")) {
       const source_loc at = peek().loc;
       next();
-      auto rhs = operand();
+      auto rhs = parse_and(parse_not());
       NEURONRW_TRY(rhs);
-      lhs = make_bool_op(op, std::move(lhs), std::move(rhs), at);
+      lhs = make_bool_op(bool_op::or_, std::move(lhs), std::move(rhs), at);
+    }
+    return lhs;
+  }
+  /// `lhs { 'and' not }`, grouping to the left; null when lhs is (the error recorded).
+  expr_ptr parse_and(expr_ptr lhs) {
+    while (lhs && at_name("and")) {
+      const source_loc at = peek().loc;
+      next();
+      auto rhs = parse_not();
+      NEURONRW_TRY(rhs);
+      lhs = make_bool_op(bool_op::and_, std::move(lhs), std::move(rhs), at);
     }
     return lhs;
   }
   expr_ptr parse_not() {
-    depth_guard g(*this);
-    NEURONRW_TRY(g.ok);
     if (at_name("not")) {
+      depth_guard g(*this);  // `not not ...` recurses here
+      NEURONRW_TRY(g.ok);
       const source_loc at = peek().loc;
       next();
       auto operand = parse_not();
@@ -1095,6 +1101,7 @@ class parser {
   std::optional<bool_op> at_compare() const {
     if (!is(tok::punct)) return std::nullopt;
     const std::string_view t = text(peek());
+    if (t.empty() || (t[0] != '=' && t[0] != '!' && t[0] != '<' && t[0] != '>')) return std::nullopt;  // most punctuation
     if (t == "==") return bool_op::eq;
     if (t == "!=") return bool_op::ne;
     if (t == "<") return bool_op::lt;
@@ -1120,8 +1127,6 @@ class parser {
     return lhs;
   }
   expr_ptr parse_sum() {
-    depth_guard g(*this);
-    NEURONRW_TRY(g.ok);
     auto lhs = parse_term();
     NEURONRW_TRY(lhs);
     while (at_punct("+") || at_punct("-")) {
