@@ -54,6 +54,7 @@ module {
     %42 = arith.addi %arg5, %cst_1 : tensor<2x3xi64>
     %43 = arith.addf %arg4, %cst : tensor<4xf32>
     %44 = arith.subf %43, %cst : tensor<4xf32>
+    %45 = arith.truncf %32 fastmath<fast> : f64 to f16
     %cast = tensor.cast %44 : tensor<4xf32> to tensor<?xf32>
     %cast_2 = tensor.cast %cast : tensor<?xf32> to tensor<4xf32>
     return %cast_2 : tensor<4xf32>

@@ -184,9 +184,12 @@ TEST_CASE("the boolean levels cost no nesting depth: parentheses nest as deep as
 }
 
 TEST_CASE("Python's number forms: values, spellings, and what is not a number") {
-  for (auto [lit, value] : std::vector<std::pair<std::string, std::int64_t>>{
+  for (const auto& row : std::vector<std::pair<std::string, std::int64_t>>{
            {"0x1f", 31}, {"0X_FF", 255}, {"0o17", 15}, {"0b101", 5}, {"1_000_000", 1000000}, {"0_0", 0},
            {"-0x8000000000000000", std::numeric_limits<std::int64_t>::min()}}) {
+    // Named copies, not a structured binding: clang++ 14 cannot capture a binding (CAPTURE).
+    const std::string& lit = row.first;
+    const std::int64_t value = row.second;
     CAPTURE(lit);
     program p = parse_ok(prog("N", "    @pl.function\n    def f(self):\n        x = " + lit + "\n        return x\n"));
     const expr& e = *p.functions[0]->body[0]->value;
@@ -297,7 +300,9 @@ TEST_CASE("comparisons and boolean operators built without flags print with the 
   cases.push_back({make_arith(arith_op::neg, make_bool_op(bool_op::ne, v(a.get()), v(b.get())), nullptr), "-(a != b)"});
   cases.push_back({make_bool_op(bool_op::not_, make_bool_op(bool_op::not_, v(c.get()), nullptr), nullptr), "not not c"});
   cases.push_back({make_bool_op(bool_op::le, make_bool_op(bool_op::not_, v(c.get()), nullptr), v(c.get())), "(not c) <= c"});
-  for (auto& [e, text] : cases) {
+  for (auto& row : cases) {
+    auto& e = row.e;
+    const std::string& text = row.text;
     CAPTURE(text);
     program p;
     auto f = std::make_unique<function>();

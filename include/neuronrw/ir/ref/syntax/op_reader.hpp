@@ -164,8 +164,17 @@ class op_syntax_reader : public value_reader {
               return peek() == '{';
             case syntax_detail::ref_kind::attribute: {
               const auto& a = s.attributes[e.target.index];
-              if (a.spelling == attr_spelling::enum_keyword || a.spelling == attr_spelling::int_enum)
-                return mlir_is_bare_id_start(peek());
+              if (a.spelling == attr_spelling::enum_keyword) return mlir_is_bare_id_start(peek());
+              if (a.spelling == attr_spelling::int_enum) {
+                // Present only when the keyword is one of the cases, as ODS's
+                // parseOptionalKeyword(&kw, {cases...}) decides: `arith.truncf %x fastmath<fast>`
+                // has no rounding mode, and its `fastmath` belongs to the next group.
+                if (!mlir_is_bare_id_start(peek())) return false;
+                const std::size_t at = pos_;
+                const auto w = lex_bare_id();
+                pos_ = at;
+                return std::find(a.cases.begin(), a.cases.end(), w) != a.cases.end();
+              }
               if (a.spelling == attr_spelling::wrapped)
                 return peek() == '<' || peek() == '{' || peek() == '[' || peek() == '(' || peek() == '#';
               if (a.spelling == attr_spelling::symbol || a.spelling == attr_spelling::symbol_name) return peek() == '@';
