@@ -710,6 +710,17 @@ class op_form_printer {
       if (!x || !y) return false;
       auto ex = custom_spelling(s_.attributes[arg(e, 0)], x->value), my = custom_spelling(s_.attributes[arg(e, 1)], y->value);
       if (!ex || !my || ex->starts_with('-') || my->starts_with('-')) return false;
+      // The reader reads each count as a number (`e5m05` is mantissa_bits = 5 : i32, as StableHLO's
+      // parser reads it) of at most 9 digits; print the number, or the generic form when it has
+      // more digits, so that what is printed reads back to the same text.
+      auto canonical = [](std::string_view d) -> std::optional<std::string> {
+        while (d.size() > 1 && d.front() == '0') d.remove_prefix(1);
+        if (d.size() > 9) return std::nullopt;
+        return std::string(d);
+      };
+      ex = canonical(*ex);
+      my = canonical(*my);
+      if (!ex || !my) return false;
       out += 'e' + *ex + 'm' + *my;
       return true;
     }
