@@ -210,6 +210,7 @@ class host_namer {
       case host::expr_kind::boolean: return "(condition)";
       case host::expr_kind::float_const: return e.text;
       case host::expr_kind::tuple: return "(...)";
+      case host::expr_kind::slice: return ":";
       case host::expr_kind::bool_const: return e.value ? "True" : "False";
       case host::expr_kind::str_const: return e.text;
       case host::expr_kind::symbol: return e.text;

@@ -460,6 +460,8 @@ std::int64_t eval(const expr& e) {
   if (e.kind == expr_kind::int_const) return e.value;
   const std::int64_t a = eval(*e.args[0]);
   if (op_of(e) == arith_op::neg) return -a;
+  if (op_of(e) == arith_op::pos) return a;
+  if (op_of(e) == arith_op::invert) return -a - 1;
   const std::int64_t b = eval(*e.args[1]);
   switch (op_of(e)) {
     case arith_op::add: return a + b;
@@ -467,7 +469,20 @@ std::int64_t eval(const expr& e) {
     case arith_op::mul: return a * b;
     case arith_op::floordiv: return a / b - ((a % b != 0 && ((a % b < 0) != (b < 0))) ? 1 : 0);
     case arith_op::mod: return (a % b != 0 && ((a % b < 0) != (b < 0))) ? a % b + b : a % b;
-    case arith_op::neg: break;
+    case arith_op::pow: {
+      std::int64_t r = 1;
+      for (std::int64_t k = 0; k < b; ++k) r *= a;
+      return r;
+    }
+    case arith_op::lshift: return a * (std::int64_t{1} << b);
+    case arith_op::rshift: return a >= 0 ? a >> b : -((-a - 1) >> b) - 1;  // floor
+    case arith_op::bitand_: return a & b;
+    case arith_op::bitor_: return a | b;
+    case arith_op::bitxor: return a ^ b;
+    case arith_op::neg:
+    case arith_op::pos:
+    case arith_op::invert:
+    case arith_op::truediv: break;
   }
   return 0;
 }

@@ -151,6 +151,7 @@ class encoder {
       case expr_kind::float_const: return str(e->text);
       case expr_kind::arith:
       case expr_kind::boolean:
+      case expr_kind::slice:
         u64(static_cast<std::uint64_t>(e->value));
         u64(e->args.size());
         for (auto& a : e->args) expr_(a.get());
@@ -223,6 +224,11 @@ class encoder {
         expr_(s.value.get());
         u64(s.targets.size());
         for (auto& t : s.targets) var_(t.get());
+        return;
+      case stmt_kind::subscript_assign:
+        expr_(s.value.get());
+        u64(s.values.size());
+        for (auto& v : s.values) expr_(v.get());
         return;
     }
   }

@@ -116,10 +116,27 @@ enum class expr_kind : std::uint8_t {
   subscript,   ///< `inputs[r]`: args[0] indexed by args[1] (pypto's per-rank slice of a host tensor)
   float_const, ///< `1.0`, `1e-3`: `text` is the literal as written
   boolean,     ///< `r == 0`, `a and b`, `not c`: `value` holds the bool_op, `args` the operand(s)
+  slice,       ///< `a:b`, `:`, `a:b:c` (an index of a subscript only): `value` holds the slice_parts
+               ///< bits of the parts written, `args` those parts in order
 };
 
-/// The integer operators (Python's): `value` of an arith node.
-enum class arith_op : std::uint8_t { add, sub, mul, floordiv, mod, neg };
+/// Python's arithmetic and bitwise operators: `value` of an arith node. `neg`, `pos` and
+/// `invert` (`-a`, `+a`, `~a`) have one operand. The first six are the integer arithmetic of the
+/// host concept (host_binary_op, in the same order); the others are device code's (`a / b`,
+/// `1 << k`) and through the concept are `other` expressions.
+enum class arith_op : std::uint8_t { add, sub, mul, floordiv, mod, neg, truediv, pow, lshift, rshift, bitand_, bitor_, bitxor, invert, pos };
+/// Whether `op` takes one operand.
+constexpr bool is_unary(arith_op op) noexcept { return op == arith_op::neg || op == arith_op::invert || op == arith_op::pos; }
+/// Python's spelling of `op` (`"//"`, `"<<"`, unary `"-"`, `"~"`).
+constexpr std::string_view spelling(arith_op op) noexcept {
+  constexpr std::string_view names[] = {"+", "-", "*", "//", "%", "-", "/", "**", "<<", ">>", "&", "|", "^", "~", "+"};
+  return static_cast<std::size_t>(op) < std::size(names) ? names[static_cast<std::size_t>(op)] : std::string_view("?");
+}
+
+/// Bits of a slice node's `value`: which of its parts are written (`a:` has lower, `:b` upper).
+namespace slice_parts {
+inline constexpr std::int64_t lower = 1, upper = 2, step = 4;
+}  // namespace slice_parts
 
 /// Python's comparisons and boolean operators: `value` of a boolean node (`not_` has one operand).
 enum class bool_op : std::uint8_t { eq, ne, lt, le, gt, ge, and_, or_, not_ };
@@ -130,6 +147,7 @@ namespace expr_flags {
 inline constexpr std::uint8_t parenthesized = 1;  ///< written in parentheses: `(a + b)`
 inline constexpr std::uint8_t implicit = 2;       ///< derived, not written: the `name=` of an alloc
                                                   ///< taken from its assignment target
+inline constexpr std::uint8_t step_colon = 4;     ///< a slice written with a second ':' and no step (`a:b:`)
 }  // namespace expr_flags
 
 enum class callee_kind : std::uint8_t {
@@ -191,6 +209,7 @@ enum class stmt_kind : std::uint8_t {
   break_stmt,         ///< `break`
   continue_stmt,      ///< `continue`
   tuple_assign,       ///< `a, b = value`: targets
+  subscript_assign,   ///< `x[i] = value`, `out[:, 0:n] = value`: values[0] is the target (a subscript)
 };
 
 /// Bits of stmt::flags: how a statement was written, beyond what it is (not structural).
@@ -424,8 +443,23 @@ inline expr_ptr make_arith(arith_op op, expr_ptr lhs, expr_ptr rhs, source_loc l
   e->kind = expr_kind::arith;
   e->value = static_cast<std::int64_t>(op);
   e->args.push_back(std::move(lhs));
-  if (op != arith_op::neg) e->args.push_back(std::move(rhs));
+  if (!is_unary(op)) e->args.push_back(std::move(rhs));
   e->loc = loc;
+  return e;
+}
+/// A slice `lower:upper[:step]`; a null part is not written (`:` is three nulls).
+inline expr_ptr make_slice(expr_ptr lower, expr_ptr upper, expr_ptr step, source_loc loc = {}) {
+  auto e = std::make_unique<expr>();
+  e->kind = expr_kind::slice;
+  e->loc = loc;
+  std::int64_t bit = 1;
+  for (expr_ptr* part : {&lower, &upper, &step}) {
+    if (*part) {
+      e->value |= bit;
+      e->args.push_back(std::move(*part));
+    }
+    bit <<= 1;
+  }
   return e;
 }
 inline expr_ptr make_subscript(expr_ptr base, expr_ptr index, source_loc loc = {}) {
@@ -576,6 +610,15 @@ inline stmt_ptr make_tuple_assign(std::vector<var_ptr> targets, expr_ptr value, 
   s->loc = loc;
   return s;
 }
+/// `target = value` where target is a subscript (`x[i]`, `out[:, :]`).
+inline stmt_ptr make_subscript_assign(expr_ptr target, expr_ptr value, source_loc loc = {}) {
+  auto s = std::make_unique<stmt>();
+  s->kind = stmt_kind::subscript_assign;
+  s->values.push_back(std::move(target));
+  s->value = std::move(value);
+  s->loc = loc;
+  return s;
+}
 
 // ------------------------------------------------------------------------------ type queries
 
@@ -588,7 +631,7 @@ inline bool same_expr(const expr* a, const expr* b) {
     return false;
   if (a->kind == expr_kind::var_ref && a->ref != b->ref) return false;
   if ((a->kind == expr_kind::int_const || a->kind == expr_kind::bool_const || a->kind == expr_kind::arith ||
-       a->kind == expr_kind::boolean) &&
+       a->kind == expr_kind::boolean || a->kind == expr_kind::slice) &&
       a->value != b->value)
     return false;
   for (std::size_t i = 0; i < a->args.size(); ++i)
@@ -645,13 +688,20 @@ inline type type_of(const expr& e) {
     case expr_kind::var_ref: return e.ref ? e.ref->type : type{};
     case expr_kind::int_const: return type::scalar("INDEX");
     case expr_kind::bool_const: return type::scalar("BOOL");
-    case expr_kind::arith: return type::scalar("INDEX");
+    case expr_kind::arith:  // `/` makes a float of a precision not worked out here
+      return op_of(e) == arith_op::truediv ? type{} : type::scalar("INDEX");
     case expr_kind::float_const: return type::scalar("FP32");  // pypto's default for a float literal
     case expr_kind::boolean: return type::scalar("BOOL");
     case expr_kind::call: return e.call->type;
     case expr_kind::subscript: {  // a tensor without its first dimension (first k, for k indices)
       type t = e.args.size() == 2 && e.args[0] ? type_of(*e.args[0]) : type{};
-      const std::size_t k = e.args[1] && e.args[1]->kind == expr_kind::tuple ? e.args[1]->args.size() : 1;
+      const expr* index = e.args.size() == 2 ? e.args[1].get() : nullptr;
+      const std::size_t k = index && index->kind == expr_kind::tuple ? index->args.size() : 1;
+      // A slice keeps its dimension with a size not worked out here: the type is not known.
+      if (index && index->kind == expr_kind::slice) return {};
+      if (index && index->kind == expr_kind::tuple)
+        for (const auto& x : index->args)
+          if (x && x->kind == expr_kind::slice) return {};
       if ((t.kind != type_kind::tensor && t.kind != type_kind::distributed_tensor) || t.shape.size() < k) return {};
       t.shape.erase(t.shape.begin(), t.shape.begin() + static_cast<std::ptrdiff_t>(k));
       t.window = nullptr;
@@ -883,7 +933,7 @@ class cloner {
     ne->loc = e.loc;
     if (e.kind == expr_kind::var_ref) ne->ref = map(e.ref);
     else if (e.kind == expr_kind::int_const || e.kind == expr_kind::bool_const || e.kind == expr_kind::arith ||
-             e.kind == expr_kind::boolean)
+             e.kind == expr_kind::boolean || e.kind == expr_kind::slice)
       ne->value = e.value;
     ne->callee = e.callee;
     ne->flags = e.flags;

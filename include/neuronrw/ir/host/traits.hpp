@@ -105,7 +105,8 @@ struct neuronrw::host_traits<neuronrw::host::program> {
       case host::stmt_kind::block:
       case host::stmt_kind::break_stmt:
       case host::stmt_kind::continue_stmt:
-      case host::stmt_kind::tuple_assign: break;
+      case host::stmt_kind::tuple_assign:
+      case host::stmt_kind::subscript_assign: break;
     }
     return host_stmt_kind::other;
   }
@@ -125,6 +126,11 @@ struct neuronrw::host_traits<neuronrw::host::program> {
           if (e) out.push_back(e.get());
         break;
       case host::stmt_kind::comm_domain_scope: break;
+      case host::stmt_kind::subscript_assign:  // the value, then the target (Python's order)
+        if (s->value) out.push_back(s->value.get());
+        for (auto& e : s->values)
+          if (e) out.push_back(e.get());
+        break;
       default:
         if (s->value) out.push_back(s->value.get());
     }
@@ -143,7 +149,9 @@ struct neuronrw::host_traits<neuronrw::host::program> {
       case host::expr_kind::var_ref: return host_expr_kind::var_ref;
       case host::expr_kind::int_const: return host_expr_kind::int_const;
       case host::expr_kind::call: return host_expr_kind::call;
-      case host::expr_kind::arith: return host_expr_kind::binary;
+      case host::expr_kind::arith:  // B1 is integer arithmetic: device code's `/`, `<<`, ... are not
+        return static_cast<int>(host::op_of(*e)) <= static_cast<int>(host::arith_op::neg) ? host_expr_kind::binary
+                                                                                         : host_expr_kind::other;
       default: return host_expr_kind::other;
     }
   }

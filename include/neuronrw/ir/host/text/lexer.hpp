@@ -346,9 +346,9 @@ class lexer {
     }
     emit(floating ? tok::floating : tok::integer, at, b, pos_ - b);
   }
-  /// The punctuation of the format: lex_punct's one-character tokens (and `->`, `//`, `==`, `!=`,
-  /// `<=`, `>=`).
-  static constexpr std::string_view punct_chars = "()[]{},:.=@-+*%/<>";
+  /// The punctuation of the format: lex_punct's one-character tokens (and `->`, `//`, `**`, `==`,
+  /// `!=`, `<=`, `>=`, `<<`, `>>`).
+  static constexpr std::string_view punct_chars = "()[]{},:.=@-+*%/<>&|^~";
   /// Whether lex_punct makes `c` a bad token: not punctuation, a name's, a string's, a comment's,
   /// white space, or a backslash (which may join lines).
   static bool is_unexpected(char c) noexcept {
@@ -363,12 +363,12 @@ class lexer {
       pos_ += 2;
       return true;
     }
-    if (c == '/' && pos_ + 1 < end_ && src_[pos_ + 1] == '/') {  // floor division
+    if ((c == '/' || c == '*') && pos_ + 1 < end_ && src_[pos_ + 1] == c) {  // floor division, power
       emit(tok::punct, at, pos_, 2);
       pos_ += 2;
       return true;
     }
-    // Comparisons (and `<<` / `>>`, which the grammar has no use for: the parser's error).
+    // Comparisons and shifts.
     if ((c == '=' || c == '!' || c == '<' || c == '>') && pos_ + 1 < end_ &&
         (src_[pos_ + 1] == '=' || (c != '=' && c != '!' && src_[pos_ + 1] == c))) {
       emit(tok::punct, at, pos_, 2);

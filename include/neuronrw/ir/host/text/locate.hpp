@@ -343,14 +343,13 @@ binding binding_of(std::string_view code, const Known& known) {
       if (!operand || open == 0) return b;
       --open;
       ++c.i;
-    } else if (ch == '+' || ch == '-' || ch == '*' || ch == '%' || ch == '/') {
-      if (ch == '/') {
-        if (c.i + 1 >= c.s.size() || c.s[c.i + 1] != '/') return b;
-        ++c.i;
-      } else if (ch == '*' && c.i + 1 < c.s.size() && c.s[c.i + 1] == '*') {
-        return b;  // ** is not in the grammar
-      }
-      if (!operand && ch != '-' && ch != '+') return b;
+    } else if (ch == '+' || ch == '-' || ch == '~' || ch == '*' || ch == '%' || ch == '/' || ch == '&' || ch == '|' ||
+               ch == '^' || ch == '<' || ch == '>') {
+      const bool doubled = c.i + 1 < c.s.size() && c.s[c.i + 1] == ch;
+      if (ch == '/' && !doubled) return b;                  // true division makes a float
+      if ((ch == '<' || ch == '>') && !doubled) return b;  // a comparison
+      if (ch == '~' ? operand : !operand && ch != '-' && ch != '+') return b;  // `~` is unary; `- +` both
+      if ((ch == '*' || ch == '/' || ch == '<' || ch == '>') && doubled) ++c.i;  // ** // << >>
       ++c.i;
       operand = false;
     } else {

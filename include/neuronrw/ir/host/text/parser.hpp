@@ -317,7 +317,7 @@ class parser {
           if (name == n)
             why = " (line " + std::to_string(line) +
                   " binds it to a value the reader does not evaluate: a constant is an integer expression of integers, "
-                  "constants, + - * // % and pl.DTYPE.get_byte())";
+                  "constants, + - * // % ** << >> & | ^ ~ and pl.DTYPE.get_byte())";
       return fail(at, "undefined variable '" + n + "'" + std::string(where) + why);
     }
     return true;
@@ -407,6 +407,7 @@ class parser {
       case expr_kind::int_const: return 0;
       case expr_kind::symbol: return dynamic_.count(e.text) ? 1 : -1;
       case expr_kind::arith: {
+        if (op_of(e) == arith_op::truediv) return -1;  // a float
         int r = 0;
         for (const auto& a : e.args) {
           const int x = a ? over_dynamic(*a) : -1;
@@ -447,7 +448,7 @@ class parser {
         const arith_op op = op_of(e);
         std::int64_t a = 0, b = 0;
         NEURONRW_TRY(constant_value(*e.args[0], at, a));
-        if (op != arith_op::neg) NEURONRW_TRY(constant_value(*e.args[1], at, b));
+        if (!is_unary(op)) NEURONRW_TRY(constant_value(*e.args[1], at, b));
         std::string why;
         if (!arith(op, a, b, out, why)) return fail(e.loc.known() ? e.loc : at, why);
         return true;
@@ -455,32 +456,30 @@ class parser {
       default: return fail(e.loc.known() ? e.loc : at, "a module constant must be an integer expression");
     }
   }
-  /// Python's integer operators on int64; false (and why) on overflow or division by zero.
+  /// Python's integer operators on int64; false (and why) on overflow, division by zero, a
+  /// negative shift count or a result that is no integer (`/`, a negative power).
   static bool arith(arith_op op, std::int64_t a, std::int64_t b, std::int64_t& out, std::string& why) {
-    static constexpr const char* names[] = {"+", "-", "*", "//", "%", "-"};
-    const std::string sym = names[static_cast<int>(op)];
-    const std::string operands = op == arith_op::neg ? "-" + std::to_string(a) : std::to_string(a) + " " + sym + " " + std::to_string(b);
+    const std::string sym(spelling(op));
+    const std::string operands = is_unary(op) ? sym + std::to_string(a) : std::to_string(a) + " " + sym + " " + std::to_string(b);
+    const auto overflow = [&] { return why = "integer overflow in '" + sym + "' (" + operands + ")", false; };
+    constexpr std::int64_t min = std::numeric_limits<std::int64_t>::min();
     switch (op) {
-      case arith_op::add:
-        if (__builtin_add_overflow(a, b, &out)) return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
-        return true;
-      case arith_op::sub:
-        if (__builtin_sub_overflow(a, b, &out)) return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
-        return true;
-      case arith_op::mul:
-        if (__builtin_mul_overflow(a, b, &out)) return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
-        return true;
+      case arith_op::add: return !__builtin_add_overflow(a, b, &out) || overflow();
+      case arith_op::sub: return !__builtin_sub_overflow(a, b, &out) || overflow();
+      case arith_op::mul: return !__builtin_mul_overflow(a, b, &out) || overflow();
       case arith_op::neg:
-        if (a == std::numeric_limits<std::int64_t>::min()) return why = "integer overflow in '-' (" + operands + ")", false;
+        if (a == min) return overflow();
         out = -a;
         return true;
+      case arith_op::pos: out = a; return true;
+      case arith_op::invert: out = ~a; return true;  // -a - 1, as Python's
       case arith_op::floordiv:
       case arith_op::mod: {
         if (b == 0)
           return why = std::string(op == arith_op::mod ? "modulo" : "division") + " by zero in '" + sym + "' (" + operands + ")", false;
-        if (a == std::numeric_limits<std::int64_t>::min() && b == -1) {
+        if (a == min && b == -1) {
           if (op == arith_op::mod) return out = 0, true;
-          return why = "integer overflow in '" + sym + "' (" + operands + ")", false;
+          return overflow();
         }
         std::int64_t q = a / b, r = a % b;
         if (r != 0 && ((r < 0) != (b < 0))) {
@@ -490,6 +489,40 @@ class parser {
         out = op == arith_op::floordiv ? q : r;
         return true;
       }
+      case arith_op::truediv:
+        return why = "'/' is true division, whose value is a float (" + operands + "): an integer constant uses '//'", false;
+      case arith_op::pow: {
+        if (b < 0) return why = "a negative exponent makes a float (" + operands + "): an integer constant needs one >= 0", false;
+        // |a| ** b by square and multiply on magnitudes, saturating above 2**63 (so that
+        // (-2) ** 63, the least int64, is exact), then the sign.
+        constexpr std::uint64_t limit = std::uint64_t{1} << 63;
+        std::uint64_t m = 1, base = a < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
+        for (std::int64_t e = b; e > 0; e >>= 1) {
+          if ((e & 1) && (__builtin_mul_overflow(m, base, &m) || m > limit)) return overflow();
+          if (e > 1 && (__builtin_mul_overflow(base, base, &base) || base > limit)) base = limit + 1;
+        }
+        const bool negative = a < 0 && (b & 1);
+        if (!negative && m == limit) return overflow();
+        out = negative ? static_cast<std::int64_t>(std::uint64_t{0} - m) : static_cast<std::int64_t>(m);
+        return true;
+      }
+      case arith_op::lshift:
+      case arith_op::rshift: {
+        if (b < 0) return why = "negative shift count in '" + sym + "' (" + operands + ")", false;
+        if (op == arith_op::rshift) {
+          out = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;  // floor, as Python's
+          return true;
+        }
+        if (a == 0) return out = 0, true;
+        if (b >= 63) return b == 63 && a == -1 ? (out = min, true) : overflow();
+        const std::int64_t r = static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b);
+        if ((r >> b) != a) return overflow();
+        out = r;
+        return true;
+      }
+      case arith_op::bitand_: out = a & b; return true;
+      case arith_op::bitor_: out = a | b; return true;
+      case arith_op::bitxor: out = a ^ b; return true;
     }
     return false;
   }
@@ -916,9 +949,19 @@ class parser {
                   NEURONRW_TRY(e);
                   if (e->kind == expr_kind::float_const || e->kind == expr_kind::boolean)
                     return fail(e->loc, "a shape dimension is an integer expression, not a float or a condition");
+                  if (const expr* d = true_division(*e))
+                    return fail(d->loc, "'/' is true division, whose value is a float: a shape dimension uses '//'");
                   out.push_back(dim_of(std::move(e)));
                   return true;
                 });
+  }
+  /// The first `/` of the arithmetic `e` is (itself or an operand's, to any depth), or null.
+  static const expr* true_division(const expr& e) {
+    if (e.kind != expr_kind::arith) return nullptr;
+    if (op_of(e) == arith_op::truediv) return &e;
+    for (const auto& a : e.args)
+      if (const expr* d = a ? true_division(*a) : nullptr) return d;
+    return nullptr;
   }
   /// A shape dimension: an integer, a variable, or any other integer expression (`SIZE`,
   /// `pld.world_size()`, `n * 2`), kept as written.
@@ -1054,13 +1097,17 @@ class parser {
 
   // expr    := or
   // or      := and { 'or' and }           and := not { 'and' not }
-  // not     := 'not' not | compare        compare := sum [ ('==' | '!=' | '<' | '<=' | '>' | '>=') sum ]
+  // not     := 'not' not | compare        compare := bitor [ ('==' | '!=' | '<' | '<=' | '>' | '>=') bitor ]
+  // bitor   := bitxor { '|' bitxor }      bitxor := bitand { '^' bitand }
+  // bitand  := shift { '&' shift }        shift := sum { ('<<' | '>>') sum }
   // sum     := term { ('+' | '-') term }
-  // term    := unary { ('*' | '//' | '%') unary }
-  // unary   := '-' INT | '-' unary | primary          (`-5` is the integer -5, as before)
+  // term    := unary { ('*' | '/' | '//' | '%') unary }
+  // unary   := '-' INT | ('-' | '+' | '~') unary | power    (`-5` is the integer -5, unless `**` follows)
+  // power   := primary [ '**' unary ]
   // Each returns the expression, or null when it failed (the error recorded).
   // One depth level per expression, as before the boolean levels (parse_unary takes the other):
-  // an integer expression walks `or`, `and`, `not` and the comparison with a token test each.
+  // an integer expression walks `or`, `and`, `not`, the comparison and the bitwise operators
+  // with a token test each.
   expr_ptr parse_expr() {
     depth_guard g(*this);
     NEURONRW_TRY(g.ok);
@@ -1111,18 +1158,49 @@ class parser {
     return std::nullopt;
   }
   expr_ptr parse_compare() {
-    auto lhs = parse_sum();
+    auto lhs = parse_bitwise();
     NEURONRW_TRY(lhs);
     if (const auto op = at_compare()) {
       const source_loc at = peek().loc;
       next();
-      auto rhs = parse_sum();
+      auto rhs = parse_bitwise();
       NEURONRW_TRY(rhs);
       if (at_compare()) {
         fail(peek().loc, "a chained comparison (a < b < c) is not in the host-program grammar: write (a < b) and (b < c)");
         return {};
       }
       return make_bool_op(*op, std::move(lhs), std::move(rhs), at);
+    }
+    return lhs;
+  }
+  /// The bitwise operator at the cursor and its level (`|` 0, `^` 1, `&` 2, `<<` `>>` 3), or
+  /// level -1 when there is none.
+  std::pair<arith_op, int> at_bitwise() const {
+    if (!is(tok::punct)) return {arith_op::add, -1};
+    const std::string_view t = text(peek());
+    if (t == "|") return {arith_op::bitor_, 0};
+    if (t == "^") return {arith_op::bitxor, 1};
+    if (t == "&") return {arith_op::bitand_, 2};
+    if (t == "<<") return {arith_op::lshift, 3};
+    if (t == ">>") return {arith_op::rshift, 3};
+    return {arith_op::add, -1};
+  }
+  /// `|`, `^`, `&` and the shifts over sums, each level grouping to the left (precedence
+  /// climbing): an expression without them costs one token test, no call per level.
+  expr_ptr parse_bitwise() { return climb_bitwise(parse_sum(), 0); }
+  expr_ptr climb_bitwise(expr_ptr lhs, int min_level) {
+    while (lhs) {
+      const auto [op, level] = at_bitwise();
+      if (level < min_level) break;
+      const source_loc at = peek().loc;
+      next();
+      auto rhs = parse_sum();
+      NEURONRW_TRY(rhs);
+      for (int next_level = at_bitwise().second; next_level > level; next_level = at_bitwise().second) {
+        rhs = climb_bitwise(std::move(rhs), next_level);
+        NEURONRW_TRY(rhs);
+      }
+      lhs = make_arith(op, std::move(lhs), std::move(rhs), at);
     }
     return lhs;
   }
@@ -1151,8 +1229,7 @@ class parser {
       } else if (at_punct("%")) {
         op = arith_op::mod;
       } else if (at_punct("/")) {
-        fail(at, "unsupported operator '/' (true division): integer sizes use '//'");
-        return {};
+        op = arith_op::truediv;
       } else {
         return lhs;
       }
@@ -1166,27 +1243,69 @@ class parser {
     depth_guard g(*this);
     NEURONRW_TRY(g.ok);
     const source_loc at = peek().loc;
-    if (at_punct("-") && peek(1).kind != tok::integer) {
+    // `-5` is the literal -5 (parse_primary), but `-2 ** 2` is -(2 ** 2), as in Python.
+    if ((at_punct("-") && (peek(1).kind != tok::integer || at_punct("**", 2))) || at_punct("+") || at_punct("~")) {
+      const arith_op op = at_punct("-") ? arith_op::neg : at_punct("+") ? arith_op::pos : arith_op::invert;
       next();
       auto operand = parse_unary();
       NEURONRW_TRY(operand);
-      return make_arith(arith_op::neg, std::move(operand), nullptr, at);
+      return make_arith(op, std::move(operand), nullptr, at);
     }
+    auto e = parse_postfix();
+    NEURONRW_TRY(e);
+    if (at_punct("**")) {  // right-assoc, and its right operand may be unary: `a ** -b`
+      const source_loc pat = peek().loc;
+      next();
+      auto rhs = parse_unary();
+      NEURONRW_TRY(rhs);
+      e = make_arith(arith_op::pow, std::move(e), std::move(rhs), pat);
+    }
+    return e;
+  }
+  /// One index of a subscript: an expression or a slice `[lower] ':' [upper] [':' [step]]`.
+  expr_ptr parse_index() {
+    const source_loc at = peek().loc;
+    expr_ptr lower;
+    if (!at_punct(":")) {
+      lower = parse_expr();
+      NEURONRW_TRY(lower);
+      if (!at_punct(":")) return lower;
+    }
+    next();  // ':'
+    const auto part_ends = [this] { return at_punct(",") || at_punct("]") || at_punct(":"); };
+    expr_ptr upper, step;
+    if (!part_ends()) {
+      upper = parse_expr();
+      NEURONRW_TRY(upper);
+    }
+    bool step_colon = false;
+    if (at_punct(":")) {
+      next();
+      if (!part_ends()) {
+        step = parse_expr();
+        NEURONRW_TRY(step);
+      } else {
+        step_colon = true;
+      }
+    }
+    auto e = make_slice(std::move(lower), std::move(upper), std::move(step), at);
+    if (step_colon) e->flags |= expr_flags::step_colon;
+    return e;
+  }
+  /// A primary and its subscripts.
+  expr_ptr parse_postfix() {
     auto e = parse_primary();
     NEURONRW_TRY(e);
-    // pypto's per-rank slice of a host tensor: `inputs[r]`, `inputs[rd, r]` (the indices a tuple).
+    // pypto's per-rank slice of a host tensor: `inputs[r]`, `inputs[rd, r]` (the indices a tuple);
+    // device code's slices, `x[:, 64:128]`.
     while (at_punct("[")) {
       const source_loc sat = peek().loc;
       next();
       std::vector<expr_ptr> indices;
       for (;;) {
-        auto index = parse_expr();
+        auto index = parse_index();
         NEURONRW_TRY(index);
         indices.push_back(std::move(index));
-        if (at_punct(":")) {
-          fail(peek().loc, "a slice (x[a:b]) is not in the host-program grammar (indices are: x[i], x[i, j])");
-          return {};
-        }
         if (!at_punct(",") || at_punct("]", 1)) break;
         next();
       }
@@ -1761,6 +1880,14 @@ class parser {
     }
     auto e = parse_expr();
     NEURONRW_TRY(e);
+    if (at_punct("=") && e->kind == expr_kind::subscript && !(e->flags & expr_flags::parenthesized)) {
+      next();  // `out[:, 0:n] = value`: a store into the subscripted variable, no new binding
+      auto value = parse_expr();
+      NEURONRW_TRY(value);
+      NEURONRW_TRY(expect_newline());
+      body.push_back(make_subscript_assign(std::move(e), std::move(value), at));
+      return true;
+    }
     NEURONRW_TRY(expect_newline());
     note_yield(*e, {});
     body.push_back(make_expr_stmt(std::move(e), at));

@@ -295,10 +295,10 @@ class printer {
     }
     return s + ")";
   }
-  /// Python's binding strength of an expression: atoms 4, unary minus 3, `* // %` 2, `+ -` 1,
-  /// comparisons 0, `not` -1, `and` -2, `or` -3.
+  /// Python's binding strength of an expression: atoms 9, `**` 8, unary `- + ~` 7, `* / // %`
+  /// 6, `+ -` 5, shifts 4, `&` 3, `^` 2, `|` 1, comparisons 0, `not` -1, `and` -2, `or` -3.
   static int precedence(const expr& e) {
-    if (e.kind == expr_kind::int_const && e.text.empty() && e.value < 0) return 3;  // `-5` reads as unary
+    if (e.kind == expr_kind::int_const && e.text.empty() && e.value < 0) return 7;  // `-5` reads as unary
     if (e.kind == expr_kind::boolean) {
       switch (bool_op_of(e)) {
         case bool_op::not_: return -1;
@@ -307,34 +307,46 @@ class printer {
         default: return 0;
       }
     }
-    if (e.kind != expr_kind::arith) return 4;
+    if (e.kind != expr_kind::arith) return 9;
     switch (op_of(e)) {
+      case arith_op::bitor_: return 1;
+      case arith_op::bitxor: return 2;
+      case arith_op::bitand_: return 3;
+      case arith_op::lshift:
+      case arith_op::rshift: return 4;
       case arith_op::add:
-      case arith_op::sub: return 1;
+      case arith_op::sub: return 5;
       case arith_op::mul:
+      case arith_op::truediv:
       case arith_op::floordiv:
-      case arith_op::mod: return 2;
-      case arith_op::neg: return 3;
+      case arith_op::mod: return 6;
+      case arith_op::neg:
+      case arith_op::pos:
+      case arith_op::invert: return 7;
+      case arith_op::pow: return 8;
     }
-    return 4;
+    return 9;
   }
   std::string operand_text(const expr* e, int need) const {
     if (e && !(e->flags & expr_flags::parenthesized) && precedence(*e) < need) return "(" + expr_text(e) + ")";
     return expr_text(e);
   }
   std::string arith_text(const expr& e) const {
-    static constexpr const char* ops_text[] = {" + ", " - ", " * ", " // ", " % ", "-"};
     const arith_op op = op_of(e);
     const int p = precedence(e);
-    if (op == arith_op::neg) {
+    if (is_unary(op)) {
       const expr* x = e.args.empty() ? nullptr : e.args[0].get();
       // `-3` would read back as the literal -3: the negation of a literal is written `-(3)`.
-      if (x && x->kind == expr_kind::int_const && x->text.empty() && x->value >= 0 && !(x->flags & expr_flags::parenthesized))
+      if (op == arith_op::neg && x && x->kind == expr_kind::int_const && x->text.empty() && x->value >= 0 &&
+          !(x->flags & expr_flags::parenthesized))
         return "-(" + expr_text(x) + ")";
-      return "-" + operand_text(x, p);
+      return std::string(spelling(op)) + operand_text(x, p);
     }
     if (e.args.size() != 2) return "None";
-    return operand_text(e.args[0].get(), p) + ops_text[static_cast<int>(op)] + operand_text(e.args[1].get(), p + 1);
+    // `**` groups to the right and its left operand is a primary: `(a ** b) ** c`, `(-a) ** b`,
+    // `a ** -b`; the other operators group to the left.
+    const int left = op == arith_op::pow ? p + 1 : p, right = op == arith_op::pow ? 7 : p + 1;
+    return operand_text(e.args[0].get(), left) + " " + std::string(spelling(op)) + " " + operand_text(e.args[1].get(), right);
   }
   std::string bool_text(const expr& e) const {
     static constexpr const char* ops_text[] = {" == ", " != ", " < ", " <= ", " > ", " >= ", " and ", " or ", "not "};
@@ -378,14 +390,29 @@ class printer {
         return s + "]";
       }
       case expr_kind::call: return call_text(*e);
+      case expr_kind::slice: {
+        std::string s;
+        std::size_t k = 0;
+        const auto part = [&](std::int64_t bit) {
+          if ((e->value & bit) && k < e->args.size()) s += expr_text(e->args[k++].get());
+        };
+        part(slice_parts::lower);
+        s += ':';
+        part(slice_parts::upper);
+        if ((e->value & slice_parts::step) || (e->flags & expr_flags::step_colon)) {
+          s += ':';
+          part(slice_parts::step);
+        }
+        return s;
+      }
       case expr_kind::subscript:
         if (e->args.size() != 2) return "None";
         if (const expr* i = e->args[1].get(); i && i->kind == expr_kind::tuple && !(i->flags & expr_flags::parenthesized)) {
-          std::string s = operand_text(e->args[0].get(), 4) + "[";
+          std::string s = operand_text(e->args[0].get(), 9) + "[";
           for (std::size_t k = 0; k < i->args.size(); ++k) s += (k ? ", " : "") + expr_text(i->args[k].get());
           return s + (i->args.size() == 1 ? ",]" : "]");
         }
-        return operand_text(e->args[0].get(), 4) + "[" + expr_text(e->args[1].get()) + "]";
+        return operand_text(e->args[0].get(), 9) + "[" + expr_text(e->args[1].get()) + "]";
     }
     return "None";
   }
@@ -499,6 +526,9 @@ class printer {
         return;
       case stmt_kind::break_stmt: out_ += "break\n"; return;
       case stmt_kind::continue_stmt: out_ += "continue\n"; return;
+      case stmt_kind::subscript_assign:
+        out_ += (s.values.empty() ? std::string("None") : expr_text(s.values[0].get())) + " = " + expr_text(s.value.get()) + "\n";
+        return;
       case stmt_kind::tuple_assign: {
         const bool parens = (s.flags & stmt_flags::parenthesized) != 0;
         if (parens) out_ += "(";
