@@ -13,6 +13,9 @@ class Ops:
         half: pl.Tensor[[BLOCK, 64], pl.FP32] = x[:, 64:128]
         strided: pl.Tensor[[32, 128], pl.FP32] = x[::2]
         b = a << 2 | a >> 1 ^ a & MASK
+        for (i,) in pl.while_(init_values=(0,)):
+            pl.cond(i < a)
+            j = pl.yield_(i + 1)
         c: pl.Scalar[pl.FP32] = a / 2.0 - -a ** 2
         out[:, 0:64] = pl.add(half, half)
         out[a:a + 1, :] = strided[0:1, :]

@@ -372,6 +372,85 @@ TEST_CASE("clone copies the device forms: carried variables, tuple targets, with
   CHECK(q.functions[0]->body[0]->target->type.extras[0].get() != p.functions[0]->body[0]->target->type.extras[0].get());
 }
 
+TEST_CASE("pl.while_ loops: carried variables alone, a while loop to the passes") {
+  const std::string text = prog("W",
+      "    @pl.function(strict_ssa=True)\n"
+      "    def main(self, n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:\n"
+      "        x_0: pl.Scalar[pl.INT64] = 0\n"
+      "        for (x,) in pl.while_(init_values=(x_0,)):\n"
+      "            pl.cond(x < n)\n"
+      "            x_1 = pl.yield_(x + 1)\n"
+      "        for a, b in pl.while_(init_values=(x_1, 1)):\n"
+      "            pl.cond(a < n)\n"
+      "            a_1, b_1 = pl.yield_(a + 1, b * 2)\n"
+      "        for c in pl.while_(init_values=(b_1,)):\n"
+      "            pl.cond(c < 100)\n"
+      "            c_1 = pl.yield_(c * 2)\n"
+      "        return c_1\n");
+  check_fixed_point(text);
+  program p = parse_ok(text);
+  const function& f = *p.functions[0];
+  REQUIRE(f.body.size() == 5);
+  for (std::size_t k = 1; k <= 3; ++k) {
+    CAPTURE(k);
+    const stmt& loop = *f.body[k];
+    CHECK(loop.kind == stmt_kind::for_range);
+    CHECK_FALSE(loop.target);
+    CHECK_FALSE(loop.start);
+    CHECK_FALSE(loop.stop);
+    CHECK_FALSE(loop.step);
+    REQUIRE(loop.loop);
+    CHECK(loop.loop->iterator == "pl.while_");
+    REQUIRE(loop.loop->kwargs.size() == 1);
+    CHECK(loop.loop->kwargs[0].name == "init_values");
+    CHECK(((loop.flags & stmt_flags::parenthesized) != 0) == (k == 1));
+  }
+  CHECK(f.body[2]->loop->carried.size() == 2);
+  CHECK(f.body[2]->loop->carried[0]->name == "a");
+  CHECK(same_type(f.body[2]->loop->carried[1]->type, type::scalar("INDEX")));  // typed by its initial value, 1
+  // The carried variables are the body's, typed by their initial values; after the loop only
+  // the yield targets are visible (a loop with carried variables leaves nothing else).
+  CHECK(f.body[1]->body[0]->value->args[0]->args[0]->ref == f.body[1]->loop->carried[0].get());
+  CHECK(error_of(prog("W", "    @pl.function\n    def f(self, n):\n        for (x,) in pl.while_(init_values=(n,)):\n"
+                           "            pl.cond(x < n)\n            y = pl.yield_(x)\n        return x\n")) ==
+        "e.py:12:16: error: undefined variable 'x'");
+
+  // Through the host concept: a while loop whose operands are its initial values.
+  using tr = host_traits<program>;
+  CHECK(tr::stmt_kind(p, f.body[1].get()) == host_stmt_kind::while_loop);
+  const auto ops = tr::operands(p, f.body[1].get());
+  REQUIRE(ops.size() == 1);
+  CHECK(ops[0] == f.body[1]->loop->kwargs[0].value.get());
+
+  // Parentheses are spelling: `for (c,) in` is `for c in`.
+  std::string paren = text;
+  paren.replace(paren.find("for c in"), 8, "for (c,) in");
+  const program q = parse_ok(paren);
+  CHECK(structural_equal(p, q));
+  CHECK(structural_hash(p) == structural_hash(q));
+  CHECK(print_program(q) == paren);
+  const program c = clone(p);
+  CHECK(print_program(c) == text);
+
+  const auto loop_error = [](std::string_view header_line) {
+    return error_of(prog("W", "    @pl.function\n    def f(self, n):\n        " + std::string(header_line) +
+                                  "\n            pass\n        return n\n"));
+  };
+  CHECK(loop_error("for (x,) in pl.range(4, init_values=(n,)):") ==
+        "e.py:9:13: error: only a pl.while_ loop carries all its variables: write for i, (x, ...) in pl.range(...)");
+  CHECK(loop_error("for x, y in pl.parallel(4, init_values=(n, n)):") ==
+        "e.py:9:13: error: only a pl.while_ loop carries all its variables: write for i, (x, ...) in pl.parallel(...)");
+  CHECK(loop_error("for (x,) in pl.while_(4):") ==
+        "e.py:9:31: error: pl.while_ takes keyword arguments only (init_values=(...))");
+  CHECK(loop_error("for (x, y) in pl.while_(init_values=(n,)):") ==
+        "e.py:9:45: error: init_values has 1 value for 2 carried variables");
+  CHECK(loop_error("for x in pl.while_(stage=2):") ==
+        "e.py:9:18: error: a loop with carried variables needs init_values=(...), one value each");
+  CHECK(loop_error("for x in pl.while_(init_values=(n,), var_type=pl.Scalar[pl.INT64]):") ==
+        "e.py:9:74: error: pl.while_ has no loop variable to give var_type=");
+  CHECK(loop_error("for (x, x) in pl.while_(init_values=(n, n)):") == "e.py:9:17: error: duplicate loop variable 'x'");
+}
+
 TEST_CASE("the host concept's view: device forms are `other` statements, every loop a for_range") {
   using tr = host_traits<program>;
   program p = parse_ok(kernel);

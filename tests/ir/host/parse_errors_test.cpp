@@ -166,7 +166,7 @@ std::vector<error_case> cases() {
     {H + "        True = 1\n",
      "e.py:5:9: error: cannot bind the reserved name 'True'"},
     {H + "        for i in range(4):\n            pass\n",
-     "e.py:5:18: error: expected a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv), got 'range'"},
+     "e.py:5:18: error: expected a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_), got 'range'"},
     {H + "        for i in pl.spmd(1, 2):\n            pass\n",
      "e.py:5:30: error: pl.spmd takes one count (pl.spmd(n, ...))"},
     {H + "        for i in pl.parallel(4, chunk=1, chunk=2):\n            pass\n",

@@ -215,12 +215,15 @@ enum class stmt_kind : std::uint8_t {
 /// Bits of stmt::flags: how a statement was written, beyond what it is (not structural).
 namespace stmt_flags {
 inline constexpr std::uint8_t elif = 1;  ///< an if_stmt alone in its parent's else branch, written `elif`
-inline constexpr std::uint8_t parenthesized = 2;  ///< a tuple_assign written `(a, b) = value`
+inline constexpr std::uint8_t parenthesized = 2;  ///< a tuple_assign written `(a, b) = value`, a
+                                                  ///< pl.while_ loop `for (x,) in pl.while_(...)`
 }  // namespace stmt_flags
 
 /// What only a loop with more than `for r in pl.range(...)` has, kept out of line (stmt::loop).
+/// A pl.while_ loop (`for (x, y) in pl.while_(init_values=(a, b)):`, its condition a `pl.cond(...)`
+/// statement of its body) is a for_range without a target, bounds or step, its variables carried.
 struct loop_data {
-  std::string iterator;           ///< "pl.parallel", "pl.unroll", ...; empty for pl.range
+  std::string iterator;           ///< "pl.parallel", "pl.unroll", "pl.while_", ...; empty for pl.range
   std::vector<keyword> kwargs;    ///< keyword arguments but var_type= (`init_values=(x,)`, `stage=2`)
   std::vector<var_ptr> carried;   ///< `for i, (acc, s) in pl.range(n, init_values=(a, b))`: acc, s
 };

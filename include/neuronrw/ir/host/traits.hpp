@@ -93,7 +93,8 @@ struct neuronrw::host_traits<neuronrw::host::program> {
   static host_stmt_kind stmt_kind(const program&, stmt_handle s) {
     switch (s->kind) {
       case host::stmt_kind::assign: return host_stmt_kind::assign;
-      case host::stmt_kind::for_range: return host_stmt_kind::for_range;
+      case host::stmt_kind::for_range:  // pl.while_: no bounds, a condition (pl.cond) in its body
+        return s->loop && s->loop->iterator == "pl.while_" ? host_stmt_kind::while_loop : host_stmt_kind::for_range;
       case host::stmt_kind::while_loop: return host_stmt_kind::while_loop;
       case host::stmt_kind::expr_stmt: return host_stmt_kind::expr_stmt;
       case host::stmt_kind::ret: return host_stmt_kind::ret;

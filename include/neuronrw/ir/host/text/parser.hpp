@@ -1673,33 +1673,63 @@ class parser {
       next();
       const source_loc vat = peek().loc;
       std::string vn;
-      NEURONRW_TRY(binding_name("a loop variable", vn));
-      // pypto's carried variables: `for i, (acc, s) in pl.range(n, init_values=(a, b)):`.
+      // pypto's carried variables: `for i, (acc, s) in pl.range(n, init_values=(a, b)):`; a
+      // pl.while_ loop has no loop variable, only carried ones: `for (x,) in pl.while_(...)`,
+      // `for x, y in pl.while_(...)`.
       std::vector<std::pair<std::string, source_loc>> carried_names;
-      const bool carried_form = at_punct(",");
-      if (carried_form) {
-        next();
-        NEURONRW_TRY(list({.open = "(", .open_what = "to open the carried variables (for i, (acc,) in ...)", .sep = ",",
-                           .close = ")", .close_what = "to close the carried variables"},
-                          [&]() -> bool {
-                            const source_loc cat = peek().loc;
-                            std::string cn;
-                            NEURONRW_TRY(binding_name("a carried variable", cn));
-                            for (auto& [other, oat] : carried_names)
-                              if (other == cn || cn == vn) return fail(cat, "duplicate loop variable '" + cn + "'");
-                            carried_names.emplace_back(std::move(cn), cat);
-                            return true;
-                          },
-                          [&] { return !carried_names.empty() || fail(peek().loc, "expected a carried variable, got ')'"); }));
+      const auto carried_name = [&]() -> bool {
+        const source_loc cat = peek().loc;
+        std::string cn;
+        NEURONRW_TRY(binding_name("a carried variable", cn));
+        for (auto& [other, oat] : carried_names)
+          if (other == cn || cn == vn) return fail(cat, "duplicate loop variable '" + cn + "'");
+        carried_names.emplace_back(std::move(cn), cat);
+        return true;
+      };
+      const auto carried_list = [&](std::string_view what) {
+        return list({.open = "(", .open_what = std::string(what), .sep = ",", .close = ")",
+                     .close_what = "to close the carried variables"},
+                    carried_name,
+                    [&] { return !carried_names.empty() || fail(peek().loc, "expected a carried variable, got ')'"); });
+      };
+      bool carried_form = false;  // a loop variable and carried ones
+      bool only_carried = false;  // carried ones alone (pl.while_)
+      bool parenthesized = false;
+      if (at_punct("(")) {
+        only_carried = parenthesized = true;
+        NEURONRW_TRY(carried_list("to open the carried variables (for (x,) in pl.while_(...))"));
+      } else {
+        NEURONRW_TRY(binding_name("a loop variable", vn));
+        if (at_punct(",") && peek(1).kind != tok::name) {
+          carried_form = true;
+          next();
+          NEURONRW_TRY(carried_list("to open the carried variables (for i, (acc,) in ...)"));
+        } else if (at_punct(",")) {  // `for x, y in pl.while_(...)`
+          only_carried = true;
+          carried_names.emplace_back(std::exchange(vn, std::string()), vat);
+          while (at_punct(",") && !at_name("in", 1)) {
+            next();
+            NEURONRW_TRY(carried_name());
+          }
+          if (at_punct(",")) next();  // `for x, in ...`
+        }
       }
       NEURONRW_TRY(expect_keyword("in"));
       const source_loc iat = peek().loc;
       std::string iter;
-      if (!is(tok::name)) return unexpected("a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv)");
+      if (!is(tok::name)) return unexpected("a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_)");
       NEURONRW_TRY(dotted(iter));
-      if (!range_like(iter) && !count_like(iter))
-        return fail(iat, "expected a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv), got '" +
-                             iter + "'");
+      const bool while_loop = iter == "pl.while_";
+      if (!range_like(iter) && !count_like(iter) && !while_loop)
+        return fail(iat, "expected a loop iterator (pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, "
+                         "pl.while_), got '" + iter + "'");
+      if (while_loop && !vn.empty()) {  // `for x in pl.while_(...)`: x is carried
+        only_carried = true;
+        carried_names.emplace_back(std::exchange(vn, std::string()), vat);
+      }
+      if (only_carried && !while_loop)
+        return fail(vat, "only a pl.while_ loop carries all its variables: write for i, (" + carried_names.front().first +
+                             ", ...) in " + iter + "(...)");
       std::vector<expr_ptr> bounds;
       std::vector<keyword> kwargs;
       type vt = type::scalar("INDEX");
@@ -1719,10 +1749,12 @@ class parser {
                             return push_keyword(kwargs, std::move(key), kat, "duplicate keyword");
                           }
                           if (have_type || !kwargs.empty()) return fail(kat, "positional argument follows keyword argument");
+                          if (while_loop) return fail(kat, "pl.while_ takes keyword arguments only (init_values=(...))");
                           bounds.push_back(parse_expr());
                           return bounds.back() != nullptr;
                         },
                         [&] {
+                          if (while_loop) return !have_type || fail(peek().loc, "pl.while_ has no loop variable to give var_type=");
                           if (count_like(iter) && bounds.size() != 1)
                             return fail(peek().loc, iter + " takes one count (" + iter + "(n, ...))");
                           if (bounds.empty() || bounds.size() > 3)
@@ -1732,7 +1764,7 @@ class parser {
       const expr* init = nullptr;
       for (auto& k : kwargs)
         if (k.name == "init_values") init = k.value.get();
-      if (carried_form) {
+      if (carried_form || only_carried) {
         if (!init) return fail(iat, "a loop with carried variables needs init_values=(...), one value each");
         const std::size_t n = init->kind == expr_kind::tuple || init->kind == expr_kind::list ? init->args.size() : 1;
         if (n != carried_names.size())
@@ -1744,15 +1776,17 @@ class parser {
       if (bounds.size() == 1) {
         start = make_int(0, at);
         stop = std::move(bounds[0]);
-      } else {
+      } else if (!bounds.empty()) {
         start = std::move(bounds[0]);
         stop = std::move(bounds[1]);
       }
-      step = bounds.size() == 3 ? std::move(bounds[2]) : make_int(1, at);
-      auto lv = make_var(vn, std::move(vt), vat);
+      if (!bounds.empty()) step = bounds.size() == 3 ? std::move(bounds[2]) : make_int(1, at);
+      auto lv = only_carried ? nullptr : make_var(vn, std::move(vt), vat);
       auto s = make_for(nullptr, std::move(start), std::move(stop), std::move(step), {}, at);
-      std::vector<var*> binds{lv.get()};
-      if (iter != "pl.range" || !kwargs.empty() || carried_form) {
+      if (parenthesized) s->flags |= stmt_flags::parenthesized;
+      std::vector<var*> binds;
+      if (lv) binds.push_back(lv.get());
+      if (iter != "pl.range" || !kwargs.empty() || carried_form || only_carried) {
         s->loop = std::make_unique<loop_data>();
         s->loop->iterator = iter == "pl.range" ? std::string() : iter;
         for (std::size_t i = 0; i < carried_names.size(); ++i) {
@@ -1763,7 +1797,7 @@ class parser {
         }
         s->loop->kwargs = std::move(kwargs);
       }
-      NEURONRW_TRY(parse_block(s->body, binds, carried_form));
+      NEURONRW_TRY(parse_block(s->body, binds, carried_form || only_carried));
       s->target = std::move(lv);
       body.push_back(std::move(s));
       return true;

@@ -473,6 +473,19 @@ class printer {
         out_ += " = " + assign_value(s) + "\n";
         return;
       case stmt_kind::for_range: {
+        if (s.loop && s.loop->iterator == "pl.while_" && !s.target && !s.loop->carried.empty()) {
+          // Carried variables alone, in parentheses as written: `for (x,) in pl.while_(...)`.
+          const bool parens = (s.flags & stmt_flags::parenthesized) != 0;
+          out_ += parens ? "for (" : "for ";
+          for (std::size_t i = 0; i < s.loop->carried.size(); ++i) out_ += (i ? ", " : "") + name(s.loop->carried[i].get());
+          if (parens) out_ += s.loop->carried.size() == 1 ? ",)" : ")";
+          out_ += " in pl.while_(";
+          for (std::size_t i = 0; i < s.loop->kwargs.size(); ++i)
+            out_ += (i ? ", " : "") + s.loop->kwargs[i].name + "=" + expr_text(s.loop->kwargs[i].value.get());
+          out_ += "):\n";
+          print_block(s.body);
+          return;
+        }
         out_ += "for " + (s.target ? name(s.target.get()) : std::string("_"));
         if (s.loop && !s.loop->carried.empty()) {
           out_ += ", (";
