@@ -164,9 +164,9 @@ TEST_CASE("what the scan takes for code and what for text") {
       {"@ pl.program  # the program\n@other\nclass A:\n    pass\n", 1, {1}},
       // A constant is read when its value is in the reader's grammar and its names are known.
       {"A = 1\nB = A * 2\nC = D + 1\nE = 0x10\nF = 1.5\nG = (A + B) // 2 % 3\nH = -A\nI = pl.FP32.get_byte() * 4\n"
-       "J = 2 ** 3\nL = 1 << 4 | ~A & 3 ^ A >> 1\nM = A < 2\nN = 7 / 2\nO = A ~ 2\nK = 'k'\n@pl.program\nclass P:\n"
-       "    pass\nmain()\n",
-       1, {1, 2, 6, 7, 8, 9, 10, 15}},
+       "J = 2 ** 3\nL = 1 << 4 | ~A & 3 ^ A >> 1\nM = A < 2\nN = 7 / 2\nO = A ~ 2\nQ = 2 ** -3\nK = 'k'\n"
+       "@pl.program\nclass P:\n    pass\nmain()\n",
+       1, {1, 2, 6, 7, 8, 9, 10, 16}},
       // Imports the reader reads, once each; a parenthesized, starred or relative one is not read.
       {"import a.b as c, d\nfrom e import (f)\nfrom . import g\nfrom h import *\nfrom i.j import k as l, m\n"
        "def t():\n    import a.b as c, d\n    @pl.program\n    class P:\n        pass\n",

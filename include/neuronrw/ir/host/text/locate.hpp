@@ -351,6 +351,11 @@ binding binding_of(std::string_view code, const Known& known) {
       if (ch == '~' ? operand : !operand && ch != '-' && ch != '+') return b;  // `~` is unary; `- +` both
       if ((ch == '*' || ch == '/' || ch == '<' || ch == '>') && doubled) ++c.i;  // ** // << >>
       ++c.i;
+      if (ch == '*' && doubled) {  // `2 ** -3` is a float in Python: not a constant of the grammar
+        code_cursor d = c;
+        d.ws();
+        if (d.i < d.s.size() && d.s[d.i] == '-') return b;
+      }
       operand = false;
     } else {
       return b;
