@@ -71,6 +71,9 @@
 //      composite consumers resolve it). Every other `@name` inside attribute or properties text
 //      (`#sdy.sharding<@mesh, ...>`, `{target = @elsewhere}`, a call's other attributes) is
 //      opaque, as it is to mlir-opt for ops that declare no symbol uses.
+//   9. The return ending a fusion's body (an op of kind `fusion`, `mhlo.fusion`) with one operand
+//      per fusion result returns the fusion's result types:
+//        type of return operand I ('T') doesn't match result type ('R') of 'OP'
 //
 // Where we are stricter than mlir-opt (deliberately: the reference IR has no op registry, so it
 // cannot know which unknown op is exempt, and its passes rely on SSA order in every block):
@@ -78,7 +81,9 @@
 // block arguments); rule 4's dominance applies in every block, while mlir-opt treats the module
 // body and the regions of unregistered ops as graph regions (forward references allowed);
 // rule 8 checks a `stablehlo.composite`'s decomposition, which mlir-opt (no StableHLO dialect)
-// leaves unchecked while stablehlo-opt checks it;
+// leaves unchecked while stablehlo-opt checks it; rule 9 checks an `mhlo.fusion`'s body, which
+// mlir-opt (no MHLO dialect) leaves unchecked: FusionToComposite turns the body into a function
+// of the fusion's signature, which would not verify;
 // a function ending in an unregistered terminator (`"x.yield"`) is rejected by rule 2.
 // docs/reference-ir.md ("The verifier against mlir-opt's") names a test of each. One check is
 // more lenient: a func.call inside an unknown op's region resolves in the module, where mlir-opt
@@ -292,6 +297,25 @@ class verifier {
     if (!top && is_terminator(m_, op) && m_.next_op(op).valid())
       error(op, quote(m_.name(op)) + " op must be the last operation in the parent block");
     if (m_.name(op) == "func.return") check_return(op, m_.parent_op_of_block(f.block));
+    else if (m_.kind(op) == kind_id_v<kinds::return_>) check_fusion_return(op, m_.parent_op_of_block(f.block));
+  }
+
+  /// Rule 9: a fusion's results are what its body returns. FusionToComposite makes the body a
+  /// function of the fusion's signature, so a body returning other types would make a
+  /// decomposition that does not verify. Another number of operands is FusionToComposite's
+  /// refusal (bad_terminator), not an error here.
+  void check_fusion_return(op_ref op, op_ref parent) {
+    if (!parent.valid() || m_.kind(parent) != kind_id_v<kinds::fusion>) return;
+    auto vs = m_.operands(op);
+    if (vs.size() != m_.num_results(parent)) return;
+    for (std::size_t i = 0; i < vs.size(); ++i) {
+      if (!vs[i].valid() || vs[i].id >= m_.value_capacity()) continue;  // reported by rule 4
+      auto got = type_text_or_null(m_, m_.type(vs[i]));
+      auto want = type_text_or_null(m_, m_.type(m_.result(parent, i)));
+      if (got != want)
+        error(op, "type of return operand " + std::to_string(i) + " (" + quote(got) + ") doesn't match result type (" +
+                      quote(want) + ") of " + quote(m_.name(parent)));
+    }
   }
 
   void check_return(op_ref op, op_ref fn) {
