@@ -34,4 +34,19 @@ inline void check_fixed_point(const std::string& text) {
   CHECK(::neuronrw::host::print_program(q) == out);
 }
 
+/// The two imports and the decorator every program of the host tests starts with.
+constexpr std::string_view program_header =
+    "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\n";
+
+/// A program `class CLS:` of `functions` (each indented four spaces), after program_header.
+inline std::string program_text(std::string_view cls, std::string_view functions) {
+  return std::string(program_header) + "class " + std::string(cls) + ":\n" + std::string(functions);
+}
+
+/// The error `text` fails to parse with (file "e.py"), or "(no error)".
+inline std::string parse_error_of(std::string_view text) {
+  auto r = ::neuronrw::host::parse_program(text, "e.py");
+  return r.ok() ? std::string("(no error)") : r.error.str();
+}
+
 }  // namespace neuronrw::testing::host

@@ -26,18 +26,9 @@ using namespace neuronrw::host;
 using neuronrw::testing::host::check_fixed_point;
 using neuronrw::testing::host::parse_ok;
 
-constexpr std::string_view header =
-    "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\n";
-
-std::string prog(std::string_view cls, std::string_view functions) {
-  return std::string(header) + "class " + std::string(cls) + ":\n" + std::string(functions);
-}
-
-
-std::string error_of(std::string_view text) {
-  auto r = parse_program(text, "e.py");
-  return r.ok() ? std::string("(no error)") : r.error.str();
-}
+constexpr std::string_view header = neuronrw::testing::host::program_header;
+constexpr auto prog = neuronrw::testing::host::program_text;
+constexpr auto error_of = neuronrw::testing::host::parse_error_of;
 
 const std::string kernel = prog("K",
     "    @pl.function(type=pl.FunctionType.InCore, strict_ssa=True, attrs={\"split\": pl.SplitMode.UP_DOWN})\n"
