@@ -89,7 +89,7 @@ std::vector<error_case> cases() {
     {H + "        self.g(a)\n",
      "e.py:5:9: error: call of undefined function 'g'"},
     {H + "        x = foo(a)\n",
-     "e.py:5:13: error: call of the bare name 'foo': ops are dotted (pld.tensor.window) and functions are called as self.foo(...)"},
+     "e.py:5:13: error: call of the bare name 'foo': ops are dotted (pld.tensor.window) and functions are called as self.foo(...) (or defined outside the class with @pl.function or @pl.inline)"},
     {H + "      x = 1\n        y = 2\n",
      "e.py:6:9: error: unexpected indent"},
     {H + "        x = 1\n          y = 2\n",

@@ -98,7 +98,16 @@ class lexer {
       end_ = src_.size();
       NEURONRW_TRY(lex_piece());
     }
+    std::size_t opened = 0;  // the indentation of the previous piece's first line
     for (const auto& p : pieces_) {
+      // A piece of several lines (a function defined outside the class) closes the blocks it
+      // opened: the next piece may be deeper than its first line but not inside its body.
+      while (&p != pieces_.data() && indents_.size() > 1 && indents_.back() > opened) {
+        indents_.pop_back();
+        emit(tok::dedent, {p.first_line, 1});
+      }
+      opened = 0;
+      for (std::size_t k = p.begin; k < p.end && src_[k] == ' '; ++k) ++opened;
       pos_ = line_begin_ = p.begin;
       end_ = p.end;
       line_ = p.first_line == 0 ? 1 : p.first_line;

@@ -15,6 +15,9 @@
 //     visible where the class is defined: the module's, then those of each enclosing block, as
 //     Python resolves a closure variable when the class body runs (the last binding before the
 //     class wins; a binding the reader cannot evaluate hides an outer constant of that name);
+//   - the `@pl.function` / `@pl.inline` functions visible there (by their `def` or an alias
+//     `NAME = OTHER`) whose names the class's code uses, and those their bodies use in turn,
+//     each from its decorator to the end of its body (program_location::functions);
 //   - the class itself, from its decorator to the end of its indented body.
 // Everything else is not read: other Python statements, other programs, `@pl.jit` functions.
 // The one piece of a file that is one program in the reader's own grammar
@@ -29,6 +32,7 @@
 // Customization points: none.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -79,6 +83,12 @@ struct program_location {
   /// function is called. The reader reads a use of one as a dynamic dimension, or as the integer
   /// its `value` gives (docs/host-programs.md §"Programs built by factories").
   std::vector<factory_parameter> parameters;
+  /// Names the class calls by their bare name that are bound to a `@pl.function` or `@pl.inline`
+  /// function defined outside the class (in the module or a block around the class, by its
+  /// `def` or an alias `NAME = OTHER`), each with the line of that function's decorator: pieces
+  /// holds those definitions, and the reader adds the first kind to the program and expands the
+  /// second where it is called (docs/host-programs.md §"Functions outside the class").
+  std::vector<std::pair<std::string, std::uint32_t>> functions;
 };
 
 namespace text_detail {
@@ -247,6 +257,46 @@ inline bool is_program_decorator(std::string_view code) {
   const auto a = c.name();
   if (a != "pl" || !c.punct('.')) return false;
   return c.name() == "program" && c.done();
+}
+
+/// What a decorator line `code` makes of the function after it: 1 for `@pl.function` or
+/// `@pl.function(...)`, 2 for `@pl.inline`, 0 for anything else.
+inline int external_decorator(std::string_view code) {
+  code_cursor c{code};
+  if (!c.punct('@') || c.name() != "pl" || !c.punct('.')) return 0;
+  const auto n = c.name();
+  if (n == "inline") return c.done() ? 2 : 0;
+  if (n != "function") return 0;
+  return c.done() || c.punct('(') ? 1 : 0;
+}
+
+/// Calls `fn(name)` for each name in `code` that is not an attribute (`x` of `a.x`), outside
+/// string literals and comments.
+template <class Fn>
+void for_each_bare_name(std::string_view code, Fn&& fn) {
+  char before = '\0';  // the last character that is not a space
+  for (std::size_t i = 0; i < code.size();) {
+    const char ch = code[i];
+    if (ch == '"' || ch == '\'') {
+      i = python_string_end(code, i);
+      before = '"';
+    } else if (ch == '#') {
+      while (i < code.size() && code[i] != '\n' && code[i] != '\r') ++i;
+    } else if (ch >= '0' && ch <= '9') {
+      while (i < code.size() && (is_ident_char(code[i]) || code[i] == '.')) ++i;
+      before = '0';
+    } else if (is_ident_start(ch)) {
+      const std::size_t b = i;
+      while (i < code.size() && is_ident_char(code[i])) ++i;
+      // A string prefix (`f"..."`, `rb'...'`) is not a name.
+      if (i < code.size() && (code[i] == '"' || code[i] == '\'')) continue;
+      if (before != '.') fn(code.substr(b, i - b));
+      before = 'a';
+    } else {
+      if (ch != ' ' && ch != '\t' && ch != '\f' && ch != '\n' && ch != '\r' && ch != '\\') before = ch;
+      ++i;
+    }
+  }
 }
 
 /// Whether `code` is an import the reader reads: `import A.B [as C], ...` or
@@ -448,6 +498,9 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
     std::string name;  // "" for an import
     bool constant;     // a binding the reader evaluates (when its names are known where it is read)
     std::size_t function = npos;  // a parameter of defs[function] (line: its def)
+    // A name bound to a `@pl.function` / `@pl.inline` function: the lines of its definition, from
+    // its first decorator to its body's last line (its `def`, or an alias `NAME = OTHER`).
+    std::size_t def_first = npos, def_last = npos;
   };
   struct frame {
     std::uint32_t indent;
@@ -459,6 +512,7 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
   std::vector<program_location> out;
   bool plain = true;  // every line so far outside the program at the margin, an import or a binding
   bool plain_program = false;
+  bool functions_seen = false;  // a `@pl.function` / `@pl.inline` definition so far (aliases are looked for then)
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const logical_line& d = lines[i];
     if (d.blank) continue;
@@ -483,9 +537,48 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
       code_cursor assign{code};
       const bool binds = !assign.name().empty() && assign.punct('=') && !assign.punct('=');
       plain = plain && out.empty() && d.indent == 0 && (import || binds);
+      auto drop = [&es](std::string_view n) {
+        for (std::size_t y = 0; y < es.size(); ++y)
+          if (es[y].name == n) {
+            es.erase(es.begin() + static_cast<std::ptrdiff_t>(y));
+            return;
+          }
+      };
+      // A function a program may call by its bare name: its decorators, `def NAME(...)`, its body.
+      if (external_decorator(code) != 0) {
+        std::size_t j = i + 1;
+        while (j < lines.size() && (lines[j].blank || (lines[j].indent == d.indent && text[lines[j].content] == '@'))) ++j;
+        if (j < lines.size() && lines[j].indent == d.indent)
+          if (auto h = def_of(code_of(text, lines[j]))) {
+            std::size_t last = j;
+            for (std::size_t k = j + 1; k < lines.size() && (lines[k].blank || lines[k].indent > d.indent); ++k)
+              if (!lines[k].blank) last = k;
+            drop(h->name);
+            es.push_back({i, std::move(h->name), false, npos, i, last});
+            functions_seen = true;
+          }
+        continue;
+      }
       if (is_readable_import(code)) {
         es.push_back({i, {}, false});
       } else if (!b.name.empty()) {
+        // `NAME = OTHER`, OTHER such a function: NAME is bound to it too (an alias).
+        code_cursor a{code};
+        a.name();
+        a.punct('=');
+        const auto other = a.name();
+        if (functions_seen && !other.empty() && a.done()) {
+          const entry* target = nullptr;
+          for (std::size_t fi = frames.size(); fi-- > 0 && target == nullptr;)
+            for (const auto& e : frames[fi].entries)
+              if (e.name == other) target = &e;  // the last binding of OTHER in the innermost block
+          if (target != nullptr && target->def_first != npos) {
+            const std::size_t first = target->def_first, dlast = target->def_last;
+            drop(b.name);
+            es.push_back({i, std::move(b.name), false, npos, first, dlast});
+            continue;
+          }
+        }
         for (std::size_t y = 0; y < es.size(); ++y)
           if (es[y].name == b.name) {
             es.erase(es.begin() + static_cast<std::ptrdiff_t>(y));
@@ -561,6 +654,10 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
           params.push_back({e.name, defs[e.function].name, lines[e.line].line});
           continue;
         }
+        if (e.def_first != npos) {
+          kept.push_back(&e);
+          continue;
+        }
         // A constant over a parameter (`nr = n_ranks`, `ROUNDS = 2 * (n_ranks - 1)`) is read too:
         // the reader reads it as a dynamic dimension.
         const bool readable =
@@ -570,7 +667,41 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
         if (readable) kept.push_back(&e);
         else unread.emplace_back(e.name, lines[e.line].line);
       }
-    for (const auto* k : kept) p.pieces.push_back({lines[k->line].begin, lines[k->line].end, lines[k->line].line});
+    // The functions the class calls by a bare name, and those their bodies call, in turn.
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;  // lines [first, last] read, in the text's order
+    for (const auto* k : kept)
+      if (k->def_first == npos) ranges.emplace_back(k->line, k->line);
+    std::vector<std::size_t> function_entries;  // kept's names bound to functions
+    for (std::size_t y = 0; y < kept.size(); ++y)
+      if (kept[y]->def_first != npos) function_entries.push_back(y);
+    if (!function_entries.empty()) {
+      std::vector<char> named(kept.size(), 0);
+      std::vector<std::pair<std::size_t, std::size_t>> scan{{i, last}};
+      std::vector<std::size_t> defs_read;
+      while (!scan.empty()) {
+        const auto [a, z] = scan.back();
+        scan.pop_back();
+        for (std::size_t k = a; k <= z; ++k) {
+          if (lines[k].blank) continue;
+          for_each_bare_name(code_of(text, lines[k]), [&](std::string_view n) {
+            for (const std::size_t y : function_entries) {
+              const entry& e = *kept[y];
+              if (named[y] || e.name != n) continue;
+              named[y] = 1;
+              p.functions.emplace_back(e.name, lines[e.def_first].line);
+              bool read = false;
+              for (const auto df : defs_read) read = read || df == e.def_first;
+              if (read) continue;
+              defs_read.push_back(e.def_first);
+              ranges.emplace_back(e.def_first, e.def_last);
+              scan.emplace_back(e.def_first, e.def_last);
+            }
+          });
+        }
+      }
+      std::sort(ranges.begin(), ranges.end());
+    }
+    for (const auto& [a, z] : ranges) p.pieces.push_back({lines[a].begin, lines[z].end, lines[a].line});
     p.pieces.push_back({d.begin, lines[last].end, d.line});
     out.push_back(std::move(p));
     opener = last;

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -46,6 +47,8 @@ class parser {
  public:
   parser(lexed toks, std::string_view src, std::string_view file)
       : t_(std::move(toks.tokens)), strings_(std::move(toks.strings)), src_(src) {
+    if (t_.empty()) t_.push_back(token{});  // (the lexer ends every text with the end token)
+    cur_ = t_.begin();
     prog_.file = std::string(file);
   }
 
@@ -59,6 +62,13 @@ class parser {
   /// value is given and as the dynamic dimension `NAME = pl.dynamic("NAME")` when not; `params`
   /// must outlive run().
   void set_parameters(const std::vector<factory_parameter>* params) noexcept { params_ = params; }
+  /// The names the program calls by their bare name that are bound to a `@pl.function` or
+  /// `@pl.inline` function read before the class, each with that function's decorator line
+  /// (locate.hpp, program_location::functions); without them each such function binds its own
+  /// name. `names` must outlive run().
+  void set_function_names(const std::vector<std::pair<std::string, std::uint32_t>>* names) noexcept {
+    function_bindings_ = names;
+  }
 
   /// The program into `out`; false (see error()) on bad input.
   [[nodiscard]] bool run(program& out) {
@@ -75,11 +85,15 @@ class parser {
     // Module-level integer constants (`SIZE = 256`), before the program as in pypto's sources;
     // read from a larger file (locate.hpp), also those of the blocks around the class, each
     // block one indentation deeper, and their imports.
+    // And the functions outside the class it calls by their bare names (docs/host-programs.md
+    // §"Functions outside the class").
     std::size_t blocks = 0;
     for (;;) {
       if (is(tok::name) && at_punct("=", 1)) NEURONRW_TRY(parse_constant());
       else if (blocks > 0 && (at_name("import") || at_name("from"))) NEURONRW_TRY(parse_import());
       else if (is(tok::indent) && blocks < max_nesting) next(), ++blocks;
+      else if (at_punct("@") && at_name("pl", 1) && at_punct(".", 2) && at_name("inline", 3)) NEURONRW_TRY(parse_inline_def());
+      else if (at_punct("@") && at_name("pl", 1) && at_punct(".", 2) && at_name("function", 3)) NEURONRW_TRY(parse_function(true));
       else break;
     }
     NEURONRW_TRY(expect_punct("@", "at the start of the program (@pl.program)"));
@@ -103,6 +117,16 @@ class parser {
     NEURONRW_TRY(expect(tok::dedent, "the end of the class body"));
     for (; blocks > 0; --blocks) NEURONRW_TRY(expect(tok::dedent, "the end of the block around the program"));
     NEURONRW_TRY(expect(tok::eof, "the end of input after the program"));
+    // The @pl.function functions called by a bare name join the program after its own, in the
+    // order of their first calls, as pypto adds them.
+    for (const std::size_t k : called_externals_)
+      if (function_names_.count(externals_[k].name))
+        return fail(externals_[k].first_call, "External function '" + externals_[k].name +
+                                                  "' conflicts with program function '" + externals_[k].name + "'");
+    for (const std::size_t k : called_externals_) {
+      function_names_.insert(externals_[k].name);
+      prog_.functions.push_back(std::move(externals_[k].fn));
+    }
     for (auto& [name, loc] : calls_)
       if (!function_names_.count(name)) return fail(loc, "call of undefined function '" + name + "'");
     return true;
@@ -112,6 +136,7 @@ class parser {
   std::string strings_;  ///< the string literals' decoded values (token::off of a string token)
   std::string_view src_;
   std::size_t i_ = 0;
+  std::deque<token>::const_iterator cur_;  // see peek
   /// The index of t_.front(): the tokens before the current function are dropped when it starts
   /// (nothing reads back across functions), so the tokens left shrink as the program grows and
   /// the peak is about the program alone.
@@ -119,6 +144,7 @@ class parser {
   program prog_;
   std::vector<std::pair<std::string, source_loc>> calls_;
   diagnostics warnings_;  // see op_spelling
+  std::unordered_set<std::uint64_t> warned_at_;  // the locations warnings_ has warned at (line << 32 | column)
   std::unordered_set<std::string> function_names_;  // a set: a linear find per call was quadratic
   std::size_t depth_ = 0;
   std::unordered_set<std::string> pld_aliases_;            // import aliases of pypto.language.distributed
@@ -126,6 +152,37 @@ class parser {
   std::unordered_set<std::string> dynamic_;  // module dynamic dimensions (pl.dynamic) by name
   const std::vector<std::pair<std::string, std::uint32_t>>* unread_ = nullptr;  // see set_unread_bindings
   const std::vector<factory_parameter>* params_ = nullptr;                       // see set_parameters
+  const std::vector<std::pair<std::string, std::uint32_t>>* function_bindings_ = nullptr;  // see set_function_names
+
+  /// A `@pl.function` or `@pl.inline` function defined outside the class.
+  struct external {
+    std::string name;  ///< its def's name
+    source_loc loc;    ///< its decorator's
+    bool is_inline = false;
+    std::unique_ptr<function> fn;  ///< @pl.function: the function, until the program takes it
+    std::vector<std::string> params;  ///< @pl.inline: its parameters' names
+    std::vector<token> body;          ///< @pl.inline: its body's tokens, then a dedent and the end
+    bool called = false;
+    source_loc first_call;
+  };
+  std::vector<external> externals_;
+  std::unordered_map<std::string, std::size_t> external_names_;  // a bare name → externals_
+  std::vector<std::size_t> called_externals_;  // @pl.function ones, in the order of their first calls
+  /// The inline expansions under way, innermost last: the parameters' arguments (a use of a
+  /// parameter is a copy of its argument) and what its `return` gives.
+  struct inline_frame {
+    std::size_t ext = 0;
+    std::unordered_map<std::string, expr_ptr> args;
+    expr_ptr value;
+    bool returned = false;
+  };
+  std::vector<inline_frame> inlines_;
+  /// What the inline expansions have cost so far: the tokens read and the expression nodes copied
+  /// for parameters, at most max_inline_work (one inline function calling another twice, and so
+  /// on, would otherwise grow the program exponentially).
+  std::size_t inline_work_ = 0;
+  static constexpr std::size_t max_inline_work = std::size_t{1} << 20;
+  std::vector<stmt_ptr>* sink_ = nullptr;  // the statement list parse_stmt is adding to
 
   // Per function.
   struct window_entry {
@@ -161,20 +218,40 @@ class parser {
   std::size_t bad_from_ = 0;  // see first_bad
 
   // ---- tokens -----------------------------------------------------------------------------
-  const token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, base_ + t_.size() - 1) - base_]; }
+  // The current token is *cur_, t_[i_ - base_] (the last one, the end, once reached): peek() and
+  // next() step an iterator instead of indexing the deque.
+  const token& peek(std::size_t k = 0) const {
+    return k == 0 ? *cur_ : t_[std::min(i_ + k, base_ + t_.size() - 1) - base_];
+  }
   const token& next() {
-    const token& tk = t_[std::min(i_, base_ + t_.size() - 1) - base_];
-    if (i_ < base_ + t_.size() - 1) ++i_;
+    const token& tk = *cur_;
+    if (i_ < base_ + t_.size() - 1) {
+      ++i_;
+      ++cur_;
+    }
     return tk;
+  }
+  /// Moves the cursor to token `i` (an index counted from the first token lexed).
+  void seek(std::size_t i) {
+    i_ = i;
+    cur_ = t_.begin() + static_cast<std::ptrdiff_t>(std::min(i_, base_ + t_.size() - 1) - base_);
   }
   bool is(tok k) const { return peek().kind == k; }
   std::string_view text(const token& tk) const {
     return (tk.kind == tok::string ? std::string_view(strings_) : src_).substr(tk.off, tk.len);
   }
-  bool at_punct(std::string_view p, std::size_t k = 0) const {
-    return peek(k).kind == tok::punct && text(peek(k)) == p;
+  /// Whether token `tk` (a name or punctuation: their text is the source's) spells `s`.
+  bool spells(const token& tk, std::string_view s) const noexcept {
+    return tk.len == s.size() && std::memcmp(src_.data() + tk.off, s.data(), s.size()) == 0;
   }
-  bool at_name(std::string_view n, std::size_t k = 0) const { return peek(k).kind == tok::name && text(peek(k)) == n; }
+  bool at_punct(std::string_view p, std::size_t k = 0) const {
+    const token& tk = peek(k);
+    return tk.kind == tok::punct && spells(tk, p);
+  }
+  bool at_name(std::string_view n, std::size_t k = 0) const {
+    const token& tk = peek(k);
+    return tk.kind == tok::name && spells(tk, n);
+  }
   /// Records the first error and returns false, for `return fail(...)`.
   /// A bad token (tok::bad) read at or before the current one is the error instead: the lexer's,
   /// where it found it.
@@ -323,6 +400,7 @@ class parser {
     return true;
   }
   var_ptr bind(const std::string& n, type t, source_loc loc) {
+    if (!inlines_.empty()) inlines_.back().args.erase(n);  // an inline function rebinding its parameter
     auto v = make_var(n, std::move(t), loc);
     scopes_.back()[n] = v.get();
     bindings_[n].push_back(v.get());
@@ -528,7 +606,9 @@ class parser {
   }
 
   // ---- program structure ------------------------------------------------------------------
-  [[nodiscard]] bool parse_function() {
+  /// A `@pl.function` method of the class, or (`external`) one defined outside it, which the
+  /// class may call by its bare name: its `def` has no `self`.
+  [[nodiscard]] bool parse_function(bool external = false) {
     if (first_bad(i_) < i_) return fail(peek().loc, "");  // (fail reports the bad token)
     for (; base_ < i_; ++base_) t_.pop_front();
     bad_from_ = i_;
@@ -568,7 +648,7 @@ class parser {
                             if (!other_keyword) other_keyword = error_;
                             failed_ = false;
                             error_ = {};
-                            i_ = value_at;
+                            seek(value_at);
                             skip_keyword_value();
                             return true;
                           }
@@ -608,22 +688,23 @@ class parser {
     // orchestrator's dispatch names a chip orchestrator, nothing more).
     const std::string_view level = effective_level(*f);
     const bool below_host = effective_role(*f) == "SubWorker" || (!level.empty() && level != "HOST");
+    const auto keep = [&] {
+      if (external) add_external(std::move(f));
+      else prog_.functions.push_back(std::move(f));
+      return true;
+    };
     if (!below_host) {
       if (other_keyword) return fail(other_keyword->loc, other_keyword->message);
-      NEURONRW_TRY(parse_def(*f));
-      prog_.functions.push_back(std::move(f));
-      return true;
+      NEURONRW_TRY(parse_def(*f, external));
+      return keep();
     }
     const std::size_t def_at = i_, calls = calls_.size(), warnings = warnings_.size(), names = function_names_.size();
-    if (!other_keyword && parse_def(*f)) {
-      prog_.functions.push_back(std::move(f));
-      return true;
-    }
+    if (!other_keyword && parse_def(*f, external)) return keep();
     const failure why = other_keyword ? *other_keyword : error_;
     failed_ = false;
     error_ = {};
     names_ = names::lexical;  // a failure inside a WindowBuffer's size leaves another mode
-    i_ = def_at;
+    seek(def_at);
     calls_.resize(calls);
     warnings_.resize(warnings);
     if (function_names_.size() > names) function_names_.erase(f->name);  // not an earlier function's (a duplicate)
@@ -634,12 +715,254 @@ class parser {
     f->doc.clear();
     f->options.clear();
     f->attrs.clear();
-    if (!keep_as_written(*f, line_begin)) {
+    if (!keep_as_written(*f, line_begin, external)) {
       error_ = why;  // not even a def with an indented body: the grammar's error says more
       return false;
     }
-    prog_.functions.push_back(std::move(f));
+    if (external) {  // a method of the program from now on: `def NAME(self, ...)`
+      const std::string head = "def " + f->name + "(";
+      if (const auto at_def = f->verbatim.find(head); at_def != std::string::npos) {
+        std::size_t k = at_def + head.size();
+        while (k < f->verbatim.size() && (f->verbatim[k] == ' ' || f->verbatim[k] == '\n')) ++k;
+        f->verbatim.insert(at_def + head.size(), k < f->verbatim.size() && f->verbatim[k] == ')' ? "self" : "self, ");
+      }
+    }
+    return keep();
+  }
+
+  /// Records the function `f`, defined outside the class, under its own name.
+  void add_external(std::unique_ptr<function> f) {
+    external e;
+    e.name = f->name;
+    e.loc = f->loc;
+    e.fn = std::move(f);
+    externals_.push_back(std::move(e));
+    bind_names(externals_.size() - 1);
+  }
+
+  /// `@pl.inline` then `def NAME(PARAMS) [-> T]:` and a body, outside the class: the body is kept
+  /// as tokens, read at each call (expand_inline); the annotations are not read (pypto binds each
+  /// parameter to its argument as it is).
+  [[nodiscard]] bool parse_inline_def() {
+    external e;
+    e.is_inline = true;
+    e.loc = peek().loc;
+    next();  // '@'
+    NEURONRW_TRY(expect_path("pl.inline", "a function decorator"));
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect_keyword("def"));
+    NEURONRW_TRY(binding_name("a function name", e.name));
+    NEURONRW_TRY(expect_punct("(", "after the function name"));
+    // Steps over an annotation, to the `stop` punctuation at the depth it starts at.
+    const auto skip_to = [&](std::string_view stop_a, std::string_view stop_b) {
+      for (std::size_t open = 0; !is(tok::eof) && !is(tok::newline); next()) {
+        if (open == 0 && (at_punct(stop_a) || at_punct(stop_b))) return;
+        if (at_punct("(") || at_punct("[") || at_punct("{")) ++open;
+        else if (at_punct(")") || at_punct("]") || at_punct("}")) --open;
+      }
+    };
+    while (!at_punct(")")) {
+      const source_loc pat = peek().loc;
+      std::string pn;
+      NEURONRW_TRY(binding_name("a parameter name", pn));
+      for (const auto& other : e.params)
+        if (other == pn) return fail(pat, "duplicate parameter '" + pn + "'");
+      e.params.push_back(std::move(pn));
+      if (at_punct(":")) {
+        next();
+        skip_to(",", ")");
+      }
+      if (!at_punct(",")) break;
+      next();
+    }
+    NEURONRW_TRY(expect_punct(")", "to close the parameter list"));
+    if (at_punct("->")) {
+      next();
+      skip_to(":", ":");
+    }
+    NEURONRW_TRY(expect_punct(":", "after the function signature"));
+    NEURONRW_TRY(expect_newline());
+    NEURONRW_TRY(expect(tok::indent, "an indented function body"));
+    for (std::size_t depth = 1;;) {
+      if (is(tok::eof)) return expect(tok::dedent, "the end of the function body");
+      if (is(tok::indent)) ++depth;
+      else if (is(tok::dedent) && --depth == 0) break;
+      e.body.push_back(peek());
+      next();
+    }
+    e.body.push_back(peek());  // the dedent
+    token end = peek();
+    end.kind = tok::eof;
+    e.body.push_back(end);
+    next();
+    externals_.push_back(std::move(e));
+    bind_names(externals_.size() - 1);
     return true;
+  }
+
+  /// Binds the names of `externals_[k]`, just read: those locate.hpp lists for its line, or its
+  /// own name. A function read later may call it (in pypto, a function calls those defined
+  /// before it).
+  void bind_names(std::size_t k) {
+    if (function_bindings_ == nullptr) {
+      external_names_[externals_[k].name] = k;
+      return;
+    }
+    for (const auto& [n, line] : *function_bindings_)
+      if (externals_[k].loc.line == line) external_names_[n] = k;
+  }
+
+  /// Whether a keyword argument `NAME=` is among the arguments of the call whose '(' is the next
+  /// token: its location then in `*at`.
+  bool keyword_in_call(source_loc* at, std::string* name) const {
+    std::size_t open = 0;
+    for (std::size_t k = 0; peek(k).kind != tok::eof; ++k) {
+      if (at_punct("(", k) || at_punct("[", k) || at_punct("{", k)) ++open;
+      else if (at_punct(")", k) || at_punct("]", k) || at_punct("}", k)) {
+        if (--open == 0) return false;
+      } else if (open == 1 && peek(k).kind == tok::name && at_punct("=", k + 1)) {
+        *at = peek(k).loc;
+        *name = std::string(text(peek(k)));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// A call of the function `externals_[k]` by the bare name `local`: a @pl.function one is a
+  /// call of the program's function of its name (the function joins the program at the end);
+  /// an @pl.inline one is expanded where it is called.
+  expr_ptr call_external(std::size_t k, source_loc at) {
+    {
+      source_loc kat;
+      std::string kn;
+      if (keyword_in_call(&kat, &kn)) {
+        fail(kat, "Function '" + externals_[k].name + "' does not accept keyword argument '" + kn + "'");
+        return {};
+      }
+    }
+    if (externals_[k].is_inline) return expand_inline(k, at);
+    external& e = externals_[k];
+    for (const std::size_t o : called_externals_)
+      if (o != k && externals_[o].name == e.name) {
+        fail(at, "Conflicting external functions with name '" + e.name + "'");
+        return {};
+      }
+    auto c = parse_call(callee_kind::function, e.name, at);
+    NEURONRW_TRY(c);
+    external& e2 = externals_[k];
+    const function* f = e2.fn ? e2.fn.get() : nullptr;
+    for (const auto& p : prog_.functions)  // already called: the function is the program's
+      if (f == nullptr && p->name == e2.name) f = p.get();
+    if (f != nullptr && f->verbatim.empty() && c->args.size() != f->params.size()) {
+      fail(at, "Function '" + e2.name + "' expects " + std::to_string(f->params.size()) + " argument(s), got " +
+                   std::to_string(c->args.size()));
+      return {};
+    }
+    if (!e2.called) {
+      e2.called = true;
+      e2.first_call = at;
+      called_externals_.push_back(k);
+    }
+    return c;
+  }
+
+  /// A copy of the argument `arg` of the parameter `n`, at a use of `n` at `at` in an inline body.
+  /// A copy nests at most max_nesting deep, so that expressions built of copies stay as shallow as
+  /// the parser's own (the printer, hash and clone recurse over them); the copies count towards
+  /// max_inline_work.
+  expr_ptr argument_copy(const expr& arg, const std::string& n, source_loc at) {
+    std::size_t nodes = 0, deepest = 0;
+    std::vector<std::pair<const expr*, std::size_t>> todo{{&arg, 1}};
+    while (!todo.empty()) {
+      const auto [e, depth] = todo.back();
+      todo.pop_back();
+      ++nodes;
+      deepest = std::max(deepest, depth);
+      if (deepest > max_nesting) break;
+      for (const auto& a : e->args)
+        if (a) todo.emplace_back(a.get(), depth + 1);
+      if (e->call)
+        for (const auto* ks : {&e->call->kwargs, &e->call->attrs})
+          for (const auto& kw : *ks)
+            if (kw.value) todo.emplace_back(kw.value.get(), depth + 1);
+    }
+    if (deepest > max_nesting) {
+      fail(at, "the argument of parameter '" + n + "' nests more than " + std::to_string(max_nesting) +
+                   " expressions deep (inline calls nested in their own arguments): too deep");
+      return {};
+    }
+    inline_work_ += nodes;
+    if (inline_work_ > max_inline_work) {
+      fail(at, "the inline expansions reach " + std::to_string(max_inline_work) + " tokens and copied arguments at this use "
+                   "of parameter '" + n + "': too large");
+      return {};
+    }
+    return cloner{}.clone_expr(arg);
+  }
+
+  /// The call of the inline function `externals_[k]` whose '(' is the next token: its body's
+  /// statements are read into the statement list being read, each parameter standing for its
+  /// argument, and the call is the value its `return` gives (pypto's @pl.inline).
+  expr_ptr expand_inline(std::size_t k, source_loc at) {
+    depth_guard g(*this);
+    NEURONRW_TRY(g.ok);
+    const std::string name = externals_[k].name;
+    std::vector<expr_ptr> args;
+    NEURONRW_TRY(list({.open = "(", .open_what = "to open the arguments", .sep = ",", .close = ")",
+                       .close_what = "to close the arguments"},
+                      [&] {
+                        args.push_back(parse_expr());
+                        return args.back() != nullptr;
+                      }));
+    const auto& params = externals_[k].params;
+    if (args.size() != params.size()) {
+      fail(at, "Inline function '" + name + "' expects " + std::to_string(params.size()) + " argument(s), got " +
+                   std::to_string(args.size()));
+      return {};
+    }
+    if (sink_ == nullptr) {
+      fail(at, "a call of inline function '" + name + "' outside a statement of a function body (its body is "
+                   "expanded into the statements where it is called)");
+      return {};
+    }
+    for (const auto& f : inlines_)
+      if (f.ext == k) {
+        fail(at, "inline function '" + name + "' calls itself (an inline function is expanded at every call, so a "
+                     "recursive one never ends)");
+        return {};
+      }
+    inline_work_ += externals_[k].body.size();
+    if (inline_work_ > max_inline_work) {
+      fail(at, "the inline expansions reach " + std::to_string(max_inline_work) + " tokens and copied arguments at this call "
+                   "of '" + name + "' (each call expands the whole body, and its inline calls in turn): too large");
+      return {};
+    }
+    inline_frame frame;
+    frame.ext = k;
+    for (std::size_t a = 0; a < args.size(); ++a) frame.args[params[a]] = std::move(args[a]);
+    inlines_.push_back(std::move(frame));
+    // Read the body's tokens in place of the program's, then go back.
+    std::deque<token> body(externals_[k].body.begin(), externals_[k].body.end());
+    std::swap(t_, body);
+    const std::size_t saved_i = i_, saved_base = base_, saved_bad = bad_from_;
+    base_ = bad_from_ = 0;
+    seek(0);
+    if (is(tok::string) && peek(1).kind == tok::newline) next(), next();  // the docstring
+    bool ok = true;
+    while (ok && !is(tok::dedent) && !is(tok::eof)) ok = parse_stmt(*sink_);
+    std::swap(t_, body);
+    base_ = saved_base;
+    bad_from_ = saved_bad;
+    seek(saved_i);
+    inline_frame done = std::move(inlines_.back());
+    inlines_.pop_back();
+    if (!ok) return {};
+    if (!done.returned || !done.value) {
+      fail(at, "Inline function '" + name + "' has no return value");
+      return {};
+    }
+    return std::move(done.value);
   }
 
   /// Steps over a decorator keyword's value, to the ',' or ')' after it.
@@ -654,11 +977,11 @@ class parser {
 
   /// Function `f` kept as written (function::verbatim): its name from `def NAME`, then every
   /// token to the end of its indented body, read as Python's layout only.
-  [[nodiscard]] bool keep_as_written(function& f, std::size_t line_begin) {
+  [[nodiscard]] bool keep_as_written(function& f, std::size_t line_begin, bool external = false) {
     NEURONRW_TRY(expect_keyword("def"));
     const source_loc name_at = peek().loc;
     NEURONRW_TRY(binding_name("a function name", f.name));
-    if (!function_names_.insert(f.name).second) return fail(name_at, "duplicate function '" + f.name + "'");
+    if (!external && !function_names_.insert(f.name).second) return fail(name_at, "duplicate function '" + f.name + "'");
     while (!is(tok::newline) && !is(tok::eof)) next();  // the signature's logical line
     NEURONRW_TRY(expect_newline());
     NEURONRW_TRY(expect(tok::indent, "an indented function body"));
@@ -693,12 +1016,12 @@ class parser {
   }
 
   /// `def NAME(self, params) -> T:` and the indented body, into `f`.
-  [[nodiscard]] bool parse_def(function& f_) {
+  [[nodiscard]] bool parse_def(function& f_, bool external = false) {
     function* f = &f_;
     NEURONRW_TRY(expect_keyword("def"));
     const source_loc name_at = peek().loc;
     NEURONRW_TRY(binding_name("a function name", f->name));
-    if (!function_names_.insert(f->name).second) return fail(name_at, "duplicate function '" + f->name + "'");
+    if (!external && !function_names_.insert(f->name).second) return fail(name_at, "duplicate function '" + f->name + "'");
     function_name_ = f->name;
     scopes_.assign(1, {});
     yields_.assign(1, {});
@@ -706,10 +1029,13 @@ class parser {
     windows_.clear();
     window_order_.clear();
     NEURONRW_TRY(expect_punct("(", "after the function name"));
-    NEURONRW_TRY(expect_keyword("self"));
-    // Not parse_list: `self` must come first, and `def f()` says so ("expected 'self'").
-    while (at_punct(",")) {
-      next();
+    // Not parse_list: `self` must come first, and `def f()` says so ("expected 'self'"); a
+    // function outside the class has none.
+    bool first = external;
+    if (!external) NEURONRW_TRY(expect_keyword("self"));
+    while (first ? !at_punct(")") : at_punct(",")) {
+      if (!first) next();
+      first = false;
       if (at_punct(")")) break;
       const source_loc pat = peek().loc;
       std::string pn;
@@ -920,13 +1246,13 @@ class parser {
       }
       if (w.size_token) {
         const std::size_t resume = i_;
-        i_ = w.size_token;
+        seek(w.size_token);
         names_ = names::function_wide;
         window_label_ = label;
         w.obj->size = parse_expr();
         NEURONRW_TRY(w.obj->size);
         names_ = names::lexical;
-        i_ = resume;
+        seek(resume);
       }
     }
     return true;
@@ -1367,10 +1693,14 @@ class parser {
       if (n == "True" || n == "False") return make_bool(n == "True", at);
       if (n == "None") return make_none(at);
       if (at_punct("(")) {
+        if (const auto e = external_names_.find(n); e != external_names_.end()) return call_external(e->second, at);
         fail(at, "call of the bare name '" + n + "': ops are dotted (pld.tensor.window) and functions are called "
-                 "as self." + n + "(...)");
+                 "as self." + n + "(...) (or defined outside the class with @pl.function or @pl.inline)");
         return {};
       }
+      // A parameter of the inline function being expanded: a copy of its argument.
+      if (!inlines_.empty())
+        if (const auto a = inlines_.back().args.find(n); a != inlines_.back().args.end()) return argument_copy(*a->second, n, at);
       if (is_reserved(n)) {
         fail(at, "unexpected '" + n + "'");
         return {};
@@ -1477,7 +1807,9 @@ class parser {
     if (ck != callee_kind::op) return {};
     const std::string resolved = alias_path(callee);
     const std::string_view c = ops::canonical(resolved);
-    if (starts_with(c, "pld.") && !ops::known(c)) {
+    // (An inline function's body expanded twice warns once.)
+    if (starts_with(c, "pld.") && !ops::known(c) &&
+        warned_at_.insert(std::uint64_t{at.line} << 32 | std::uint64_t{at.col}).second) {
       std::string known;
       for (const auto& sp : ops::spellings)
         known += std::string(known.empty() ? "" : ", ") + std::string(sp.full) + " (" + std::string(sp.short_form) + ")";
@@ -1643,9 +1975,20 @@ class parser {
   }
   static bool count_like(std::string_view it) { return it == "pl.spmd" || it == "pl.split_aiv"; }
 
+  /// Restores the statement list being added to (sink_) when a statement is read.
+  struct sink_guard {
+    parser& p;
+    std::vector<stmt_ptr>* saved;
+    sink_guard(parser& q, std::vector<stmt_ptr>& body) : p(q), saved(q.sink_) { q.sink_ = &body; }
+    ~sink_guard() { p.sink_ = saved; }
+    sink_guard(const sink_guard&) = delete;
+    sink_guard& operator=(const sink_guard&) = delete;
+  };
+
   [[nodiscard]] bool parse_stmt(std::vector<stmt_ptr>& body) {
     depth_guard g(*this);
     NEURONRW_TRY(g.ok);
+    sink_guard sg(*this, body);
     const source_loc at = peek().loc;
     if (is(tok::indent)) return fail(at, "unexpected indent");
     if (at_name("pass")) {
@@ -1666,6 +2009,13 @@ class parser {
         }
       }
       NEURONRW_TRY(expect_newline());
+      if (!inlines_.empty()) {  // in an inline function: the value of its call
+        inline_frame& f = inlines_.back();
+        f.returned = true;
+        if (values.size() == 1) f.value = std::move(values[0]);
+        else if (values.size() > 1) f.value = make_tuple(std::move(values), at);
+        return true;
+      }
       body.push_back(make_return(std::move(values), at));
       return true;
     }
@@ -1948,7 +2298,12 @@ class parser {
         // The nested if merges its own branches' bindings into a scope of the else branch's.
         scopes_.emplace_back();
         yields_.emplace_back();
-        const bool ok = parse_if(s->body[1]->body, true);
+        // An inline call in the elif's condition expands into the else branch, as pypto reads it.
+        bool ok = false;
+        {
+          sink_guard sg(*this, s->body[1]->body);
+          ok = parse_if(s->body[1]->body, true);
+        }
         scope_map inner = std::move(scopes_.back());
         scopes_.pop_back();
         yields_.pop_back();
@@ -2037,6 +2392,7 @@ inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_vi
   if (where != nullptr) {
     ps.set_unread_bindings(&where->unread_bindings);
     ps.set_parameters(&where->parameters);
+    ps.set_function_names(&where->functions);
   }
   program p;
   if (!ps.run(p)) {
