@@ -26,7 +26,6 @@ using namespace neuronrw::host;
 using neuronrw::testing::host::check_fixed_point;
 using neuronrw::testing::host::parse_ok;
 
-constexpr std::string_view header = neuronrw::testing::host::program_header;
 constexpr auto prog = neuronrw::testing::host::program_text;
 constexpr auto error_of = neuronrw::testing::host::parse_error_of;
 
