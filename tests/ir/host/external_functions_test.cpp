@@ -297,23 +297,22 @@ TEST_CASE("inline expansions: into an elif's else branch, once per warning, and 
   chain += "\n\n@pl.program\nclass C:\n    @pl.function\n    def main(self, a):\n        return f40(a)\n";
   CHECK(error_of(chain).find("the inline expansions reach 1048576 tokens and copied arguments at this call of 'f") !=
         std::string::npos);
-  // A parameter used twice in its return doubles the argument at each level: stopped by depth.
-  std::string doubling = std::string(imports) + "\n\n@pl.inline\ndef d(x):\n    return x + x\n\n\n"
-                                                "@pl.program\nclass D:\n    @pl.function\n    def main(self, a):\n        return ";
-  for (int k = 0; k < 30; ++k) doubling += "d(";
-  doubling += "a";
-  for (int k = 0; k < 30; ++k) doubling += ")";
-  doubling += "\n";
-  const std::string e = error_of(doubling);
-  CHECK(e.find("error: the inline expansions reach 1048576 tokens and copied arguments at this use of parameter 'x'") !=
+  // A program whose main returns `body` of inline function `fn` called `levels` deep in its own
+  // argument: fn(fn(...fn(a)...)).
+  const auto nested = [](std::string_view fn, std::string_view body, int levels) {
+    std::string text = std::string(imports) + "\n\n@pl.inline\ndef " + std::string(fn) + "(x):\n    return " +
+                       std::string(body) + "\n\n\n@pl.program\nclass N:\n    @pl.function\n    def main(self, a):\n        return ";
+    for (int k = 0; k < levels; ++k) text += std::string(fn) + "(";
+    text += "a" + std::string(static_cast<std::size_t>(levels), ')') + "\n";
+    return text;
+  };
+  // A parameter used twice in its return doubles the argument at each level: stopped at the budget.
+  CHECK(error_of(nested("d", "x + x", 30))
+            .find("error: the inline expansions reach 1048576 tokens and copied arguments at this use of parameter 'x'") !=
         std::string::npos);
-  std::string deep = std::string(imports) + "\n\n@pl.inline\ndef n(x):\n    return (((((x + 1) + 1) + 1) + 1) + 1)\n\n\n"
-                                            "@pl.program\nclass N:\n    @pl.function\n    def main(self, a):\n        return ";
-  for (int k = 0; k < 60; ++k) deep += "n(";
-  deep += "a";
-  for (int k = 0; k < 60; ++k) deep += ")";
-  deep += "\n";
-  CHECK(error_of(deep).find("error: the argument of parameter 'x' nests more than 200 expressions deep") != std::string::npos);
+  // Five levels of parentheses per call: stopped at the depth bound.
+  CHECK(error_of(nested("n", "(((((x + 1) + 1) + 1) + 1) + 1)", 60))
+            .find("error: the argument of parameter 'x' nests more than 200 expressions deep") != std::string::npos);
 }
 
 }  // namespace
