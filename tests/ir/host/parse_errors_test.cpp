@@ -276,6 +276,33 @@ std::vector<error_case> cases() {
      "e.py:5:44: error: expected ',' after the size, got ')'"},
     {H + "        x = pl._dump.alloc_window_buffer(64, name=x)\n",
      "e.py:5:51: error: expected the allocation name string, got 'x'"},
+    // pypto's shape form of an allocation and its errors (pypto's words); a dimension is located
+    // at its expression (an operator's, for arithmetic), the other errors at the call or dtype=.
+    {H + "        x = pld.alloc_window_buffer([64, 128])\n",
+     "e.py:5:13: error: pld.tensor.alloc_window_buffer requires dtype= when the first argument is a shape (list / "
+     "tuple of per-rank dimensions)"},
+    {H + "        x = pld.tensor.alloc_window_buffer([64], pl.FP32)\n",
+     "e.py:5:13: error: pld.tensor.alloc_window_buffer requires dtype= when the first argument is a shape (list / "
+     "tuple of per-rank dimensions)"},
+    {H + "        x = pld.alloc_window_buffer(64, dtype=pl.FP32)\n",
+     "e.py:5:47: error: pld.tensor.alloc_window_buffer dtype= is only valid when the first argument is a shape (list "
+     "/ tuple), not a scalar byte size"},
+    {H + "        x = pld.alloc_window_buffer([], dtype=pl.FP32)\n",
+     "e.py:5:37: error: pld.tensor.alloc_window_buffer shape must be non-empty"},
+    {H + "        x = pld.alloc_window_buffer([64, 2 - 3], dtype=pl.FP32)\n",
+     "e.py:5:44: error: pld.tensor.alloc_window_buffer shape dimension[1] is -1; all dimensions must be positive"},
+    {H + "        x = pld.alloc_window_buffer((a, 0), dtype=pl.FP32)\n",
+     "e.py:5:41: error: pld.tensor.alloc_window_buffer shape dimension[1] is 0; all dimensions must be positive"},
+    {H + "        x = pld.alloc_window_buffer([64], dtype=pl.INT4)\n",
+     "e.py:5:49: error: pld.tensor.alloc_window_buffer dtype= must be a pypto dtype with a whole byte size (pl.FP32, "
+     "pl.INT8, ...), got 'pl.INT4'"},
+    {H + "        x = pld.alloc_window_buffer([64], dtype=a)\n",
+     "e.py:5:49: error: pld.tensor.alloc_window_buffer dtype= must be a pypto dtype with a whole byte size (pl.FP32, "
+     "pl.INT8, ...), got an expression that is none"},
+    {H + "        x = pld.alloc_window_buffer([2**40, 2**40], dtype=pl.FP32)\n",
+     "e.py:5:13: error: pld.tensor.alloc_window_buffer size in bytes does not fit in 64 bits"},
+    {H + "        x = pld.alloc_window_buffer([1 // 0], dtype=pl.FP32)\n",
+     "e.py:5:40: error: division by zero in '//' (1 // 0)"},
     {H + "        x = pl.a.\n",
      "e.py:5:18: error: expected a name after '.', got end of line"},
     {H + "        return a,\n",
@@ -569,7 +596,8 @@ TEST_CASE("fuzz: mutated DSL programs (constants, arithmetic, tuples, types, dir
       "//", "%", "*", "+", "-", "/", "(", ")", ",)", "()", "-(", "[", "]", ",", ":", "=", "\n", "    ", "\"\"\"", "'''",
       "SIZE", "SIZE = 256\n", "-9223372036854775808", "9223372036854775807", "0", ".get_byte()", "pl.INT4",
       "pl.FunctionType.Orchestration", "type=", "level=pl.Level.HOST", "pl.Out[", "pl.InOut[", "tuple[", "-> ",
-      "pld.alloc_window_buffer(64)", "dist.", "pld.", "import pypto.language.distributed as dist\n", "name=\"x\""};
+      "pld.alloc_window_buffer(64)", "dist.", "pld.", "import pypto.language.distributed as dist\n", "name=\"x\"",
+      "pld.alloc_window_buffer([64, n], dtype=pl.FP32)", ", dtype=pl.BF16", "[2, 3]"};
   rng r{0x243f6a8885a308d3ull};
   int parsed = 0, rejected = 0;
   for (const auto& path : seeds) {

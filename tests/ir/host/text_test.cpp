@@ -644,6 +644,68 @@ TEST_CASE("pypto's short spellings are the same ops, printed back as written") {
       "        return n\n"));
 }
 
+TEST_CASE("pypto's shape form of an allocation reads as its byte form, as pypto's DSL op makes it") {
+  const std::string text =
+      "import pypto.language as pl\nimport pypto.language.distributed as pld\n\nW = 4\nNR = pl.dynamic(\"NR\")\n\n"
+      "@pl.program\nclass S:\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self, n: pl.Scalar[pl.INDEX]):\n"
+      "        a = pld.alloc_window_buffer([64, 128], dtype=pl.FP32)\n"
+      "        b = pld.tensor.alloc_window_buffer((2 * W, W + 1), dtype=pl.BF16)\n"
+      "        c = pld.alloc_window_buffer([64, pld.world_size()], dtype=pl.FP32)\n"
+      "        d = pld.alloc_window_buffer([2, 3, n + 1, NR], dtype=pl.INT8)\n"
+      "        e = pld.alloc_window_buffer([W], dtype=pl.INT64)\n"
+      "        return a\n";
+  const program p = parse_ok(text);
+  const auto& body = p.functions[0]->body;
+  // Every dimension constant: one integer, the product times the dtype's bytes (constants and
+  // constant arithmetic folded); the spelling kept, dtype= gone, the name still the target's.
+  const auto size_of = [&](std::size_t i) -> const expr& { return *body[i]->value->args.at(0); };
+  for (std::size_t i = 0; i < 5; ++i) {
+    CAPTURE(i);
+    const expr& call = *body[i]->value;
+    CHECK(call.text == ops::alloc_window_buffer);
+    CHECK(call.args.size() == 1);
+    REQUIRE(call.call->kwargs.size() == 1);
+    CHECK(call.call->kwargs[0].name == "name");
+    CHECK(call.call->type.kind == type_kind::ptr);
+  }
+  CHECK(size_of(0).kind == expr_kind::int_const);
+  CHECK(size_of(0).value == 64 * 128 * 4);
+  CHECK(size_of(1).value == 8 * 5 * 2);
+  CHECK(size_of(1).text.empty());
+  CHECK(body[1]->value->call->spelling.empty());
+  CHECK(body[0]->value->call->spelling == "pld.alloc_window_buffer");
+  CHECK(size_of(4).value == 4 * 8);
+  // A dimension that is not constant: pypto's chain from the first dimension, left to right,
+  // none folded, then the bytes.
+  CHECK(size_of(2).kind == expr_kind::arith);
+  const std::string printed = print_program(p);
+  CHECK(printed ==
+        "import pypto.language as pl\nimport pypto.language.distributed as pld\n\nW = 4\nNR = pl.dynamic(\"NR\")\n\n\n"
+        "@pl.program\nclass S:\n"
+        "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+        "    def main(self, n: pl.Scalar[pl.INDEX]):\n"
+        "        a = pld.alloc_window_buffer(32768)\n"
+        "        b = pld.tensor.alloc_window_buffer(80)\n"
+        "        c = pld.alloc_window_buffer(64 * pld.world_size() * 4)\n"
+        "        d = pld.alloc_window_buffer(2 * 3 * (n + 1) * NR * 1)\n"
+        "        e = pld.alloc_window_buffer(32)\n"
+        "        return a\n");
+  check_fixed_point(printed);
+  // The byte form it becomes is what the same program written in bytes reads as.
+  const program q = parse_ok(printed);
+  CHECK(structural_equal(p, q));
+  CHECK(structural_hash(p) == structural_hash(q));
+  // The recorded form (pl._dump.call) is read as written: no normalization.
+  const program r = parse_ok(prog("R",
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self):\n"
+      "        a = pl._dump.call(\"pld.tensor.alloc_window_buffer\", [[64]], pl.Ptr, kwargs={\"dtype\": pl.FP32})\n"
+      "        return a\n"));
+  CHECK(r.functions[0]->body[0]->value->args[0]->kind == expr_kind::list);
+}
+
 TEST_CASE("a pld. call the reader does not know is a located warning, and the program reads") {
   const auto r = parse_program(prog("W",
       "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"

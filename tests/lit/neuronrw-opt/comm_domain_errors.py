@@ -474,3 +474,19 @@ class DuplicateName:
         v2 = pld.tensor.window(buf2, [16], dtype=pl.FP32)
         self.chip(v, device=0)
         self.chip(v2, device=0)
+
+# -----
+
+@pl.program
+class ShapeFormKept:
+    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def chip(self, a: pld.DistributedTensor[[16], pl.FP32]):
+        return a
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        # The text reader makes the byte form of pypto's shape form; the recorded form keeps it.
+        # expected-error@+1 {{MaterializeCommDomainScopes: pld.tensor.alloc_window_buffer shape form ([dims], dtype=...) is not supported here: give the size in bytes [bad_alloc_call]}}
+        buf = pl._dump.call("pld.tensor.alloc_window_buffer", [[16]], pl.Ptr, kwargs={"dtype": pl.FP32, "name": "buf"})
+        v = pld.tensor.window(buf, [16], dtype=pl.FP32)
+        self.chip(v, device=0)

@@ -851,9 +851,7 @@ class parser {
     auto c = parse_call(callee_kind::function, e.name, at);
     NEURONRW_TRY(c);
     external& e2 = externals_[k];
-    const function* f = e2.fn ? e2.fn.get() : nullptr;
-    for (const auto& p : prog_.functions)  // already called: the function is the program's
-      if (f == nullptr && p->name == e2.name) f = p.get();
+    const function* f = e2.fn.get();  // joins the program only after the class is read
     if (f != nullptr && f->verbatim.empty() && c->args.size() != f->params.size()) {
       fail(at, "Function '" + e2.name + "' expects " + std::to_string(f->params.size()) + " argument(s), got " +
                    std::to_string(c->args.size()));
@@ -1787,10 +1785,68 @@ class parser {
     }
     if (ck == callee_kind::function) calls_.emplace_back(callee, at);
     std::string spelling = op_spelling(ck, callee, at);
+    if (ck == callee_kind::op && callee == ops::alloc_window_buffer) NEURONRW_TRY(alloc_shape_form(args, kwargs, at));
     auto c = make_call(ck, std::move(callee), std::move(args), std::move(kwargs), std::move(attrs), {}, at);
     c->call->spelling = std::move(spelling);
     c->call->type = infer_call_type(*c);
     return c;
+  }
+
+  /// pypto's shape form of an allocation, `pld.alloc_window_buffer([d0, d1, ...], dtype=pl.X)`,
+  /// becomes its byte form as pypto's DSL op makes it: the size is d0 * d1 * ... * bytes(X), one
+  /// integer when every dimension is one (constant arithmetic folded, as pypto folds it), else
+  /// the product left to right from the first dimension (((d0 * d1) * d2) * bytes), each constant
+  /// dimension an integer. pypto's errors: a shape without `dtype=`, `dtype=` with a byte size,
+  /// an empty shape, a constant dimension below 1; the reader's: a dtype without a whole byte
+  /// size, a size beyond 64 bits. (The pl._dump.call form is read as written.)
+  [[nodiscard]] bool alloc_shape_form(std::vector<expr_ptr>& args, std::vector<keyword>& kwargs, source_loc at) {
+    const std::string op(ops::alloc_window_buffer);
+    auto dt = std::find_if(kwargs.begin(), kwargs.end(), [](const keyword& k) { return k.name == "dtype"; });
+    const bool shape = !args.empty() && (args[0]->kind == expr_kind::list || args[0]->kind == expr_kind::tuple);
+    if (!shape) {
+      if (dt == kwargs.end()) return true;
+      return fail(dt->value->loc.known() ? dt->value->loc : at,
+                  op + " dtype= is only valid when the first argument is a shape (list / tuple), not a scalar byte size");
+    }
+    if (dt == kwargs.end())
+      return fail(at, op + " requires dtype= when the first argument is a shape (list / tuple of per-rank dimensions)");
+    const expr& d = *dt->value;
+    const std::int64_t bytes =
+        d.kind == expr_kind::symbol && starts_with(d.text, "pl.") ? ops::dtype_bytes(std::string_view(d.text).substr(3)) : 0;
+    if (bytes == 0)
+      return fail(d.loc.known() ? d.loc : at, op + " dtype= must be a pypto dtype with a whole byte size (pl.FP32, "
+                                                   "pl.INT8, ...)" + (d.kind == expr_kind::symbol ? ", got '" + d.text + "'" : ", got an expression that is none"));
+    std::vector<expr_ptr>& dims = args[0]->args;  // (moved from: args[0] is replaced below)
+    if (dims.empty()) return fail(args[0]->loc.known() ? args[0]->loc : at, op + " shape must be non-empty");
+    // Each dimension: its value when it is a constant expression, else it stays an expression.
+    std::vector<std::optional<std::int64_t>> value(dims.size());
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      const source_loc dat = dims[i]->loc.known() ? dims[i]->loc : at;
+      if (over_dynamic(*dims[i]) != 0) continue;
+      std::int64_t v = 0;
+      NEURONRW_TRY(constant_value(*dims[i], dat, v));
+      if (v <= 0)
+        return fail(dat, op + " shape dimension[" + std::to_string(i) + "] is " + std::to_string(v) +
+                             "; all dimensions must be positive");
+      value[i] = v;
+    }
+    const auto too_large = [&] { return fail(at, op + " size in bytes does not fit in 64 bits"); };
+    expr_ptr size;
+    if (std::all_of(value.begin(), value.end(), [](const auto& v) { return v.has_value(); })) {
+      std::int64_t folded = bytes;
+      for (const auto& v : value)
+        if (__builtin_mul_overflow(folded, *v, &folded)) return too_large();
+      size = make_int(folded, at);
+    } else {  // pypto's chain: ((d0 * d1) * ...) * bytes, from the first dimension, none folded
+      for (std::size_t i = 0; i < dims.size(); ++i) {
+        expr_ptr dim = value[i] ? make_int(*value[i], dims[i]->loc) : std::move(dims[i]);
+        size = size ? make_arith(arith_op::mul, std::move(size), std::move(dim), at) : std::move(dim);
+      }
+      size = make_arith(arith_op::mul, std::move(size), make_int(bytes, d.loc), at);
+    }
+    args[0] = std::move(size);
+    kwargs.erase(dt);
+    return true;
   }
 
   /// For an op call: turns `callee` into the op name it spells (`pld.window` → pld.tensor.window)
