@@ -1,6 +1,7 @@
 # Seed (fuzz_host_roundtrip, fuzz_comm_domain): pypto's short spellings pld.get_comm_ctx /
 # pld.nranks / pld.rank / pld.remote_load next to the full ones, the pld ops the reader knows
-# without modelling them (no warning), and an allocation named after its target next to named ones.
+# without modelling them (no warning), an allocation named after its target next to named ones,
+# and pypto's communication-context type in its IR spelling (pld.CommCtxType).
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -10,6 +11,10 @@ class Spellings:
     @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)
     def chip(self, x: pld.DistributedTensor[[64], pl.FP32]):
         return x
+
+    @pl.function
+    def worker(self, x: pld.DistributedTensor[[64], pl.FP32], ctx: pld.CommCtxType):
+        return pld.system.rank(ctx)
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def main(self):

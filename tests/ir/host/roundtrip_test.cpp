@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include "support/files.hpp"
+#include "support/host_parse.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -917,6 +918,40 @@ TEST_CASE("construct: the short spellings pld.get_comm_ctx, pld.nranks, pld.rank
     CHECK(f.body[i]->value->call->spelling == want[i].second);
     CHECK(ops::modeled(f.body[i]->value->text));
   }
+}
+
+TEST_CASE("construct: pld.CommCtx, pypto's communication-context type, and its IR name pld.CommCtxType") {
+  const std::string body =
+      "    @pl.function\n"
+      "    def worker(self, data: pld.DistributedTensor[[64], pl.FP32], ctx: pld.CommCtx):\n"
+      "        return pld.system.rank(ctx)\n"
+      "\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self, data: pld.DistributedTensor[[64], pl.FP32]):\n"
+      "        ctx = pld.get_comm_ctx(data)\n"
+      "        c2: pld.CommCtx = pld.system.get_comm_ctx(data)\n"
+      "        return ctx\n";
+  const std::string text = with_class("", "C", body);
+  // The annotation says what the call's type says already: not printed.
+  std::string printed = text;
+  printed.replace(printed.find("c2: pld.CommCtx = "), 18, "c2 = ");
+  const program p = check_construct(text, printed, "comm ctx");
+  CHECK(p.functions[0]->params[1]->type.kind == type_kind::comm_ctx);
+  // pld.get_comm_ctx returns one (pypto types the call CommCtxType): no annotation needed.
+  CHECK(p.functions[1]->body[0]->value->call->type.kind == type_kind::comm_ctx);
+  CHECK(p.functions[1]->body[0]->target->type.kind == type_kind::comm_ctx);
+  // pypto's IR spelling is the same type: the same structure, printed in the DSL's spelling.
+  std::string raw = text;
+  raw.replace(raw.find("ctx: pld.CommCtx"), 16, "ctx: pld.CommCtxType");
+  raw.replace(raw.find("c2: pld.CommCtx"), 15, "c2: pld.CommCtxType");
+  const program q = neuronrw::testing::host::parse_ok(raw);
+  CHECK(structural_equal(p, q));
+  CHECK(structural_hash(p) == structural_hash(q));
+  CHECK(print_program(q) == printed);
+  // Another type than pl.Ptr or an unknown one, for the hash too.
+  std::string ptr = text;
+  ptr.replace(ptr.find("ctx: pld.CommCtx"), 16, "ctx: pl.Ptr");
+  CHECK(structural_hash(neuronrw::testing::host::parse_ok(ptr)) != structural_hash(p));
 }
 
 TEST_CASE("construct: pld ops the IR knows but does not model read without a warning; unknown ones warn") {

@@ -54,6 +54,8 @@ enum class type_kind : std::uint8_t {
   ptr,                 ///< `pl.Ptr`: the result of pld.tensor.alloc_window_buffer
   tuple,               ///< `tuple[T1, T2]`: the return type of a function returning several values
   tile,                ///< `pl.Tile[[64, 64], pl.FP32]`: pypto's on-chip tile (in kernels and device scopes)
+  comm_ctx,            ///< `pld.CommCtx` (pypto's IR name `pld.CommCtxType` reads as it): the handle
+                       ///< pld.system.get_comm_ctx returns
 };
 
 /// One dimension of a shape: an integer, a variable (a dynamic dimension), or another integer
@@ -81,6 +83,7 @@ struct type {
   static type unknown() { return {}; }
   static type scalar(std::string dtype) { return {type_kind::scalar, std::move(dtype), {}, nullptr, {}, {}}; }
   static type ptr() { return {type_kind::ptr, {}, {}, nullptr, {}, {}}; }
+  static type comm_ctx() { return {type_kind::comm_ctx, {}, {}, nullptr, {}, {}}; }
   static type tensor(std::vector<dim> shape, std::string dtype) {
     return {type_kind::tensor, std::move(dtype), std::move(shape), nullptr, {}, {}};
   }
@@ -792,7 +795,7 @@ inline std::shared_ptr<const expr> shared_copy(const expr& e);
 /// The result type the IR derives for a call from its callee and arguments (pypto's op type
 /// inference, for the ops of docs/host-programs.md): alloc_window_buffer → pl.Ptr; window(base,
 /// [dims], dtype=pl.X) → pld.DistributedTensor[[dims], pl.X] without a WindowBuffer (the pass
-/// attaches it); world_size → pl.Scalar[pl.INDEX]; the in-place collectives → the type of the
+/// attaches it); world_size → pl.Scalar[pl.INDEX]; get_comm_ctx → pld.CommCtx; the in-place collectives → the type of the
 /// argument they return (allreduce / broadcast / reduce_scatter: argument 0; allgather /
 /// all_to_all / all_to_all_v: argument 1); function calls and other ops → unknown.
 /// The text format prints a call in its plain form exactly when this reproduces its type.
@@ -801,6 +804,7 @@ inline type infer_call_type(const expr& call) {
   const std::string_view op = call.text;
   if (op == ops::alloc_window_buffer) return type::ptr();
   if (op == ops::world_size) return type::scalar("INDEX");
+  if (op == "pld.system.get_comm_ctx") return type::comm_ctx();
   if (op == ops::window) {
     if (call.args.size() < 2 || call.args[1]->kind != expr_kind::list) return {};
     std::vector<dim> shape;

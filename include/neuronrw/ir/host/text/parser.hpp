@@ -1318,6 +1318,10 @@ class parser {
       out = type::ptr();
       return true;
     }
+    if (path == "pld.CommCtx" || path == "pld.CommCtxType") {  // pypto's DSL name and its IR's, one type
+      out = type::comm_ctx();
+      return true;
+    }
     if (path == "pl.Scalar") {
       NEURONRW_TRY(expect_punct("[", "after pl.Scalar"));
       std::string d;

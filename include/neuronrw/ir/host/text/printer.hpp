@@ -204,6 +204,7 @@ class printer {
     switch (t.kind) {
       case type_kind::unknown: return "pl.UnknownType";
       case type_kind::ptr: return "pl.Ptr";
+      case type_kind::comm_ctx: return "pld.CommCtx";
       case type_kind::scalar: return "pl.Scalar[pl." + t.dtype + "]";
       case type_kind::tensor: return "pl.Tensor[" + dims(t.shape) + ", pl." + t.dtype + extras_text(t) + "]";
       case type_kind::tile: return "pl.Tile[" + dims(t.shape) + ", pl." + t.dtype + extras_text(t) + "]";
