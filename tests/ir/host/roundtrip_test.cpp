@@ -954,6 +954,31 @@ TEST_CASE("construct: pld.CommCtx, pypto's communication-context type, and its I
   CHECK(structural_hash(neuronrw::testing::host::parse_ok(ptr)) != structural_hash(p));
 }
 
+TEST_CASE("construct: pypto's pl.Tuple[...] is tuple[...]") {
+  const std::string written = with_class("", "T",
+      "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+      "    def pair(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tuple[pl.Tensor[[64], pl.FP32], pl.Ptr]:\n"
+      "        return a, a\n"
+      "\n"
+      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "    def main(self, a: pl.Tensor[[64], pl.FP32]):\n"
+      "        r: pl.Tuple[pl.Tensor[[64], pl.FP32], pl.Scalar[pl.INDEX]] = self.pair(a)\n"
+      "        return r\n");
+  std::string printed = written;
+  printed.replace(printed.find("-> pl.Tuple["), 12, "-> tuple[");
+  printed.replace(printed.find("r: pl.Tuple["), 12, "r: tuple[");
+  const program p = check_construct(written, printed, "pl.Tuple");
+  const type& ret = *p.functions[0]->return_type;
+  REQUIRE(ret.kind == type_kind::tuple);
+  REQUIRE(ret.elements.size() == 2);
+  CHECK(ret.elements[0].kind == type_kind::tensor);
+  CHECK(ret.elements[1].kind == type_kind::ptr);
+  const type& r = p.functions[1]->body[0]->target->type;
+  REQUIRE(r.kind == type_kind::tuple);
+  CHECK(r.elements[1].kind == type_kind::scalar);
+  CHECK(structural_equal(p, neuronrw::testing::host::parse_ok(printed)));
+}
+
 TEST_CASE("construct: pld ops the IR knows but does not model read without a warning; unknown ones warn") {
   const std::string text = with_class("", "K",
       "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"

@@ -1307,9 +1307,10 @@ class parser {
       out = type::unknown();
       return true;
     }
-    if (path == "tuple") {
+    if (path == "tuple" || path == "pl.Tuple") {  // pypto's pl.Tuple[...] is Python's tuple[...]
       std::vector<type> elems;
-      NEURONRW_TRY(list({.open = "[", .open_what = "after tuple", .sep = ",", .close = "]", .close_what = "to close tuple["},
+      const std::string after = "after " + path, close = "to close " + path + "[";
+      NEURONRW_TRY(list({.open = "[", .open_what = after, .sep = ",", .close = "]", .close_what = close},
                         [&] { return parse_type(elems.emplace_back()); }));
       out = type::tuple(std::move(elems));
       return true;
