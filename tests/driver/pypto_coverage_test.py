@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""scripts/pypto-coverage on a small tree whose every count is known.
+
+Usage: pypto_coverage_test.py NEURONRW_OPT SOURCE_ROOT
+
+The tree: a module with three programs (one reads and goes through MaterializeCommDomainScopes,
+one reads but the pass refuses it, one does not read), a module whose one program stands in a
+string (pl.parse text: the file has no program the reader finds), a module without programs and
+a hidden directory (skipped). The exact lines the script prints are checked, with and without
+--files, and a driver that does not exist is exit 2 with a message.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+opt, root = sys.argv[1], sys.argv[2]
+script = os.path.join(root, "scripts", "pypto-coverage")
+HEAD = "import pypto.language as pl\nimport pypto.language.distributed as pld\n\n"
+GOOD = """
+@pl.program
+class Good:
+    @pl.function(level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def chip(self, x: pld.DistributedTensor[[64], pl.FP32]):
+        return x
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        buf = pld.alloc_window_buffer([64], dtype=pl.FP32)
+        v = pld.window(buf, [64], dtype=pl.FP32)
+        for r in pl.range(pld.world_size()):
+            self.chip(v, device=r)
+        return v
+"""
+DEAD = """
+@pl.program
+class Dead:
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        buf = pld.alloc_window_buffer(256)
+        return buf
+"""
+BAD = """
+@pl.program
+class Bad:
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def main(self):
+        buf = pld.alloc_window_buffer([], dtype=pl.FP32)
+        return buf
+"""
+failed = []
+
+
+def check(what, got, want):
+    ok = got == want
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        print("  got:  " + repr(got) + "\n  want: " + repr(want))
+        failed.append(what)
+
+
+with tempfile.TemporaryDirectory() as d:
+    os.makedirs(os.path.join(d, "tests", "ut"))
+    os.makedirs(os.path.join(d, ".git"))
+    with open(os.path.join(d, "tests", "ut", "test_three.py"), "w") as f:
+        f.write(HEAD + GOOD + DEAD + BAD)
+    with open(os.path.join(d, "tests", "in_string.py"), "w") as f:
+        f.write(HEAD + 'CODE = """\n@pl.program\nclass S:\n    pass\n"""\n')
+    with open(os.path.join(d, "none.py"), "w") as f:
+        f.write(HEAD + "X = 1\n")
+    with open(os.path.join(d, ".git", "hidden.py"), "w") as f:
+        f.write(HEAD + GOOD)
+    run = lambda *a: subprocess.run([sys.executable, script, d, "--driver", opt, *a], capture_output=True, text=True)
+    r = run("--pass=--materialize-comm-domain-scopes")
+    check("exit status", r.returncode, 0)
+    check("totals", r.stdout,
+          "programs 4 in 2 files: 2 read\n"
+          "programs 4 in 2 files: 1 through --materialize-comm-domain-scopes\n")
+    r = run("--files")
+    check("per file", r.stdout, "programs 4 in 2 files: 2 read\n  1/1 tests/in_string.py\n  1/3 tests/ut/test_three.py\n")
+    r = subprocess.run([sys.executable, script, d, "--driver", os.path.join(d, "no-such-driver")],
+                       capture_output=True, text=True)
+    check("no driver: exit 2", r.returncode, 2)
+    check("no driver: message", r.stderr.startswith("pypto-coverage: no driver at "), True)
+
+print(f"{len(failed)} failed")
+sys.exit(1 if failed else 0)
