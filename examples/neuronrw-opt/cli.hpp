@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include <neuronrw/ir/host/text/locate.hpp>
+
 #include "diagnostics_render.hpp"
 #include "pass_registry.hpp"
 #include "pipeline.hpp"
@@ -64,8 +66,14 @@ struct options {
   bool verify_rewrites = false;  ///< --verify-rewrites: check every pass's rewrite (docs/validation.md)
   std::string kinds_file;        ///< --kinds=FILE: which op names are which kinds (docs/kinds.md)
   /// --host-parameter=NAME=VALUE: the value of a parameter of the function a host program is
-  /// defined in (a factory's), in the order given (docs/host-programs.md §"Programs built by factories")
-  std::vector<std::pair<std::string, std::int64_t>> host_parameters;
+  /// defined in (a factory's), in the order given (docs/host-programs.md §"Programs built by
+  /// factories"): an integer, or a pypto name (`pl.FP16`), the parameter's `symbol`
+  struct host_parameter {
+    std::string name;
+    std::optional<std::int64_t> value;
+    std::string symbol;
+  };
+  std::vector<host_parameter> host_parameters;
   bool quiet = false;
   unsigned progress_delay_ms = 1000;
   plan_format plans = plan_format::text;  ///< --plan-format: how dry runs print their plans
@@ -179,9 +187,10 @@ inline void print_help(std::ostream& os, const pass_registry& reg = default_regi
         "  --kinds=FILE                            which op names are which kinds: one 'OP-NAME KIND'\n"
         "                                          line per name, e.g. 'mycc.all_gather all_gather'\n"
         "                                          (docs/kinds.md); every pass over ops reads it\n"
-        "  --host-parameter=NAME=VALUE             an integer for a parameter of the function a host\n"
-        "                                          program is built in (def build(n_ranks): ...):\n"
-        "                                          read as NAME = VALUE, not as pl.dynamic (repeatable)\n"
+        "  --host-parameter=NAME=VALUE             an integer or a pypto name (pl.FP16) for a parameter\n"
+        "                                          of the function a host program is built in (def\n"
+        "                                          build(n_ranks, dtype): ...): read as NAME = VALUE,\n"
+        "                                          not as pl.dynamic or its default (repeatable)\n"
         "  --plan-format=text|json                 how dry runs print their plans (default text; json:\n"
         "                                          docs/plan-format.md)\n"
         "  --split-input-file[=MARKER]             split the input at lines '// -----' ('# -----' for\n"
@@ -363,12 +372,14 @@ inline std::optional<int> parse_command_line(int argc, char** argv, options& opt
       const bool ident = !n.empty() && !(n[0] >= '0' && n[0] <= '9') && std::all_of(n.begin(), n.end(), [](char ch) {
         return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
       });
-      if (!ident || digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
-        return usage_error(err, "--host-parameter takes NAME=INTEGER, e.g. --host-parameter=n_ranks=4, not '" +
-                                    std::string(s) + "'");
-      for (const auto& [m, _] : opt.host_parameters)
-        if (m == n) return usage_error(err, "--host-parameter: '" + std::string(n) + "' is given twice");
-      opt.host_parameters.emplace_back(std::string(n), x);
+      const bool integer = !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
+      if (!ident || (!integer && !neuronrw::host::is_pypto_name(digits)))
+        return usage_error(err, "--host-parameter takes NAME=INTEGER or NAME=pl.NAME, e.g. --host-parameter=n_ranks=4 "
+                                "or --host-parameter=dtype=pl.FP16, not '" + std::string(s) + "'");
+      for (const auto& q : opt.host_parameters)
+        if (q.name == n) return usage_error(err, "--host-parameter: '" + std::string(n) + "' is given twice");
+      opt.host_parameters.push_back({std::string(n), integer ? std::optional<std::int64_t>(x) : std::nullopt,
+                                     integer ? std::string() : std::string(digits)});
       continue;
     }
     if (name == "verify-rewrites") {

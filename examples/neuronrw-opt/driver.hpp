@@ -469,10 +469,13 @@ int run(const options& opt, std::ostream& err) {
     std::vector<nr::host::program_location> programs;
     if (K == input_kind::host) {
       programs = nr::host::locate_programs(chunk_text, c.first_line);
-      for (auto& p : programs)  // --host-parameter: a factory's parameter read as the integer given
+      for (auto& p : programs)  // --host-parameter: a factory's parameter read as the value given
         for (auto& q : p.parameters)
-          for (const auto& [name, value] : opt.host_parameters)
-            if (q.name == name) q.value = value;
+          for (const auto& h : opt.host_parameters)
+            if (q.name == h.name) {
+              q.value = h.value;
+              if (!h.value) q.symbol = h.symbol;
+            }
     }
     if (programs.size() > 1) streamed = true;
     env.where = chunks.size() > 1 ? " (chunk " + std::to_string(i + 1) + "/" + std::to_string(chunks.size()) + ")" : "";

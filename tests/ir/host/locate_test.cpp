@@ -1,6 +1,7 @@
 // Tests for neuronrw/ir/host/text/locate.hpp: the `@pl.program` classes of a Python file as its
 // users have it (a pytest module in pypto's style: programs in test functions, closure constants,
 // Python the reader does not read around them), what the reader reads for each, and the errors.
+#include <neuronrw/ir/host/hash.hpp>
 #include <neuronrw/ir/host/text.hpp>
 
 #include <doctest/doctest.h>
@@ -248,6 +249,12 @@ TEST_CASE("def_of: a function definition's name and parameters, annotations and 
   REQUIRE(a.has_value());
   CHECK(a->name == "build");
   CHECK(a->parameters == std::vector<std::string>{"n_ranks", "dtype", "size", "kw"});
+  // A default that is a pypto name alone is kept (a dtype or enum parameter reads as it).
+  CHECK(a->defaults == std::vector<std::string>{"", "pl.FP32", "", ""});
+  const auto d = def_of("def k(a=pld.ReduceOp.Sum, b = pl.FP16 , c=pl.FP32.get_byte(), d=torch.float16, e=pl.X == 1, "
+                        "f: pl.DataType = pl.BF16):");
+  REQUIRE(d.has_value());
+  CHECK(d->defaults == std::vector<std::string>{"pld.ReduceOp.Sum", "pl.FP16", "", "", "", "pl.BF16"});
   // Over several physical lines (one logical line), with a comment, strings holding brackets and
   // commas, positional-only and variadic markers.
   const auto b = def_of("async def f(\n    a,  # the first, (really)\n    b=\"x, (y\",\n    c='''z)'''\n    , /, *args, d):");
@@ -289,8 +296,10 @@ const std::string factory_text =
 TEST_CASE("a program in a factory reads its parameters as dynamic dimensions") {
   const auto ps = locate_programs(factory_text);
   REQUIRE(ps.size() == 1);
-  CHECK(ps[0].parameters == std::vector<factory_parameter>{{"n_ranks", "_build", 7}, {"unused", "_build", 7},
-                                                           {"dtype", "_build", 7}, {"self_check", "_build", 7}});
+  CHECK(ps[0].parameters == std::vector<factory_parameter>{{"n_ranks", "_build", 7},
+                                                           {"unused", "_build", 7},
+                                                           {"dtype", "_build", 7, std::nullopt, "pl.FP32"},
+                                                           {"self_check", "_build", 7}});
   CHECK(piece_lines(ps[0]) == std::vector<std::uint32_t>{1, 2, 3, 9, 10, 13});
   CHECK(ps[0].unread_bindings == std::vector<std::pair<std::string, std::uint32_t>>{{"width", 11}});
   const auto p = parse_program(factory_text, "t.py");
@@ -368,6 +377,81 @@ TEST_CASE("a factory's parameter is hidden by a binding of its name, and hides a
   const auto o = parse_program(own, "t.py");
   REQUIRE(o.ok());
   CHECK(o.value->constants.empty());
+}
+
+TEST_CASE("dtypes and enum values: constants bound to pypto names, and factory parameters that are one") {
+  using text_detail::is_pypto_name;
+  CHECK(is_pypto_name("pl.FP32"));
+  CHECK(is_pypto_name("pld.ReduceOp.Sum"));
+  CHECK_FALSE(is_pypto_name("pl"));
+  CHECK_FALSE(is_pypto_name("pl."));
+  CHECK_FALSE(is_pypto_name("pl..X"));
+  CHECK_FALSE(is_pypto_name("torch.float16"));
+  CHECK_FALSE(is_pypto_name("pl.FP32()"));
+  CHECK_FALSE(is_pypto_name("pl.1x"));
+  const std::string text =
+      "import pypto.language as pl\n"
+      "import pypto.language.distributed as pld\n"
+      "ELEM = pl.INT32\n"
+      "\n"
+      "\n"
+      "def _build(dtype, reduce_op: pld.ReduceOp = pld.ReduceOp.Max, n: int = 4):\n"
+      "    DTYPE = dtype\n"
+      "    OP = reduce_op\n"
+      "\n"
+      "    @pl.program\n"
+      "    class P:\n"
+      "        @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+      "        def host_orch(self, x: pl.Tensor[[n], DTYPE], s: pld.DistributedTensor[[4], ELEM]):\n"
+      "            y = pld.tensor.allreduce(x, s, op=OP)\n"
+      "            return y\n"
+      "\n"
+      "    return P\n";
+  auto ps = locate_programs(text);
+  REQUIRE(ps.size() == 1);
+  CHECK(ps[0].parameters == std::vector<factory_parameter>{{"dtype", "_build", 6},
+                                                           {"reduce_op", "_build", 6, std::nullopt, "pld.ReduceOp.Max"},
+                                                           {"n", "_build", 6}});
+  CHECK(piece_lines(ps[0]) == std::vector<std::uint32_t>{1, 2, 3, 7, 8, 10});
+  // Without the dtype's value: its use as a dtype says what to give.
+  const auto none = parse_program(text, "t.py", ps[0]);
+  CHECK(none.error.str() ==
+        "t.py:13:47: error: expected a dtype pl.NAME, got 'DTYPE', an integer known at run time (a factory's parameter "
+        "without a value the reader knows, or a constant over one): give the parameter its dtype (neuronrw-opt "
+        "--host-parameter=NAME=pl.FP32)");
+  // With it: each constant reads as the name it is bound to, wherever it is used.
+  ps[0].parameters[0].symbol = "pl.FP16";
+  const auto p = parse_program(text, "t.py", ps[0]);
+  INFO(p.error.str());
+  REQUIRE(p.ok());
+  const function& f = *p.value->functions[0];
+  CHECK(f.params[0]->type.dtype == "FP16");
+  CHECK(f.params[1]->type.dtype == "INT32");
+  const expr& op = *f.body[0]->value->call->kwargs.at(0).value;
+  CHECK(op.kind == expr_kind::symbol);
+  CHECK(op.text == "pld.ReduceOp.Max");
+  const std::string printed = print_program(*p.value);
+  CHECK(printed.find("ELEM = pl.INT32\ndtype = pl.FP16\nDTYPE = pl.FP16\nreduce_op = pld.ReduceOp.Max\n"
+                     "OP = pld.ReduceOp.Max\nn = pl.dynamic(\"n\")\n") != std::string::npos);
+  CHECK(printed.find("def host_orch(self, x: pl.Tensor[[n], pl.FP16], s: pld.DistributedTensor[[4], pl.INT32]):\n"
+                     "        y = pld.tensor.allreduce(x, s, op=pld.ReduceOp.Max)\n") != std::string::npos);
+  const auto again = parse_program(printed, "printed.py");
+  REQUIRE(again.ok());
+  CHECK(print_program(*again.value) == printed);
+  CHECK(structural_equal(*p.value, *again.value));
+  // A value given as an integer wins over the symbol; a constant bound to a name that is no dtype
+  // is an error where a dtype is wanted; a variable of the function hides a constant.
+  const auto e = parse_program(
+      "import pypto.language as pl\nimport pypto.language.distributed as pld\nOP = pld.ReduceOp.Sum\n"
+      "@pl.program\nclass Q:\n    @pl.function\n    def f(self, x: pl.Tensor[[4], OP]):\n        return x\n",
+      "e.py");
+  CHECK(e.error.str() == "e.py:7:35: error: expected a dtype pl.NAME, got 'OP' (= pld.ReduceOp.Sum)");
+  const auto h = parse_program(
+      "import pypto.language as pl\nELEM = pl.INT32\n@pl.program\nclass Q:\n    @pl.function\n"
+      "    def f(self, ELEM: pl.Scalar[pl.INDEX]):\n        return ELEM\n",
+      "h.py");
+  REQUIRE(h.ok());
+  CHECK(h.value->functions[0]->body[0]->values.at(0)->kind == expr_kind::var_ref);
 }
 
 TEST_CASE("a factory's parameter given a value reads as that integer constant") {

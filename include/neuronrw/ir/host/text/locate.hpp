@@ -8,11 +8,12 @@
 //                               pieces of the text that make it up
 //   source_piece                a byte range of whole lines and the number of its first line
 //   text_detail::first_jit_decorator(text, first_line)   where a `@pl.jit` function starts, if any
+//   is_pypto_name(s)            whether s is `pl.NAME...` / `pld.NAME...` (a dtype, an enum value)
 //
 // For each `@pl.program` decorator that starts a logical line (at any indentation; not one in a
 // string or a comment), the pieces are, in the text's order:
-//   - the imports and integer constants (`SIZE = 256`, `N = 2 * SIZE`, `B = 4 * pl.FP32.get_byte()`)
-//     visible where the class is defined: the module's, then those of each enclosing block, as
+//   - the imports and constants (`SIZE = 256`, `N = 2 * SIZE`, `B = 4 * pl.FP32.get_byte()`,
+//     `DTYPE = pl.FP32`) visible where the class is defined: the module's, then those of each enclosing block, as
 //     Python resolves a closure variable when the class body runs (the last binding before the
 //     class wins; a binding the reader cannot evaluate hides an outer constant of that name);
 //   - the `@pl.function` / `@pl.inline` functions visible there (by their `def` or an alias
@@ -59,8 +60,14 @@ struct factory_parameter {
   std::uint32_t line = 0;  ///< the line of its `def`
   /// The value it is called with, when the caller knows it (neuronrw-opt --host-parameter): the
   /// reader then reads the parameter as the integer constant `NAME = VALUE`. Unset, a use of it
-  /// is the dynamic dimension `NAME = pl.dynamic("NAME")`.
+  /// is the dynamic dimension `NAME = pl.dynamic("NAME")`, unless `symbol` is set.
   std::optional<std::int64_t> value = std::nullopt;
+  /// Or the pypto name it stands for (`pl.FP16`, `pld.ReduceOp.Sum`): a dtype or an enum value,
+  /// which has no dynamic form. locate_programs sets it from the parameter's default when the
+  /// default is such a name (`dtype=pl.FP32`); the caller may set it (neuronrw-opt
+  /// --host-parameter=dtype=pl.FP16). The reader then reads the parameter as the constant
+  /// `NAME = SYMBOL`. `value` wins when both are set.
+  std::string symbol = {};
   bool operator==(const factory_parameter&) const = default;
 };
 
@@ -250,6 +257,25 @@ struct code_cursor {
   }
 };
 
+/// Whether `s` is a dotted name into pypto's DSL, `pl.NAME...` or `pld.NAME...` (a dtype such as
+/// `pl.FP32`, an enum value such as `pld.ReduceOp.Sum`), without spaces.
+inline bool is_pypto_name(std::string_view s) {
+  if (!s.starts_with("pl.") && !s.starts_with("pld.")) return false;
+  bool start = true;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const char ch = s[k];
+    if (ch == '.') {
+      if (start) return false;
+      start = true;
+    } else if (start ? is_ident_start(ch) : is_ident_char(ch)) {
+      start = false;
+    } else {
+      return false;
+    }
+  }
+  return !start;
+}
+
 /// Whether `code` is `@pl.program` (the decorator, any spacing after `@`).
 inline bool is_program_decorator(std::string_view code) {
   code_cursor c{code};
@@ -325,7 +351,7 @@ inline bool is_readable_import(std::string_view code) {
 /// `a = b = 1`, `a += 1` and tuple targets bind too, but not as constants: `binds` names them).
 /// `constant` tells whether the value is an integer expression the reader evaluates: decimal
 /// integers, names of `known` constants, `pl.DTYPE.get_byte()`, `+ - * // %` and parentheses; or
-/// pypto's dynamic dimension `pl.dynamic("NAME")`.
+/// pypto's dynamic dimension `pl.dynamic("NAME")`; or a pypto name alone (`pl.FP32`).
 struct binding {
   std::string name;
   bool constant = false;
@@ -359,6 +385,20 @@ binding binding_of(std::string_view code, const Known& known) {
           b.constant = d.i == d.s.size();
           return b;
         }
+      }
+    }
+  }
+  // A pypto name alone (`DTYPE = pl.FP32`, `OP = pld.ReduceOp.Sum`): read as a named constant.
+  {
+    code_cursor d = c;
+    d.ws();
+    const std::size_t from = d.i;
+    if (d.dotted()) {
+      std::string_view text = d.s.substr(from, d.i - from);
+      text = text.substr(0, text.find_first_of(" \t\f\\\n\r"));  // dotted() reads past the spaces after
+      if (d.done() && is_pypto_name(text)) {
+        b.constant = true;
+        return b;
       }
     }
   }
@@ -419,6 +459,8 @@ binding binding_of(std::string_view code, const Known& known) {
 struct def_header {
   std::string name;
   std::vector<std::string> parameters;  ///< as named, without `*`/`**` (`/` and a bare `*` name none)
+  /// parameters[k]'s default when it is a pypto name (is_pypto_name: `pl.FP32`), else ""
+  std::vector<std::string> defaults;
 };
 /// The header of `code` when it is a function definition `[async] def NAME(PARAMETERS)...:`
 /// (annotations and defaults are skipped, strings and comments in them too).
@@ -453,8 +495,20 @@ inline std::optional<def_header> def_of(std::string_view code) {
     }
     if (depth == 1 && at_name && is_ident_start(ch)) {
       h.parameters.emplace_back(c.name());
+      h.defaults.emplace_back();
       at_name = false;
       continue;
+    }
+    if (depth == 1 && ch == '=' && !h.parameters.empty() && (c.i + 1 >= c.s.size() || c.s[c.i + 1] != '=')) {
+      // A default that is exactly a pypto name, up to the ',' or ')' that ends it.
+      code_cursor d{c.s, c.i + 1};
+      d.ws();
+      const std::size_t from = d.i;
+      if (d.dotted()) {
+        std::string_view text = d.s.substr(from, d.i - from);
+        text = text.substr(0, text.find_first_of(" \t\f\\\n\r"));  // dotted() reads past the spaces after
+        if (d.i < d.s.size() && (d.s[d.i] == ',' || d.s[d.i] == ')') && is_pypto_name(text)) h.defaults.back() = std::string(text);
+      }
     }
     if (ch == '(' || ch == '[' || ch == '{') ++depth;
     else if (ch == ')' || ch == ']' || ch == '}') --depth;
@@ -483,6 +537,10 @@ inline std::optional<source_loc> first_jit_decorator(std::string_view text, std:
 }
 
 }  // namespace text_detail
+
+/// Whether `s` is a dotted name into pypto's DSL, `pl.NAME...` / `pld.NAME...` (`pl.FP16`,
+/// `pld.ReduceOp.Sum`), as factory_parameter::symbol holds one.
+using text_detail::is_pypto_name;
 
 /// The `@pl.program` classes of `text` (a Python file, or a piece of one whose first line is line
 /// `first_line`), in the text's order, each with the pieces the reader reads for it. O(size of
@@ -651,7 +709,11 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
             break;
           }
         if (e.function != npos) {
-          params.push_back({e.name, defs[e.function].name, lines[e.line].line});
+          const def_header& h = defs[e.function];
+          std::string symbol;
+          for (std::size_t k = 0; k < h.parameters.size(); ++k)
+            if (h.parameters[k] == e.name) symbol = h.defaults[k];
+          params.push_back({e.name, h.name, lines[e.line].line, std::nullopt, std::move(symbol)});
           continue;
         }
         if (e.def_first != npos) {

@@ -59,8 +59,9 @@ class parser {
   void set_unread_bindings(const std::vector<std::pair<std::string, std::uint32_t>>* names) noexcept { unread_ = names; }
   /// Parameters of the functions around the program (locate.hpp): a use of one the program does
   /// not bind adds it to the program's constants where first used, as `NAME = VALUE` when its
-  /// value is given and as the dynamic dimension `NAME = pl.dynamic("NAME")` when not; `params`
-  /// must outlive run().
+  /// value is given, `NAME = SYMBOL` when it stands for a pypto name (a dtype: its default or the
+  /// caller's `factory_parameter::symbol`), and as the dynamic dimension `NAME =
+  /// pl.dynamic("NAME")` otherwise; `params` must outlive run().
   void set_parameters(const std::vector<factory_parameter>* params) noexcept { params_ = params; }
   /// The names the program calls by their bare name that are bound to a `@pl.function` or
   /// `@pl.inline` function read before the class, each with that function's decorator line
@@ -150,6 +151,7 @@ class parser {
   std::unordered_set<std::string> pld_aliases_;            // import aliases of pypto.language.distributed
   std::unordered_map<std::string, std::int64_t> constants_;  // module constants by name
   std::unordered_set<std::string> dynamic_;  // module dynamic dimensions (pl.dynamic) by name
+  std::unordered_map<std::string, std::string> symbols_;  // module constants bound to pypto names (`pl.FP32`)
   const std::vector<std::pair<std::string, std::uint32_t>>* unread_ = nullptr;  // see set_unread_bindings
   const std::vector<factory_parameter>* params_ = nullptr;                       // see set_parameters
   const std::vector<std::pair<std::string, std::uint32_t>>* function_bindings_ = nullptr;  // see set_function_names
@@ -471,6 +473,12 @@ class parser {
       prog_.constants.push_back({std::move(n), std::move(value), 0, at, true});
       return true;
     }
+    // A pypto name (`DTYPE = pl.FP32`, `OP = pld.ReduceOp.Sum`): a use of the constant is that name.
+    if (value->kind == expr_kind::symbol && is_pypto_name(value->text)) {
+      symbols_[n] = value->text;
+      prog_.constants.push_back({std::move(n), std::move(value), 0, at});
+      return true;
+    }
     std::int64_t v = 0;
     NEURONRW_TRY(constant_value(*value, at, v));
     constants_[n] = v;
@@ -506,6 +514,11 @@ class parser {
       if (q.value) {
         constants_[n] = *q.value;
         prog_.constants.push_back({n, make_int(*q.value, def), *q.value, def});
+        return;
+      }
+      if (is_pypto_name(q.symbol)) {  // a dtype or an enum value: `NAME = pl.FP16`
+        symbols_[n] = q.symbol;
+        prog_.constants.push_back({n, make_symbol(q.symbol, def), 0, def});
         return;
       }
       std::vector<expr_ptr> args;
@@ -1010,6 +1023,11 @@ class parser {
       out.append(src_.substr(k, e - k));
       b = e + (e < end && src_[e] == '\r' && e + 1 < end && src_[e + 1] == '\n' ? 2 : 1);
     }
+    // A body whose last line ends in a line continuation takes in the blank lines after it; they
+    // print as empty lines that read back as fewer (found by the DSL mutation test): dropped.
+    for (std::size_t nl = out.rfind('\n'); nl != std::string::npos && out.find_first_not_of(" \t\f", nl + 1) == std::string::npos;
+         nl = out.rfind('\n'))
+      out.erase(nl);
     return true;
   }
 
@@ -1261,6 +1279,22 @@ class parser {
     const source_loc at = peek().loc;
     std::string path;
     NEURONRW_TRY(dotted(path));
+    if (path.find('.') == std::string::npos) {  // a constant bound to a dtype, or a factory's parameter
+      if (params_ != nullptr && !dynamic_.count(path) && !constants_.count(path) && !symbols_.count(path))
+        factory_parameter_use(path);
+      if (const auto s = symbols_.find(path); s != symbols_.end()) {
+        if (s->second.size() > 3 && s->second.starts_with("pl.") && s->second.find('.', 3) == std::string::npos) {
+          out = s->second.substr(3);
+          return true;
+        }
+        return fail(at, "expected a dtype pl.NAME, got '" + path + "' (= " + s->second + ")");
+      }
+      if (dynamic_.count(path))
+        return fail(at, "expected a dtype pl.NAME, got '" + path +
+                            "', an integer known at run time (a factory's parameter without a value the reader "
+                            "knows, or a constant over one): give the parameter its dtype "
+                            "(neuronrw-opt --host-parameter=NAME=pl.FP32)");
+    }
     if (path.size() <= 3 || path.compare(0, 3, "pl.") != 0 || path.find('.', 3) != std::string::npos)
       return fail(at, "expected a dtype pl.NAME, got '" + path + "'");
     out = path.substr(3);
@@ -1711,10 +1745,13 @@ class parser {
       // A parameter of a function the program is defined in (a factory's), used for the first
       // time: a module constant or dynamic dimension from now on.
       if (params_ != nullptr && !params_->empty() && names_ != names::skip && !dynamic_.count(n) && !constants_.count(n) &&
-          !lookup(n))
+          !symbols_.count(n) && !lookup(n))
         factory_parameter_use(n);
       // A name the function does not bind but the module defines as a dynamic dimension.
       if (dynamic_.count(n) && (names_ == names::skip || !lookup(n))) return make_symbol(n, at);
+      // ... or as a pypto name: that name (pypto reads the closure's value).
+      if (auto s = symbols_.find(n); s != symbols_.end() && (names_ == names::skip || !lookup(n)))
+        return make_symbol(s->second, at);
       // A name the function does not bind but the module defines as a constant.
       if (auto c = constants_.find(n); c != constants_.end() && (names_ == names::skip || !lookup(n))) {
         auto e = make_int(c->second, at);
