@@ -4,9 +4,9 @@
 Usage: pypto_coverage_test.py NEURONRW_OPT SOURCE_ROOT
 
 The tree: a module with three programs (one reads and goes through MaterializeCommDomainScopes,
-one reads but the pass refuses it, one does not read), a module whose one program stands in a
-string (pl.parse text: the file has no program the reader finds), a module without programs and
-a hidden directory (skipped). The exact lines the script prints are checked, with and without
+one reads but the pass refuses it, one does not read), a module with one program that fails to
+read and one in a string (pl.parse text: not counted), a module whose only program stands in a
+string (not counted, nor the file), a module without programs and a hidden directory (skipped). The exact lines the script prints are checked, with and without
 --files, and a driver that does not exist is exit 2 with a message.
 """
 import os
@@ -66,6 +66,8 @@ with tempfile.TemporaryDirectory() as d:
         f.write(HEAD + GOOD + DEAD + BAD)
     with open(os.path.join(d, "tests", "in_string.py"), "w") as f:
         f.write(HEAD + 'CODE = """\n@pl.program\nclass S:\n    pass\n"""\n')
+    with open(os.path.join(d, "tests", "mixed.py"), "w") as f:
+        f.write(HEAD + 'CODE = """\n@pl.program\nclass S:\n    pass\n"""\n' + BAD)
     with open(os.path.join(d, "none.py"), "w") as f:
         f.write(HEAD + "X = 1\n")
     with open(os.path.join(d, ".git", "hidden.py"), "w") as f:
@@ -77,7 +79,7 @@ with tempfile.TemporaryDirectory() as d:
           "programs 4 in 2 files: 2 read\n"
           "programs 4 in 2 files: 1 through --materialize-comm-domain-scopes\n")
     r = run("--files")
-    check("per file", r.stdout, "programs 4 in 2 files: 2 read\n  1/1 tests/in_string.py\n  1/3 tests/ut/test_three.py\n")
+    check("per file", r.stdout, "programs 4 in 2 files: 2 read\n  1/1 tests/mixed.py\n  1/3 tests/ut/test_three.py\n")
     r = subprocess.run([sys.executable, script, d, "--driver", os.path.join(d, "no-such-driver")],
                        capture_output=True, text=True)
     check("no driver: exit 2", r.returncode, 2)

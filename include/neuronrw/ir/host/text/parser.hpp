@@ -1750,8 +1750,9 @@ class parser {
       // A name the function does not bind but the module defines as a dynamic dimension.
       if (dynamic_.count(n) && (names_ == names::skip || !lookup(n))) return make_symbol(n, at);
       // ... or as a pypto name: that name (pypto reads the closure's value).
-      if (auto s = symbols_.find(n); s != symbols_.end() && (names_ == names::skip || !lookup(n)))
-        return make_symbol(s->second, at);
+      if (!symbols_.empty())
+        if (auto s = symbols_.find(n); s != symbols_.end() && (names_ == names::skip || !lookup(n)))
+          return make_symbol(s->second, at);
       // A name the function does not bind but the module defines as a constant.
       if (auto c = constants_.find(n); c != constants_.end() && (names_ == names::skip || !lookup(n))) {
         auto e = make_int(c->second, at);
