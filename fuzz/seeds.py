@@ -8,7 +8,7 @@ Reference IR seeds: every *.mlir under tests/ and examples/ (a file with `// ---
 the driver's --split-input-file, also gives one seed per chunk); for ref_roundtrip, passes and
 dot also every op of the syntax table (include/neuronrw/ir/ref/syntax/op_table.hpp) in the
 generic form, with its declared operands, results, attributes and regions and bare
-(table_texts). Host-program seeds: every *.py under tests/ and examples/ holding `@pl.program`. Targets that read an option byte first
+(table_texts). Host-program seeds: every *.py under tests/ and examples/ holding `@pl.program` or `@pl.jit`. Targets that read an option byte first
 (docs/reliability.md §"Fuzzing") get each text under more than one byte, so every option is in
 the corpus. verify_diagnostics and split_input: the inputs of the lit tests (tests/lit) that
 hold expectations or split markers, files and split-file parts, behind the option byte their
@@ -114,7 +114,7 @@ def table_texts():
 
 
 def host_texts():
-    return texts("*.py", lambda d: b"@pl.program" in d)
+    return texts("*.py", lambda d: b"@pl.program" in d or b"@pl.jit" in d)
 
 
 PIPELINE = re.compile(rb"(?:builtin\.module|host\.program)\([^'\"\n]*\)")

@@ -59,9 +59,41 @@ std::vector<error_case> cases() {
     {"@pl.program\nclass P:\n    pass\nx = 1\n@pl.program\nclass Q:\n    pass\n",
      "e.py:5:1: error: a second @pl.program class 'Q' (the first is at line 1): a program is read on its own "
      "(neuronrw-opt reads each of a file in turn)"},
-    {"def f():\n    return x != 1\n\n\n@pl.jit\ndef g(x):\n    return x\n",
-     "e.py:5:1: error: no @pl.program class: pypto's JIT front end (@pl.jit) is not read (write the program as a "
-     "@pl.program class)"},
+    // pypto's JIT functions (docs/host-programs.md §"pypto's JIT functions"): a program per entry;
+    // none when every one is called by another; what the file cannot give is an error.
+    {"def f():\n    return x != 1\n\n\n@pl.jit.incore\ndef g(x):\n    return h(x)\n\n\n@pl.jit.incore\ndef h(x):\n"
+     "    return g(x)\n",
+     "e.py:5:1: error: no @pl.program class, and no @pl.jit function that no other calls (pypto's JIT builds a program "
+     "from such an entry and the JIT functions it calls)"},
+    {"import pypto.language as pl\n@pl.jit\ndef f(a: pl.Tensor, b: pl.Tensor[[4], pl.FP32]):\n    return a\n",
+     "e.py:3:10: error: parameter 'a': a bare pl.Tensor takes its shape and dtype from the tensor the @pl.jit function is "
+     "called with, which the file does not hold; give them (pl.Tensor[[64, 128], pl.FP32]) to read the function without "
+     "a call"},
+    {"@pl.jit.incore\ndef f(a: pl.Tensor[[4], pl.FP32], d: pl.Out[pld.DistributedTensor]):\n    return a\n",
+     "e.py:2:45: error: parameter 'd': a bare pld.DistributedTensor takes its shape and dtype from the tensor the @pl.jit "
+     "function is called with, which the file does not hold; give them (pld.DistributedTensor[[64, 128], pl.FP32]) to "
+     "read the function without a call"},
+    {"@pl.jit.host\ndef f(n: pl.INDEX):\n    return n\n",
+     "e.py:2:10: error: parameter 'n': a scalar annotated pl.INDEX takes the value the @pl.jit function is called with, "
+     "which the file does not hold; annotate it pl.Scalar[pl.INDEX] to read it as a parameter"},
+    {"@pl.jit.extern(core_type=\"aic\", source=\"k.cpp\")\ndef f(a):\n    ...\n",
+     "e.py:1:1: error: pypto's @pl.jit.extern kernels (C++ sources named by the decorator) are not read"},
+    {"@pl.jit.kernel\ndef f(a):\n    return a\n",
+     "e.py:1:1: error: unknown JIT decorator '@pl.jit.kernel' (pypto's are @pl.jit, @pl.jit.host, @pl.jit.incore, "
+     "@pl.jit.inline, @pl.jit.opaque and @pl.jit.extern)"},
+    {"@pl.jit.incore(auto_scope=False)\ndef f(a):\n    return a\n",
+     "e.py:1:16: error: @pl.jit.incore does not accept an auto_scope= argument (auto_scope is only meaningful for the "
+     "Orchestration entry, the HOST orchestrator, and inline sub-functions)"},
+    {"@pl.jit.host(level=pl.Level.HOST)\ndef f(a):\n    return a\n",
+     "e.py:1:14: error: @pl.jit.host does not accept a level= argument"},
+    {"@pl.jit(target=1)\ndef f(a):\n    return a\n", "e.py:1:9: error: @pl.jit got an unexpected keyword argument 'target'"},
+    {"@pl.jit.host(auto_scope=0)\ndef f(a):\n    return a\n", "e.py:1:25: error: expected True or False for auto_scope="},
+    {"@pl.jit.inline(auto_scope=False, auto_scope=True)\ndef f(a):\n    return a\n",
+     "e.py:1:34: error: duplicate keyword 'auto_scope'"},
+    {"@pl.jit.incore\ndef k(a):\n    return a\n@pl.jit\ndef f(a):\n    return k(a, device=0)\n@pl.jit\ndef g(a):\n"
+     "    return a\n",
+     "e.py:7:1: error: a second program, the JIT entry 'g' (the first is at line 4): a program is read on its own "
+     "(neuronrw-opt reads each of a file in turn)"},
     {"x = 1\nif x:\n    pass\n",
      "e.py:2:1: error: expected '@' at the start of the program (@pl.program), got 'if'"},
     {"@pl.program\nclass P:\n    @pl.function(level=pl.Level.HOST, level=pl.Level.CHIP)\n    def f(self):\n        pass\n",

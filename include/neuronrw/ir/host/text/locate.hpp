@@ -36,7 +36,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -96,6 +98,13 @@ struct program_location {
   /// holds those definitions, and the reader adds the first kind to the program and expands the
   /// second where it is called (docs/host-programs.md §"Functions outside the class").
   std::vector<std::pair<std::string, std::uint32_t>> functions;
+  /// Not empty for a program pypto's JIT front end would build (docs/host-programs.md §"pypto's
+  /// JIT functions"): the `@pl.jit` function `name` names (`_jit_ENTRY`, as pypto names the class
+  /// it generates), called by no other, and the JIT functions it calls, and those they call in
+  /// turn: their names in the order pypto emits them (each callee before its first caller, the
+  /// entry last). pieces then holds the imports and constants visible at the entry and each of
+  /// those functions from its decorator to the end of its body; `line` is the entry's decorator.
+  std::vector<std::string> jit_functions;
 };
 
 namespace text_detail {
@@ -294,6 +303,41 @@ inline int external_decorator(std::string_view code) {
   if (n == "inline") return c.done() ? 2 : 0;
   if (n != "function") return 0;
   return c.done() || c.punct('(') ? 1 : 0;
+}
+
+/// What pypto's JIT decorator a line `code` is: `@pl.jit` (a chip orchestrator), `@pl.jit.host`,
+/// `@pl.jit.incore`, `@pl.jit.inline`, `@pl.jit.opaque`, `@pl.jit.extern`, each also with
+/// arguments (`@pl.jit.incore(level=...)`); `other` for another `@pl.jit.NAME`, `none` for
+/// anything else.
+enum class jit_kind : std::uint8_t { none, orchestration, host, incore, inline_, opaque, extern_, other };
+inline jit_kind jit_decorator(std::string_view code) {
+  code_cursor c{code};
+  if (!c.punct('@') || c.name() != "pl" || !c.punct('.') || c.name() != "jit") return jit_kind::none;
+  jit_kind k = jit_kind::orchestration;
+  if (c.punct('.')) {
+    const auto n = c.name();
+    k = n == "host" ? jit_kind::host
+        : n == "incore" ? jit_kind::incore
+        : n == "inline" ? jit_kind::inline_
+        : n == "opaque" ? jit_kind::opaque
+        : n == "extern" ? jit_kind::extern_
+                        : jit_kind::other;
+  }
+  return c.done() || c.punct('(') ? k : jit_kind::none;
+}
+/// Whether a JIT function of kind `caller` takes a JIT function of kind `callee` it calls by its
+/// bare name into its program, as pypto's dependence discovery does: kernels and helpers always,
+/// a chip orchestrator only from a host orchestrator (two `@pl.jit` entries never fold into one
+/// program).
+inline bool jit_takes(jit_kind caller, jit_kind callee) {
+  switch (callee) {
+    case jit_kind::incore:
+    case jit_kind::inline_:
+    case jit_kind::opaque:
+    case jit_kind::extern_: return true;
+    case jit_kind::orchestration: return caller == jit_kind::host;
+    default: return false;
+  }
 }
 
 /// Calls `fn(name)` for each name in `code` that is not an attribute (`x` of `a.x`), outside
@@ -563,20 +607,132 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
   struct frame {
     std::uint32_t indent;
     std::vector<entry> entries;
+    std::size_t id = 0;  // unique among the blocks of the text (the module's is 0)
   };
-  std::vector<frame> frames{frame{0, {}}};
+  std::vector<frame> frames{frame{0, {}, 0}};
+  std::size_t frame_ids = 0;
+  // The `@pl.jit` functions: kind, lines [first (its first decorator), last], the blocks open at
+  // it (ids, outermost first: the last is the block it is defined in) and what is visible there.
+  struct jit_def {
+    std::string name;
+    jit_kind kind = jit_kind::none;
+    std::size_t first = 0, def = 0, last = 0;
+    std::vector<std::size_t> blocks;
+    program_location scope;
+  };
+  std::vector<jit_def> jits;
+  std::size_t jit_body_end = 0;  // the line after the last JIT function's body
   std::vector<def_header> defs;  // the headers of the functions whose bodies frames open (entry::function)
   std::size_t opener = lines.size();  // the last line that is not blank: the line a deeper one is the body of
   std::vector<program_location> out;
   bool plain = true;  // every line so far outside the program at the margin, an import or a binding
   bool plain_program = false;
   bool functions_seen = false;  // a `@pl.function` / `@pl.inline` definition so far (aliases are looked for then)
+  // What is visible at a program's definition (lines [from, to]: a class, or a JIT entry) in
+  // the blocks open now: its imports, constants, factory parameters and unread bindings; with
+  // `with_functions`, the functions outside it that its code calls by a bare name, and those
+  // theirs call. Into p (pieces: those lines, in the text's order).
+  auto read_scope = [&](program_location& p, std::size_t from, std::size_t to, bool with_functions) {
+    // What is visible, outermost block first (so in the text's order): an inner
+    // binding hides an outer one of its name; a constant is read when the names it uses are.
+    std::vector<const entry*> kept;
+    auto find = [&](std::string_view n) -> std::size_t {
+      for (std::size_t y = 0; y < kept.size(); ++y)
+        if (!kept[y]->name.empty() && kept[y]->name == n) return y;
+      return kept.size();
+    };
+    auto& unread = p.unread_bindings;
+    auto forget = [&](std::string_view n) {
+      for (std::size_t y = 0; y < unread.size(); ++y)
+        if (unread[y].first == n) {
+          unread.erase(unread.begin() + static_cast<std::ptrdiff_t>(y));
+          return;
+        }
+    };
+    auto& params = p.parameters;
+    auto is_param = [&](std::string_view n) {
+      for (const auto& q : params)
+        if (q.name == n) return true;
+      return false;
+    };
+    for (const auto& f : frames)
+      for (const auto& e : f.entries) {
+        if (e.name.empty()) {
+          bool dup = false;
+          for (const auto* k : kept) dup = dup || (k->name.empty() && code_of(text, lines[k->line]) == code_of(text, lines[e.line]));
+          if (!dup) kept.push_back(&e);
+          continue;
+        }
+        if (const auto y = find(e.name); y < kept.size()) kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(y));
+        forget(e.name);
+        for (std::size_t y = 0; y < params.size(); ++y)
+          if (params[y].name == e.name) {
+            params.erase(params.begin() + static_cast<std::ptrdiff_t>(y));
+            break;
+          }
+        if (e.function != npos) {
+          const def_header& h = defs[e.function];
+          std::string symbol;
+          for (std::size_t k = 0; k < h.parameters.size(); ++k)
+            if (h.parameters[k] == e.name) symbol = h.defaults[k];
+          params.push_back({e.name, h.name, lines[e.line].line, std::nullopt, std::move(symbol)});
+          continue;
+        }
+        if (e.def_first != npos) {
+          kept.push_back(&e);
+          continue;
+        }
+        // A constant over a parameter (`nr = n_ranks`, `ROUNDS = 2 * (n_ranks - 1)`) is read too:
+        // the reader reads it as a dynamic dimension.
+        const bool readable =
+            e.constant && binding_of(code_of(text, lines[e.line]), [&](std::string_view n) {
+                            return find(n) < kept.size() || is_param(n);
+                          }).constant;
+        if (readable) kept.push_back(&e);
+        else unread.emplace_back(e.name, lines[e.line].line);
+      }
+    // The functions the class calls by a bare name, and those their bodies call, in turn.
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;  // lines [first, last] read, in the text's order
+    for (const auto* k : kept)
+      if (k->def_first == npos) ranges.emplace_back(k->line, k->line);
+    std::vector<std::size_t> function_entries;  // kept's names bound to functions
+    for (std::size_t y = 0; y < kept.size(); ++y)
+      if (kept[y]->def_first != npos) function_entries.push_back(y);
+    if (with_functions && !function_entries.empty()) {
+      std::vector<char> named(kept.size(), 0);
+      std::vector<std::pair<std::size_t, std::size_t>> scan{{from, to}};
+      std::vector<std::size_t> defs_read;
+      while (!scan.empty()) {
+        const auto [a, z] = scan.back();
+        scan.pop_back();
+        for (std::size_t k = a; k <= z; ++k) {
+          if (lines[k].blank) continue;
+          for_each_bare_name(code_of(text, lines[k]), [&](std::string_view n) {
+            for (const std::size_t y : function_entries) {
+              const entry& e = *kept[y];
+              if (named[y] || e.name != n) continue;
+              named[y] = 1;
+              p.functions.emplace_back(e.name, lines[e.def_first].line);
+              bool read = false;
+              for (const auto df : defs_read) read = read || df == e.def_first;
+              if (read) continue;
+              defs_read.push_back(e.def_first);
+              ranges.emplace_back(e.def_first, e.def_last);
+              scan.emplace_back(e.def_first, e.def_last);
+            }
+          });
+        }
+      }
+      std::sort(ranges.begin(), ranges.end());
+    }
+    for (const auto& [a, z] : ranges) p.pieces.push_back({lines[a].begin, lines[z].end, lines[a].line});
+  };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const logical_line& d = lines[i];
     if (d.blank) continue;
     while (frames.size() > 1 && frames.back().indent > d.indent) frames.pop_back();
     if (frames.back().indent < d.indent) {
-      frames.push_back(frame{d.indent, {}});
+      frames.push_back(frame{d.indent, {}, ++frame_ids});
       // A function's body: its parameters are bound first (a factory's program closes over them).
       if (opener < lines.size())
         if (auto h = def_of(code_of(text, lines[opener]))) {
@@ -603,6 +759,26 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
           }
       };
       // A function a program may call by its bare name: its decorators, `def NAME(...)`, its body.
+      // A JIT function: recorded; its lines are read on as any others. (A JIT decorator in a JIT
+      // function's body is that body's text: pypto specializes the body from its source, never
+      // runs it.)
+      if (const jit_kind jk = jit_decorator(code); jk != jit_kind::none && i >= jit_body_end) {
+        std::size_t j = i + 1;
+        while (j < lines.size() && (lines[j].blank || (lines[j].indent == d.indent && text[lines[j].content] == '@'))) ++j;
+        if (j < lines.size() && lines[j].indent == d.indent)
+          if (auto h = def_of(code_of(text, lines[j]))) {
+            std::size_t last = j;
+            for (std::size_t k = j + 1; k < lines.size() && (lines[k].blank || lines[k].indent > d.indent); ++k)
+              if (!lines[k].blank) last = k;
+            jit_body_end = last + 1;
+            jit_def jd{std::move(h->name), jk, i, j, last, {}, {}};
+            for (const auto& f : frames) jd.blocks.push_back(f.id);
+            read_scope(jd.scope, i, last, false);
+            jits.push_back(std::move(jd));
+            plain = false;
+          }
+        continue;
+      }
       if (external_decorator(code) != 0) {
         std::size_t j = i + 1;
         while (j < lines.size() && (lines[j].blank || (lines[j].indent == d.indent && text[lines[j].content] == '@'))) ++j;
@@ -671,103 +847,93 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
     }
     plain_program = plain && out.empty() && d.indent == 0;
     plain = false;
-    // What is visible at the class, outermost block first (so in the text's order): an inner
-    // binding hides an outer one of its name; a constant is read when the names it uses are.
-    std::vector<const entry*> kept;
-    auto find = [&](std::string_view n) -> std::size_t {
-      for (std::size_t y = 0; y < kept.size(); ++y)
-        if (!kept[y]->name.empty() && kept[y]->name == n) return y;
-      return kept.size();
-    };
-    auto& unread = p.unread_bindings;
-    auto forget = [&](std::string_view n) {
-      for (std::size_t y = 0; y < unread.size(); ++y)
-        if (unread[y].first == n) {
-          unread.erase(unread.begin() + static_cast<std::ptrdiff_t>(y));
-          return;
-        }
-    };
-    auto& params = p.parameters;
-    auto is_param = [&](std::string_view n) {
-      for (const auto& q : params)
-        if (q.name == n) return true;
-      return false;
-    };
-    for (const auto& f : frames)
-      for (const auto& e : f.entries) {
-        if (e.name.empty()) {
-          bool dup = false;
-          for (const auto* k : kept) dup = dup || (k->name.empty() && code_of(text, lines[k->line]) == code_of(text, lines[e.line]));
-          if (!dup) kept.push_back(&e);
-          continue;
-        }
-        if (const auto y = find(e.name); y < kept.size()) kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(y));
-        forget(e.name);
-        for (std::size_t y = 0; y < params.size(); ++y)
-          if (params[y].name == e.name) {
-            params.erase(params.begin() + static_cast<std::ptrdiff_t>(y));
-            break;
-          }
-        if (e.function != npos) {
-          const def_header& h = defs[e.function];
-          std::string symbol;
-          for (std::size_t k = 0; k < h.parameters.size(); ++k)
-            if (h.parameters[k] == e.name) symbol = h.defaults[k];
-          params.push_back({e.name, h.name, lines[e.line].line, std::nullopt, std::move(symbol)});
-          continue;
-        }
-        if (e.def_first != npos) {
-          kept.push_back(&e);
-          continue;
-        }
-        // A constant over a parameter (`nr = n_ranks`, `ROUNDS = 2 * (n_ranks - 1)`) is read too:
-        // the reader reads it as a dynamic dimension.
-        const bool readable =
-            e.constant && binding_of(code_of(text, lines[e.line]), [&](std::string_view n) {
-                            return find(n) < kept.size() || is_param(n);
-                          }).constant;
-        if (readable) kept.push_back(&e);
-        else unread.emplace_back(e.name, lines[e.line].line);
-      }
-    // The functions the class calls by a bare name, and those their bodies call, in turn.
-    std::vector<std::pair<std::size_t, std::size_t>> ranges;  // lines [first, last] read, in the text's order
-    for (const auto* k : kept)
-      if (k->def_first == npos) ranges.emplace_back(k->line, k->line);
-    std::vector<std::size_t> function_entries;  // kept's names bound to functions
-    for (std::size_t y = 0; y < kept.size(); ++y)
-      if (kept[y]->def_first != npos) function_entries.push_back(y);
-    if (!function_entries.empty()) {
-      std::vector<char> named(kept.size(), 0);
-      std::vector<std::pair<std::size_t, std::size_t>> scan{{i, last}};
-      std::vector<std::size_t> defs_read;
-      while (!scan.empty()) {
-        const auto [a, z] = scan.back();
-        scan.pop_back();
-        for (std::size_t k = a; k <= z; ++k) {
-          if (lines[k].blank) continue;
-          for_each_bare_name(code_of(text, lines[k]), [&](std::string_view n) {
-            for (const std::size_t y : function_entries) {
-              const entry& e = *kept[y];
-              if (named[y] || e.name != n) continue;
-              named[y] = 1;
-              p.functions.emplace_back(e.name, lines[e.def_first].line);
-              bool read = false;
-              for (const auto df : defs_read) read = read || df == e.def_first;
-              if (read) continue;
-              defs_read.push_back(e.def_first);
-              ranges.emplace_back(e.def_first, e.def_last);
-              scan.emplace_back(e.def_first, e.def_last);
-            }
-          });
-        }
-      }
-      std::sort(ranges.begin(), ranges.end());
-    }
-    for (const auto& [a, z] : ranges) p.pieces.push_back({lines[a].begin, lines[z].end, lines[a].line});
+    read_scope(p, i, last, true);
     p.pieces.push_back({d.begin, lines[last].end, d.line});
     out.push_back(std::move(p));
     opener = last;
     i = last;
+  }
+  // The programs pypto's JIT front end builds: one per JIT function no other takes in (pypto's
+  // entry), with the JIT functions it calls by their bare names, resolved as Python resolves
+  // them (the innermost block around the caller that defines the name, its last definition
+  // there), and kept as pypto keeps them (jit_takes), in turn.
+  if (!jits.empty()) {
+    // (block, name) -> the last JIT function of that name defined in that block
+    std::map<std::pair<std::size_t, std::string_view>, std::size_t> defined;
+    for (std::size_t y = 0; y < jits.size(); ++y) defined[{jits[y].blocks.back(), jits[y].name}] = y;
+    std::vector<std::vector<std::size_t>> callees(jits.size());
+    std::vector<char> taken(jits.size(), 0);
+    for (std::size_t c = 0; c < jits.size(); ++c) {
+      std::set<std::string_view> seen;
+      for (std::size_t k = jits[c].def; k <= jits[c].last; ++k) {
+        if (lines[k].blank) continue;
+        const auto code = code_of(text, lines[k]);
+        for_each_bare_name(code, [&](std::string_view n) {
+          // a call: the name is followed by '('
+          std::size_t at = static_cast<std::size_t>(n.data() - code.data()) + n.size();
+          while (at < code.size() && (code[at] == ' ' || code[at] == '\t')) ++at;
+          if (at >= code.size() || code[at] != '(' || !seen.insert(n).second) return;
+          for (std::size_t b = jits[c].blocks.size(); b-- > 0;)
+            if (const auto it = defined.find({jits[c].blocks[b], n}); it != defined.end()) {
+              const std::size_t found = it->second;
+              if (found != c && jit_takes(jits[c].kind, jits[found].kind)) {
+                callees[c].push_back(found);
+                taken[found] = 1;
+              }
+              return;
+            }
+        });
+      }
+    }
+    std::vector<char> visited(jits.size(), 0);
+    for (std::size_t r = 0; r < jits.size(); ++r) {
+      if (taken[r]) continue;
+      program_location p = std::move(jits[r].scope);
+      p.name = "_jit_" + jits[r].name;
+      p.line = lines[jits[r].first].line;
+      p.column = static_cast<std::uint32_t>(lines[jits[r].first].content - lines[jits[r].first].begin + 1);
+      // pypto's order: depth first from the entry, each callee after its own callees, in the
+      // order of their first calls; the entry last.
+      std::vector<std::size_t> order;
+      visited[r] = 1;
+      std::vector<std::pair<std::size_t, std::size_t>> stack{{r, 0}};
+      while (!stack.empty()) {
+        auto& [fn, next] = stack.back();
+        if (next < callees[fn].size()) {
+          const std::size_t callee = callees[fn][next++];
+          if (!visited[callee]) {
+            visited[callee] = 1;
+            stack.emplace_back(callee, 0);
+          }
+          continue;
+        }
+        order.push_back(fn);
+        stack.pop_back();
+      }
+      for (const std::size_t fn : order) visited[fn] = 0;
+      std::vector<std::pair<std::size_t, std::size_t>> ranges;
+      for (const std::size_t fn : order) {
+        p.jit_functions.push_back(jits[fn].name);
+        ranges.emplace_back(jits[fn].first, jits[fn].last);
+      }
+      for (const auto& [a, z] : ranges) p.pieces.push_back({lines[a].begin, lines[z].end, lines[a].line});
+      // In the text's order, each line once: a piece inside another's lines (a JIT function, or a
+      // constant, defined in another's body) is read with it.
+      std::stable_sort(p.pieces.begin(), p.pieces.end(),
+                       [](const source_piece& x, const source_piece& y) { return x.begin < y.begin; });
+      std::size_t kept = 0, read_to = 0;
+      for (const source_piece& piece : p.pieces)
+        if (piece.begin >= read_to) {
+          p.pieces[kept++] = piece;
+          read_to = piece.end;
+        } else if (piece.end > read_to) {  // (pieces are whole logical lines: never only overlapping)
+          p.pieces[kept - 1].end = piece.end;
+          read_to = piece.end;
+        }
+      p.pieces.resize(kept);
+      out.push_back(std::move(p));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const program_location& x, const program_location& y) { return x.line < y.line; });
   }
   if (out.size() == 1 && plain_program) {
     bool after = false;

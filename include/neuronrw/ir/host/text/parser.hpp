@@ -71,6 +71,14 @@ class parser {
     function_bindings_ = names;
   }
 
+  /// The program is one pypto's JIT front end builds (program_location::jit_functions): its
+  /// functions are `@pl.jit` ones, read as pypto's specializer rewrites them (docs/host-programs.md
+  /// §"pypto's JIT functions"); `where` must outlive run().
+  void set_jit(const program_location* where) {
+    jit_ = where;
+    for (const auto& n : where->jit_functions) jit_names_.insert(n);
+  }
+
   /// The program into `out`; false (see error()) on bad input.
   [[nodiscard]] bool run(program& out) {
     if (!parse_program() || failed_) return false;
@@ -95,8 +103,11 @@ class parser {
       else if (is(tok::indent) && blocks < max_nesting) next(), ++blocks;
       else if (at_punct("@") && at_name("pl", 1) && at_punct(".", 2) && at_name("inline", 3)) NEURONRW_TRY(parse_inline_def());
       else if (at_punct("@") && at_name("pl", 1) && at_punct(".", 2) && at_name("function", 3)) NEURONRW_TRY(parse_function(true));
+      else if (jit_ != nullptr && at_punct("@") && at_name("pl", 1) && at_punct(".", 2) && at_name("jit", 3)) NEURONRW_TRY(parse_jit_function());
+      else if (jit_ != nullptr && is(tok::dedent) && blocks > 0) next(), --blocks;  // a JIT function in a block, the next outside it
       else break;
     }
+    if (jit_ != nullptr) return finish_jit_program(blocks);
     NEURONRW_TRY(expect_punct("@", "at the start of the program (@pl.program)"));
     NEURONRW_TRY(expect_path("pl.program", "a program decorator"));
     NEURONRW_TRY(expect_newline());
@@ -155,6 +166,10 @@ class parser {
   const std::vector<std::pair<std::string, std::uint32_t>>* unread_ = nullptr;  // see set_unread_bindings
   const std::vector<factory_parameter>* params_ = nullptr;                       // see set_parameters
   const std::vector<std::pair<std::string, std::uint32_t>>* function_bindings_ = nullptr;  // see set_function_names
+  const program_location* jit_ = nullptr;       // see set_jit
+  bool jit_def_ = false;                        // reading the `def` of a JIT function
+  bool jit_annotation_failed_ = false;          // jit_annotation failed (never kept as written)
+  std::unordered_set<std::string> jit_names_;  // its JIT functions' names
 
   /// A `@pl.function` or `@pl.inline` function defined outside the class.
   struct external {
@@ -686,6 +701,18 @@ class parser {
                           return true;
                         }));
     }
+    return finish_function(std::move(f), at, line_begin, external, std::move(other_keyword));
+  }
+
+  /// The rest of a function whose decorator `f` holds (read from `at`, its line starting at
+  /// `line_begin`): its `def` and body, read, or kept as written when below the host and out of
+  /// the grammar. A `jit_decorator` (not empty) makes it a JIT function (parse_jit_function),
+  /// whose `def` has no `self`, and which is the program's; its text, when kept as written, is
+  /// rewritten as pypto's specializer rewrites it (that decorator in place of the JIT one; `self`;
+  /// `self.NAME(` for a call of another).
+  [[nodiscard]] bool finish_function(std::unique_ptr<function> f, source_loc at, std::size_t line_begin, bool external,
+                                     std::optional<failure> other_keyword, std::string_view jit_decorator = {}) {
+    const bool jit = !jit_decorator.empty();
     // pypto's Function: a type implies a level and a role; an explicit one must agree.
     if (const auto l = implied_level(f->type); !l.empty() && !f->level.empty() && f->level != l)
       return fail(at, "Function has func_type=" + f->type + " which implies level=" + std::string(l) + ", but explicit level=" +
@@ -702,17 +729,19 @@ class parser {
     const std::string_view level = effective_level(*f);
     const bool below_host = effective_role(*f) == "SubWorker" || (!level.empty() && level != "HOST");
     const auto keep = [&] {
-      if (external) add_external(std::move(f));
+      if (jit && !function_names_.insert(f->name).second) return fail(f->loc, "duplicate function '" + f->name + "'");
+      if (external && !jit) add_external(std::move(f));
       else prog_.functions.push_back(std::move(f));
       return true;
     };
     if (!below_host) {
       if (other_keyword) return fail(other_keyword->loc, other_keyword->message);
-      NEURONRW_TRY(parse_def(*f, external));
+      NEURONRW_TRY(parse_def(*f, external || jit));
       return keep();
     }
     const std::size_t def_at = i_, calls = calls_.size(), warnings = warnings_.size(), names = function_names_.size();
-    if (!other_keyword && parse_def(*f, external)) return keep();
+    if (!other_keyword && parse_def(*f, external || jit)) return keep();
+    if (jit_annotation_failed_) return false;  // not a function out of the grammar: one the file cannot give
     const failure why = other_keyword ? *other_keyword : error_;
     failed_ = false;
     error_ = {};
@@ -728,19 +757,165 @@ class parser {
     f->doc.clear();
     f->options.clear();
     f->attrs.clear();
-    if (!keep_as_written(*f, line_begin, external)) {
+    if (!keep_as_written(*f, line_begin, external || jit)) {
       error_ = why;  // not even a def with an indented body: the grammar's error says more
       return false;
     }
-    if (external) {  // a method of the program from now on: `def NAME(self, ...)`
+    if (external || jit) {  // a method of the program from now on: `def NAME(self, ...)`
       const std::string head = "def " + f->name + "(";
       if (const auto at_def = f->verbatim.find(head); at_def != std::string::npos) {
         std::size_t k = at_def + head.size();
         while (k < f->verbatim.size() && (f->verbatim[k] == ' ' || f->verbatim[k] == '\n')) ++k;
         f->verbatim.insert(at_def + head.size(), k < f->verbatim.size() && f->verbatim[k] == ')' ? "self" : "self, ");
+        if (jit) {
+          // pypto's decorator in place of the JIT one(s), and its `self.NAME(` for each call of
+          // another JIT function of the program.
+          const std::size_t line = f->verbatim.rfind('\n', at_def);
+          f->verbatim.replace(0, line == std::string::npos ? 0 : line + 1, std::string(jit_decorator) + "\n");
+          f->verbatim = qualify_jit_calls(f->verbatim);
+        }
       }
     }
     return keep();
+  }
+
+  /// `text` (a JIT function kept as written) with `self.` before each call of a JIT function of
+  /// the program by its bare name (outside strings and comments; not an attribute).
+  std::string qualify_jit_calls(const std::string& text) const {
+    std::string out;
+    std::size_t copied = 0;
+    for_each_bare_name(text, [&](std::string_view n) {
+      const std::size_t b = static_cast<std::size_t>(n.data() - text.data());
+      std::size_t k = b + n.size();
+      while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+      if (k >= text.size() || text[k] != '(' || !jit_names_.count(std::string(n))) return;
+      // not the `def NAME(` of the function itself
+      std::size_t d = b;
+      while (d > 0 && (text[d - 1] == ' ' || text[d - 1] == '\t')) --d;
+      if (d >= 3 && text.compare(d - 3, 3, "def") == 0 && (d == 3 || !is_ident_char(text[d - 4]))) return;
+      out.append(text, copied, b - copied);
+      out += "self.";
+      copied = b;
+    });
+    out.append(text, copied, std::string::npos);
+    return out;
+  }
+
+  /// A `@pl.jit` function of a JIT program (set_jit): its decorator, as pypto's specializer
+  /// rewrites it (`@pl.jit` → `@pl.function(type=pl.FunctionType.Orchestration)`, `@pl.jit.host`
+  /// → `@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)`, `@pl.jit.incore[(level=L)]`
+  /// → `@pl.function(type=pl.FunctionType.InCore[, level=L])`, `@pl.jit.inline` → `Inline`,
+  /// `@pl.jit.opaque` → `Opaque`; `auto_scope=False` kept), then the function as any other.
+  [[nodiscard]] bool parse_jit_function() {
+    if (first_bad(i_) < i_) return fail(peek().loc, "");  // (fail reports the bad token)
+    for (; base_ < i_; ++base_) t_.pop_front();
+    bad_from_ = i_;
+    const source_loc at = peek().loc;
+    const std::size_t line_begin = peek().off - (at.col - 1);
+    for (int k = 0; k < 4; ++k) next();  // @ pl . jit
+    std::string kind = "jit";  // as pypto's errors name it
+    if (at_punct(".")) {
+      next();
+      std::string sub;
+      NEURONRW_TRY(expect_ident("a JIT decorator (host, incore, inline, opaque)", sub));
+      kind = "jit." + sub;
+      if (sub == "extern")
+        return fail(at, "pypto's @pl.jit.extern kernels (C++ sources named by the decorator) are not read");
+      if (sub != "host" && sub != "incore" && sub != "inline" && sub != "opaque")
+        return fail(at, "unknown JIT decorator '@pl." + kind + "' (pypto's are @pl.jit, @pl.jit.host, @pl.jit.incore, "
+                        "@pl.jit.inline, @pl.jit.opaque and @pl.jit.extern)");
+    }
+    auto f = std::make_unique<function>();
+    f->loc = at;
+    if (kind == "jit") f->type = "Orchestration";
+    else if (kind == "jit.host") f->level = "HOST", f->role = "Orchestrator";
+    else if (kind == "jit.incore") f->type = "InCore";
+    else if (kind == "jit.inline") f->type = "Inline";
+    else f->type = "Opaque";
+    bool scope_seen = false;
+    if (at_punct("(")) {
+      NEURONRW_TRY(list({.open = "(", .open_what = "after @pl." + kind, .sep = ",", .close = ")",
+                         .close_what = "to close @pl." + kind + "("},
+                        [&]() -> bool {
+                          const source_loc kat = peek().loc;
+                          std::string key;
+                          NEURONRW_TRY(expect_ident("a keyword argument", key));
+                          NEURONRW_TRY(expect_punct("=", "after a decorator keyword"));
+                          if (key == "level" && kind == "jit.incore") {
+                            if (!f->level.empty()) return fail(kat, "duplicate keyword 'level'");
+                            return enum_value("pl.Level", f->level);
+                          }
+                          if (key == "auto_scope" && (kind == "jit" || kind == "jit.host" || kind == "jit.inline")) {
+                            if (scope_seen) return fail(kat, "duplicate keyword 'auto_scope'");
+                            scope_seen = true;
+                            const source_loc vat = peek().loc;
+                            if (!at_name("True") && !at_name("False"))
+                              return fail(vat, "expected True or False for auto_scope=");
+                            // pypto writes `auto_scope=False` only; True is its default
+                            if (text(next()) == "False") f->options.push_back({key, make_bool(false, vat)});
+                            return true;
+                          }
+                          if (key == "level") return fail(kat, "@pl." + kind + " does not accept a level= argument");
+                          if (key == "auto_scope")
+                            return fail(kat, "@pl." + kind + " does not accept an auto_scope= argument (auto_scope is only "
+                                             "meaningful for the Orchestration entry, the HOST orchestrator, and inline "
+                                             "sub-functions)");
+                          return fail(kat, "@pl." + kind + " got an unexpected keyword argument '" + key + "'");
+                        }));
+    }
+    std::string deco = "@pl.function(";
+    if (!f->type.empty()) deco += "type=pl.FunctionType." + f->type;
+    if (!f->level.empty()) deco += std::string(f->type.empty() ? "" : ", ") + "level=pl.Level." + f->level;
+    if (!f->role.empty()) deco += ", role=pl.Role." + f->role;
+    if (!f->options.empty()) deco += ", auto_scope=False";
+    deco += ")";
+    jit_def_ = true;
+    const bool ok = finish_function(std::move(f), at, line_begin, false, std::nullopt, deco);
+    jit_def_ = false;
+    return ok;
+  }
+
+  /// The annotation of the JIT function's parameter `pn` at the cursor: an error for those whose
+  /// meaning pypto's JIT takes from the call (a bare `pl.Tensor`: the tensor's shape and dtype; a
+  /// bare dtype: the scalar's value), which is not in the file.
+  [[nodiscard]] bool jit_annotation(const std::string& pn) {
+    std::size_t k = 0;
+    if (at_name("pl") && at_punct(".", 1) && (at_name("Out", 2) || at_name("InOut", 2)) && at_punct("[", 3)) k = 4;
+    if (!(at_name("pl", k) || at_name("pld", k)) || !at_punct(".", k + 1) || peek(k + 2).kind != tok::name ||
+        at_punct("[", k + 3) || at_punct(".", k + 3))
+      return true;
+    const std::string written = std::string(text(peek(k))) + "." + std::string(text(peek(k + 2)));
+    const std::string n(text(peek(k + 2)));
+    const source_loc at = peek(k).loc;
+    jit_annotation_failed_ = true;
+    if (n == "Tensor" || n == "DistributedTensor")
+      return fail(at, "parameter '" + pn + "': a bare " + written + " takes its shape and dtype from the tensor the @pl.jit "
+                      "function is called with, which the file does not hold; give them (" + written +
+                      "[[64, 128], pl.FP32]) to read the function without a call");
+    if (n == "Scalar" || (k == 0 && text(peek(k)) == "pl" && ops::dtype_bytes(n) != 0))
+      return fail(at, "parameter '" + pn + "': a scalar annotated " + written + " takes the value the @pl.jit function "
+                      "is called with, which the file does not hold; annotate it pl.Scalar[" +
+                      (n == "Scalar" ? std::string("pl.INDEX") : written) + "] to read it as a parameter");
+    jit_annotation_failed_ = false;
+    return true;
+  }
+
+  /// The end of a JIT program (set_jit): its functions in pypto's order, its name pypto's.
+  [[nodiscard]] bool finish_jit_program(std::size_t blocks) {
+    for (; blocks > 0; --blocks) NEURONRW_TRY(expect(tok::dedent, "the end of the block around the program"));
+    NEURONRW_TRY(expect(tok::eof, "the end of input after the program's functions"));
+    prog_.name = jit_->name;
+    std::unordered_map<std::string_view, std::size_t> rank;
+    for (std::size_t k = jit_->jit_functions.size(); k-- > 0;) rank[jit_->jit_functions[k]] = k;
+    const auto rank_of = [&](const std::string& n) {
+      const auto it = rank.find(n);
+      return it == rank.end() ? rank.size() : it->second;
+    };
+    std::stable_sort(prog_.functions.begin(), prog_.functions.end(),
+                     [&](const auto& a, const auto& b) { return rank_of(a->name) < rank_of(b->name); });
+    for (auto& [name, loc] : calls_)
+      if (!function_names_.count(name)) return fail(loc, "call of undefined function '" + name + "'");
+    return true;
   }
 
   /// Records the function `f`, defined outside the class, under its own name.
@@ -1061,6 +1236,7 @@ class parser {
       param_direction dir = param_direction::in;
       if (at_punct(":")) {
         next();
+        if (jit_def_) NEURONRW_TRY(jit_annotation(pn));
         // pypto's direction wrappers: `x: pl.Out[T]`, `x: pl.InOut[T]`.
         if ((at_name("pl") && at_punct(".", 1) && (at_name("Out", 2) || at_name("InOut", 2))) && at_punct("[", 3)) {
           next();
@@ -1730,6 +1906,8 @@ class parser {
       if (n == "True" || n == "False") return make_bool(n == "True", at);
       if (n == "None") return make_none(at);
       if (at_punct("(")) {
+        // A call of a JIT function of the program: pypto's specializer writes it `self.NAME(...)`.
+        if (!jit_names_.empty() && jit_names_.count(n) && !lookup(n)) return parse_call(callee_kind::function, n, at);
         if (const auto e = external_names_.find(n); e != external_names_.end()) return call_external(e->second, at);
         fail(at, "call of the bare name '" + n + "': ops are dotted (pld.tensor.window) and functions are called "
                  "as self." + n + "(...) (or defined outside the class with @pl.function or @pl.inline)");
@@ -2492,6 +2670,7 @@ inline parse_result parse_lexed(lexer& lx, std::string_view text, std::string_vi
     ps.set_unread_bindings(&where->unread_bindings);
     ps.set_parameters(&where->parameters);
     ps.set_function_names(&where->functions);
+    if (!where->jit_functions.empty()) ps.set_jit(where);
   }
   program p;
   if (!ps.run(p)) {
@@ -2528,15 +2707,16 @@ inline parse_result parse_program(std::string_view text, std::string_view file, 
   if (programs.size() > 1) {
     const auto& p = programs[1];
     r.error = diagnostic{std::string(file), source_loc{p.line, p.column},
-                         "a second @pl.program class" + (p.name.empty() ? std::string() : " '" + p.name + "'") +
+                         (p.jit_functions.empty() ? "a second @pl.program class" + (p.name.empty() ? std::string() : " '" + p.name + "'")
+                                                  : "a second program, the JIT entry '" + p.jit_functions.back() + "'") +
                              " (the first is at line " + std::to_string(programs[0].line) +
                              "): a program is read on its own (neuronrw-opt reads each of a file in turn)"};
     return r;
   }
   if (const auto jit = text_detail::first_jit_decorator(text, first_line)) {
     r.error = diagnostic{std::string(file), *jit,
-                         "no @pl.program class: pypto's JIT front end (@pl.jit) is not read (write the program as a "
-                         "@pl.program class)"};
+                         "no @pl.program class, and no @pl.jit function that no other calls (pypto's JIT builds a "
+                         "program from such an entry and the JIT functions it calls)"};
     return r;
   }
   text_detail::lexer lx(text, first_line);
