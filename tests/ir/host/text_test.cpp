@@ -701,9 +701,15 @@ TEST_CASE("pypto's shape form of an allocation reads as its byte form, as pypto'
   const program r = parse_ok(prog("R",
       "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
       "    def main(self):\n"
-      "        a = pl._dump.call(\"pld.tensor.alloc_window_buffer\", [[64]], pl.Ptr, kwargs={\"dtype\": pl.FP32})\n"
+      "        a = pl._dump.call(\"pld.tensor.alloc_window_buffer\", [[64]], pl.Ptr, kwargs={\"dtype\": pl.FP32, \"name\": \"a\"})\n"
       "        return a\n"));
   CHECK(r.functions[0]->body[0]->value->args[0]->kind == expr_kind::list);
+  // ... and prints so (the plain form would read back as the byte form: found by fuzzing,
+  // fuzz/regressions/host_roundtrip/recorded_shape_form_alloc.py).
+  const std::string kept = print_program(r);
+  CHECK(kept.find("        a = pl._dump.call(\"pld.tensor.alloc_window_buffer\", [[64]], pl.Ptr, kwargs={\"dtype\": pl.FP32, "
+                  "\"name\": \"a\"})\n") != std::string::npos);
+  check_fixed_point(kept);
 }
 
 TEST_CASE("a pld. call the reader does not know is a located warning, and the program reads") {

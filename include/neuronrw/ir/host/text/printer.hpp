@@ -246,6 +246,14 @@ class printer {
         return false;
     if (c.callee == callee_kind::op) {
       if (!is_dotted(c.text) || starts_with(c.text, "pl._dump.") || starts_with(c.text, "self.")) return false;
+      // An allocation in pypto's shape form (or with dtype=), which only the recorded form keeps:
+      // the plain form reads back as the byte form (or pypto's error).
+      if (c.text == ops::alloc_window_buffer) {
+        if (!c.args.empty() && c.args[0] && (c.args[0]->kind == expr_kind::list || c.args[0]->kind == expr_kind::tuple))
+          return false;
+        for (auto& k : c.call->kwargs)
+          if (k.name == "dtype") return false;
+      }
     } else if (!is_ident(c.text)) {
       return false;
     }
