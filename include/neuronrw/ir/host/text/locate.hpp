@@ -762,7 +762,8 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
       // A JIT function: recorded; its lines are read on as any others. (A JIT decorator in a JIT
       // function's body is that body's text: pypto specializes the body from its source, never
       // runs it.)
-      if (const jit_kind jk = jit_decorator(code); jk != jit_kind::none && i >= jit_body_end) {
+      if (const jit_kind jk = code.empty() || code.front() != '@' ? jit_kind::none : jit_decorator(code);
+          jk != jit_kind::none && i >= jit_body_end) {
         std::size_t j = i + 1;
         while (j < lines.size() && (lines[j].blank || (lines[j].indent == d.indent && text[lines[j].content] == '@'))) ++j;
         if (j < lines.size() && lines[j].indent == d.indent)
