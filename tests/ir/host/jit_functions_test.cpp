@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -285,18 +286,24 @@ TEST_CASE("jit_decorator: pypto's JIT decorators and what each takes in") {
   using text_detail::jit_decorator;
   using text_detail::jit_kind;
   using text_detail::jit_takes;
-  CHECK(jit_decorator("@pl.jit") == jit_kind::orchestration);
-  CHECK(jit_decorator("@ pl . jit (auto_scope=False)") == jit_kind::orchestration);
-  CHECK(jit_decorator("@pl.jit.host") == jit_kind::host);
-  CHECK(jit_decorator("@pl.jit.incore(level=pl.Level.AIC)") == jit_kind::incore);
-  CHECK(jit_decorator("@pl.jit.inline") == jit_kind::inline_);
-  CHECK(jit_decorator("@pl.jit.opaque()") == jit_kind::opaque);
-  CHECK(jit_decorator("@pl.jit.extern(core_type=\"aic\")") == jit_kind::extern_);
-  CHECK(jit_decorator("@pl.jit.kernel") == jit_kind::other);
-  CHECK(jit_decorator("@pl.jitter") == jit_kind::none);
-  CHECK(jit_decorator("@pl.jit.host.x") == jit_kind::none);
-  CHECK(jit_decorator("@jit.host") == jit_kind::none);
-  CHECK(jit_decorator("pl.jit") == jit_kind::none);
+  const std::pair<std::string_view, jit_kind> cases[] = {
+      {"@pl.jit", jit_kind::orchestration},
+      {"@ pl . jit (auto_scope=False)", jit_kind::orchestration},
+      {"@pl.jit.host", jit_kind::host},
+      {"@pl.jit.incore(level=pl.Level.AIC)", jit_kind::incore},
+      {"@pl.jit.inline", jit_kind::inline_},
+      {"@pl.jit.opaque()", jit_kind::opaque},
+      {"@pl.jit.extern(core_type=\"aic\")", jit_kind::extern_},
+      {"@pl.jit.kernel", jit_kind::other},
+      {"@pl.jitter", jit_kind::none},
+      {"@pl.jit.host.x", jit_kind::none},
+      {"@jit.host", jit_kind::none},
+      {"pl.jit", jit_kind::none},
+  };
+  for (const auto& [code, kind] : cases) {
+    CAPTURE(code);
+    CHECK(jit_decorator(code) == kind);
+  }
   CHECK(jit_takes(jit_kind::host, jit_kind::orchestration));
   CHECK_FALSE(jit_takes(jit_kind::orchestration, jit_kind::orchestration));
   CHECK_FALSE(jit_takes(jit_kind::host, jit_kind::host));

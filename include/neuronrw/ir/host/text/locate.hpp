@@ -628,6 +628,24 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
   bool plain = true;  // every line so far outside the program at the margin, an import or a binding
   bool plain_program = false;
   bool functions_seen = false;  // a `@pl.function` / `@pl.inline` definition so far (aliases are looked for then)
+  // The function whose decorator starts line i: its `def` (after more decorators at the same
+  // indentation) and the last line of its body; none when no `def` follows.
+  struct decorated {
+    def_header header;
+    std::size_t def = 0, last = 0;
+  };
+  auto decorated_at = [&](std::size_t i) -> std::optional<decorated> {
+    const std::uint32_t indent = lines[i].indent;
+    std::size_t j = i + 1;
+    while (j < lines.size() && (lines[j].blank || (lines[j].indent == indent && text[lines[j].content] == '@'))) ++j;
+    if (j >= lines.size() || lines[j].indent != indent) return std::nullopt;
+    auto h = def_of(code_of(text, lines[j]));
+    if (!h) return std::nullopt;
+    std::size_t last = j;
+    for (std::size_t k = j + 1; k < lines.size() && (lines[k].blank || lines[k].indent > indent); ++k)
+      if (!lines[k].blank) last = k;
+    return decorated{std::move(*h), j, last};
+  };
   // What is visible at a program's definition (lines [from, to]: a class, or a JIT entry) in
   // the blocks open now: its imports, constants, factory parameters and unread bindings; with
   // `with_functions`, the functions outside it that its code calls by a bare name, and those
@@ -758,40 +776,28 @@ inline std::vector<program_location> locate_programs(std::string_view text, std:
             return;
           }
       };
-      // A function a program may call by its bare name: its decorators, `def NAME(...)`, its body.
       // A JIT function: recorded; its lines are read on as any others. (A JIT decorator in a JIT
       // function's body is that body's text: pypto specializes the body from its source, never
       // runs it.)
       if (const jit_kind jk = code.empty() || code.front() != '@' ? jit_kind::none : jit_decorator(code);
           jk != jit_kind::none && i >= jit_body_end) {
-        std::size_t j = i + 1;
-        while (j < lines.size() && (lines[j].blank || (lines[j].indent == d.indent && text[lines[j].content] == '@'))) ++j;
-        if (j < lines.size() && lines[j].indent == d.indent)
-          if (auto h = def_of(code_of(text, lines[j]))) {
-            std::size_t last = j;
-            for (std::size_t k = j + 1; k < lines.size() && (lines[k].blank || lines[k].indent > d.indent); ++k)
-              if (!lines[k].blank) last = k;
-            jit_body_end = last + 1;
-            jit_def jd{std::move(h->name), jk, i, j, last, {}, {}};
-            for (const auto& f : frames) jd.blocks.push_back(f.id);
-            read_scope(jd.scope, i, last, false);
-            jits.push_back(std::move(jd));
-            plain = false;
-          }
+        if (auto f = decorated_at(i)) {
+          jit_body_end = f->last + 1;
+          jit_def jd{std::move(f->header.name), jk, i, f->def, f->last, {}, {}};
+          for (const auto& fr : frames) jd.blocks.push_back(fr.id);
+          read_scope(jd.scope, i, f->last, false);
+          jits.push_back(std::move(jd));
+          plain = false;
+        }
         continue;
       }
+      // A function a program may call by its bare name: its decorators, `def NAME(...)`, its body.
       if (external_decorator(code) != 0) {
-        std::size_t j = i + 1;
-        while (j < lines.size() && (lines[j].blank || (lines[j].indent == d.indent && text[lines[j].content] == '@'))) ++j;
-        if (j < lines.size() && lines[j].indent == d.indent)
-          if (auto h = def_of(code_of(text, lines[j]))) {
-            std::size_t last = j;
-            for (std::size_t k = j + 1; k < lines.size() && (lines[k].blank || lines[k].indent > d.indent); ++k)
-              if (!lines[k].blank) last = k;
-            drop(h->name);
-            es.push_back({i, std::move(h->name), false, npos, i, last});
-            functions_seen = true;
-          }
+        if (auto f = decorated_at(i)) {
+          drop(f->header.name);
+          es.push_back({i, std::move(f->header.name), false, npos, i, f->last});
+          functions_seen = true;
+        }
         continue;
       }
       if (is_readable_import(code)) {
