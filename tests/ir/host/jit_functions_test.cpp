@@ -300,9 +300,9 @@ TEST_CASE("jit_decorator: pypto's JIT decorators and what each takes in") {
       {"@jit.host", jit_kind::none},
       {"pl.jit", jit_kind::none},
   };
-  for (const auto& [code, kind] : cases) {
-    CAPTURE(code);
-    CHECK(jit_decorator(code) == kind);
+  for (const auto& c : cases) {  // (no structured binding: clang 14 cannot capture one in CAPTURE's lambda)
+    CAPTURE(c.first);
+    CHECK(jit_decorator(c.first) == c.second);
   }
   CHECK(jit_takes(jit_kind::host, jit_kind::orchestration));
   CHECK_FALSE(jit_takes(jit_kind::orchestration, jit_kind::orchestration));
